@@ -1,0 +1,99 @@
+# kf3ds — see README.md. `make` builds into build/, `make test` runs every test
+# twice: a plain build and an ASan+UBSan build (build/san/).
+CC      ?= cc
+BUILD   ?= build
+SAN     ?=
+PREFIX  ?= /usr/local
+WARN    := -Wall -Wextra -Wpedantic -Werror
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 $(WARN) -Iinclude
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+LDLIBS  += -lm
+
+LIB_SRC   := $(sort $(wildcard src/*.c))
+LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+CORE_OBJ  := $(filter-out $(BUILD)/obj/load_file.o,$(LIB_OBJ))
+CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
+GEN_SRC   := tools/mk3ds.c tools/write3ds.c
+TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SUPPORT := tests/support.c tools/write3ds.c
+DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
+
+.PHONY: all lib test check run bench data install clean deps-test deps-bench c99 fuzz
+all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BUILD)/kf3ds-bench $(BUILD)/mk3ds
+
+$(BUILD)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/libkf3ds.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libkf3ds.so: $(LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ -lm
+
+$(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(BUILD)/libkf3ds.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(BUILD)/libkf3ds.a $(LDLIBS)
+
+$(BUILD)/kf3ds-bench: tools/bench.c $(BUILD)/libkf3ds.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(BUILD)/libkf3ds.a $(LDLIBS)
+
+$(BUILD)/mk3ds: $(GEN_SRC) tools/write3ds.h
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(LDLIBS)
+
+# Tests: every tests/test_*.c is one cmocka program; test_diff_* also links lib3ds.
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) tests/support.h $(BUILD)/libkf3ds.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itools -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(BUILD)/libkf3ds.a \
+	  -lcmocka $(if $(findstring test_diff,$*),-l3ds) $(LDLIBS)
+
+check: $(TEST_BIN) $(BUILD)/kf3ds
+	@set -e; fail=0; for t in $(TEST_BIN); do \
+	  echo "== $$t"; KF3DS_TOOL=$(BUILD)/kf3ds $$t || fail=1; done; \
+	test $$fail = 0
+
+deps-test:
+	@sh tools/ensure-deps.sh libcmocka-dev lib3ds-dev
+
+test: deps-test
+	$(MAKE) check
+	$(MAKE) check BUILD=build/san SAN=1 CFLAGS="-O1 -g"
+	$(MAKE) c99
+
+# The core must also compile as C99 with both compilers.
+c99:
+	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
+	  for f in $(LIB_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
+	  echo "c99 ok with $$cc"; done
+
+run: all
+	$(BUILD)/kf3ds info data/arm.3ds
+	$(BUILD)/kf3ds eval data/arm.3ds --frame 0 --frame 12.5
+
+data: $(BUILD)/mk3ds
+	$(BUILD)/mk3ds samples data
+
+bench: all deps-bench
+	$(MAKE) $(BUILD)/bench-lib3ds
+	sh tools/bench.sh $(BUILD)
+
+deps-bench:
+	@sh tools/ensure-deps.sh lib3ds-dev
+
+$(BUILD)/bench-lib3ds: tools/bench_lib3ds.c
+	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/kf3ds.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/libkf3ds.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libkf3ds.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/kf3ds $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1.0|' kf3ds.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds.pc
+
+clean:
+	rm -rf build

@@ -1,0 +1,401 @@
+/*
+ * kf3ds — a reader for 3D Studio .3ds files and their keyframer animation.
+ *
+ * Conventions (fixed, see docs/architecture.md):
+ *  - World space is the file's own: right-handed, Z up, units as stored.
+ *  - Matrices are kf3ds_mat4, a struct around float m[4][4] indexed m[row][col],
+ *    column vectors (v' = M·v), translation in m[0][3], m[1][3], m[2][3]. (The
+ *    struct avoids C's const-qualified 2-D array pitfall when passing them.)
+ *  - Quaternions are float q[4] = x, y, z, w.
+ *  - Frames are floats (double in the evaluator); 12.5 is halfway between 12 and 13.
+ *
+ * The core is C99, uses no stdio (kf3ds_load_file is a thin wrapper in its own
+ * file) and has no global state. A loaded scene is plain read-only data: arrays
+ * with counts beside them. Evaluation never allocates and never mutates the
+ * scene, so any number of threads may evaluate one scene at once.
+ */
+#ifndef KF3DS_H
+#define KF3DS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KF3DS_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Diagnostics                                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef enum kf3ds_status {
+    KF3DS_OK = 0,
+    KF3DS_ERR_ARGUMENT,   /* NULL buffer, bad option */
+    KF3DS_ERR_IO,         /* file could not be opened or read */
+    KF3DS_ERR_NOMEM,      /* allocator returned NULL or the memory limit was hit */
+    KF3DS_ERR_NOT_3DS,    /* empty, too short, or the root chunk is not a 3DS magic */
+    KF3DS_ERR_CHUNK,      /* chunk header damaged: length < 6, or header cut short */
+    KF3DS_ERR_TRUNCATED,  /* a payload ends before its declared content (counts beyond the chunk) */
+    KF3DS_ERR_LIMIT,      /* a configured limit (nodes, keys, depth) was exceeded */
+    /* warnings only */
+    KF3DS_WARN_OVERRUN,   /* a child chunk overruns its parent or the file: clamped */
+    KF3DS_WARN_UNSORTED,  /* keys out of frame order: stable-sorted */
+    KF3DS_WARN_PARENT,    /* unknown parent id, self-parent or cycle: node made a root */
+    KF3DS_WARN_REFERENCE, /* a name that matches nothing (mesh, material, morph target) */
+    KF3DS_WARN_VALUE,     /* an odd value that was kept or replaced (NaN, zero axis...) */
+    KF3DS_WARN_TRAILING   /* bytes after the last chunk that do not form a chunk */
+} kf3ds_status;
+
+typedef enum kf3ds_severity { KF3DS_WARNING = 0, KF3DS_ERROR = 1 } kf3ds_severity;
+
+/* One problem found while reading. chunk_name is a static string ("?" when
+ * the id is unknown, "" when no chunk is involved). */
+typedef struct kf3ds_diag {
+    kf3ds_status code;
+    kf3ds_severity severity;
+    uint32_t offset;        /* byte offset in the input where it was found */
+    uint16_t chunk_id;      /* the chunk being read (0 when none) */
+    const char *chunk_name;
+    char message[112];
+} kf3ds_diag;
+
+const char *kf3ds_status_string(kf3ds_status code);
+
+/* ------------------------------------------------------------------------ */
+/* Chunk walker (public so tools can walk raw chunks)                       */
+/* ------------------------------------------------------------------------ */
+
+/* A bounds-checked little-endian cursor over data[pos, end). Reads past end
+ * return 0 and set `short_read`; they never touch memory outside the range. */
+typedef struct kf3ds_reader {
+    const unsigned char *data; /* the whole input; offsets are relative to it */
+    size_t pos;
+    size_t end;
+    int short_read;
+} kf3ds_reader;
+
+kf3ds_reader kf3ds_reader_make(const void *data, size_t size);
+uint8_t  kf3ds_read_u8(kf3ds_reader *r);
+uint16_t kf3ds_read_u16(kf3ds_reader *r);
+uint32_t kf3ds_read_u32(kf3ds_reader *r);
+int16_t  kf3ds_read_i16(kf3ds_reader *r);
+int32_t  kf3ds_read_i32(kf3ds_reader *r);
+float    kf3ds_read_f32(kf3ds_reader *r);
+/* Reads a zero-terminated string. Returns a pointer into the input and its
+ * length; when no terminator is found before end, the string runs to end,
+ * *terminated is set to 0 and short_read is set. */
+const char *kf3ds_read_cstr(kf3ds_reader *r, size_t *len, int *terminated);
+size_t kf3ds_reader_left(const kf3ds_reader *r);
+
+typedef enum kf3ds_chunk_result {
+    KF3DS_CHUNK_NONE = 0,  /* no more chunks in the parent */
+    KF3DS_CHUNK_OK = 1,    /* a chunk was read */
+    KF3DS_CHUNK_CLAMPED = 2, /* a chunk was read, its length overran the parent and was clamped */
+    KF3DS_CHUNK_BAD = 3    /* length < 6 or fewer than 6 bytes left: iteration stops */
+} kf3ds_chunk_result;
+
+typedef struct kf3ds_chunk {
+    uint16_t id;
+    uint32_t offset;   /* where its 6-byte header starts */
+    uint32_t length;   /* as declared in the file */
+    uint32_t end;      /* offset + length, clamped to the parent's end */
+} kf3ds_chunk;
+
+/* Reads the chunk header at parent->pos and advances parent->pos to the end of
+ * that chunk, so calling it in a loop iterates the siblings. `body` (may be
+ * NULL) is set to a reader over the chunk's payload (after the header). */
+kf3ds_chunk_result kf3ds_chunk_next(kf3ds_reader *parent, kf3ds_chunk *chunk,
+                                    kf3ds_reader *body);
+
+/* The chunk's name ("M3DMAGIC", "ROT_TRACK_TAG", ...) or NULL when unknown. */
+const char *kf3ds_chunk_name(uint16_t id);
+
+/* ------------------------------------------------------------------------ */
+/* Scene                                                                    */
+/* ------------------------------------------------------------------------ */
+
+#define KF3DS_NONE (-1)
+
+typedef struct kf3ds_mat4 {
+    float m[4][4]; /* m[row][col], column vectors */
+} kf3ds_mat4;
+
+typedef struct kf3ds_texture_map {
+    const char *file;      /* MAT_MAPNAME, "" when the map is absent */
+    float strength;        /* percentage / 100 */
+    uint16_t tiling;
+    float blur, u_scale, v_scale, u_offset, v_offset, rotation;
+} kf3ds_texture_map;
+
+typedef struct kf3ds_material {
+    const char *name;
+    float ambient[3], diffuse[3], specular[3];
+    float shininess;       /* MAT_SHININESS, 0..1 */
+    float shin_strength;   /* MAT_SHIN2PCT, 0..1 */
+    float transparency;    /* 0..1 */
+    float self_illum;      /* 0..1 */
+    float wire_size;
+    uint16_t shading;      /* 0 wire, 1 flat, 2 Gouraud, 3 Phong, 4 metal */
+    uint8_t two_sided, additive, wire, decal, face_map, soften, self_illum_flag;
+    kf3ds_texture_map texture1, texture2, opacity, bump, specular_map,
+        shininess_map, self_illum_map, reflection;
+} kf3ds_material;
+
+typedef struct kf3ds_face {
+    uint16_t v[3];
+    uint16_t flags;        /* 0x4 AB, 0x2 BC, 0x1 CA edge visible; 0x8/0x10 wrap seams */
+    uint32_t smoothing;    /* SMOOTH_GROUP bits, 0 when absent */
+    int32_t material;      /* index into scene->materials or KF3DS_NONE */
+} kf3ds_face;
+
+typedef struct kf3ds_material_group {
+    const char *material_name;
+    int32_t material;      /* index or KF3DS_NONE when the name matches nothing */
+    uint16_t *faces;
+    uint32_t num_faces;
+} kf3ds_material_group;
+
+typedef struct kf3ds_mesh {
+    const char *name;
+    /* Stored vertices (world space of the editor). For a mirrored mesh
+     * (det(matrix) < 0) the fix v <- M·S(-1,1,1)·M⁻¹·v is already applied. */
+    float (*points)[3];
+    uint32_t num_points;
+    uint16_t *point_flags;
+    uint32_t num_point_flags;
+    float (*texcoords)[2];
+    uint32_t num_texcoords;
+    kf3ds_face *faces;
+    uint32_t num_faces;
+    kf3ds_material_group *groups;
+    uint32_t num_groups;
+    kf3ds_mat4 matrix;      /* MESH_MATRIX as a column-vector matrix (identity if absent) */
+    kf3ds_mat4 inv_matrix;  /* its inverse (identity if singular) */
+    uint8_t mirrored;       /* det(matrix) < 0: points were mirrored at load */
+    uint8_t has_matrix, hidden, color;
+} kf3ds_mesh;
+
+typedef struct kf3ds_camera {
+    const char *name;
+    float position[3], target[3];
+    float roll;            /* degrees */
+    float lens;            /* mm */
+    float fov;             /* degrees, 2400 / lens (45 when lens ~ 0) */
+    float near_range, far_range;
+    uint8_t see_cone, hidden;
+} kf3ds_camera;
+
+typedef struct kf3ds_light {
+    const char *name;
+    float position[3];
+    float color[3];
+    uint8_t off, spot, hidden, attenuate, shadowed, see_cone, rectangular, overshoot;
+    float inner_range, outer_range, multiplier;
+    /* spotlight only */
+    float target[3];
+    float hotspot, falloff, roll; /* degrees */
+} kf3ds_light;
+
+typedef enum kf3ds_track_kind {
+    KF3DS_TRACK_POS = 0, KF3DS_TRACK_ROT, KF3DS_TRACK_SCL, KF3DS_TRACK_FOV,
+    KF3DS_TRACK_ROLL, KF3DS_TRACK_COL, KF3DS_TRACK_MORPH, KF3DS_TRACK_HOT,
+    KF3DS_TRACK_FALL, KF3DS_TRACK_HIDE,
+    KF3DS_TRACK_COUNT
+} kf3ds_track_kind;
+
+/* Spline flags of a key: which of the optional values were stored. */
+#define KF3DS_KEY_TENSION    0x01
+#define KF3DS_KEY_CONTINUITY 0x02
+#define KF3DS_KEY_BIAS       0x04
+#define KF3DS_KEY_EASE_TO    0x08
+#define KF3DS_KEY_EASE_FROM  0x10
+
+typedef struct kf3ds_key {
+    int32_t frame;
+    uint16_t spline_flags;
+    float tension, continuity, bias, ease_to, ease_from; /* 0 when absent */
+    /* POS/SCL/COL: value[0..2]; FOV/ROLL/HOT/FALL: value[0];
+     * ROT: value[0] = angle (radians, relative to the previous key), value[1..3] = axis. */
+    float value[4];
+    /* ROT only: the accumulated absolute rotation Q_k (x, y, z, w). */
+    float quat[4];
+    /* MORPH only: the target object name and its mesh index (or KF3DS_NONE). */
+    const char *morph_name;
+    int32_t morph_mesh;
+    /* Derived at load for evaluation: for vector/scalar tracks the incoming and
+     * outgoing Hermite tangents; for rotations the squad control quaternions. */
+    float tan_in[4], tan_out[4];
+} kf3ds_key;
+
+/* Track flags: low two bits 0 single, 1 wrap, 2 repeat, 3 loop (see docs). */
+#define KF3DS_TRACK_LOOP_MASK 0x0003
+
+typedef struct kf3ds_track {
+    uint16_t flags;
+    uint32_t unknown[2];   /* the two reserved header words, as stored */
+    kf3ds_key *keys;       /* sorted by frame (stable) */
+    uint32_t num_keys;
+} kf3ds_track;
+
+typedef enum kf3ds_node_type {
+    KF3DS_NODE_AMBIENT = 0, /* 0xB001 */
+    KF3DS_NODE_OBJECT,      /* 0xB002 */
+    KF3DS_NODE_CAMERA,      /* 0xB003 */
+    KF3DS_NODE_TARGET,      /* 0xB004 camera target */
+    KF3DS_NODE_LIGHT,       /* 0xB005 omni */
+    KF3DS_NODE_LTARGET,     /* 0xB006 spotlight target */
+    KF3DS_NODE_SPOT         /* 0xB007 spotlight */
+} kf3ds_node_type;
+
+const char *kf3ds_node_type_name(kf3ds_node_type type); /* "object", "camera", ... */
+
+typedef struct kf3ds_node {
+    kf3ds_node_type type;
+    uint32_t offset;        /* file offset of the node chunk */
+    int32_t id;             /* NODE_ID, or the index among node chunks in file order */
+    uint8_t has_node_id;
+    uint8_t is_dummy;       /* name is "$$$DUMMY" */
+    uint8_t has_prescale, has_bbox, has_morph_smooth;
+    const char *name;       /* NODE_HDR name, "" when absent */
+    const char *instance;   /* INSTANCE_NAME or NULL */
+    uint16_t flags1, flags2;
+    uint16_t parent_raw;    /* NODE_HDR parent field as stored (0xFFFF = none) */
+    int32_t parent;         /* index of the parent node or KF3DS_NONE */
+    float pivot[3];
+    float prescale[3];
+    float bbox_min[3], bbox_max[3];
+    float morph_smooth;
+    kf3ds_track tracks[KF3DS_TRACK_COUNT];
+    int32_t mesh;           /* object: index into meshes, or KF3DS_NONE */
+    int32_t camera;         /* camera/target: index into cameras, or KF3DS_NONE */
+    int32_t light;          /* light/spot/ltarget: index into lights, or KF3DS_NONE */
+    int32_t target;         /* camera/spot: its target node; target: its camera/spot node */
+    uint32_t depth;         /* 0 for roots */
+} kf3ds_node;
+
+typedef struct kf3ds_scene {
+    uint32_t version;       /* M3D_VERSION, 0 when absent */
+    uint32_t mesh_version;
+    float master_scale;     /* reported, never applied; 1 when absent */
+    float ambient[3];
+
+    kf3ds_mesh *meshes;         uint32_t num_meshes;
+    kf3ds_material *materials;  uint32_t num_materials;
+    kf3ds_camera *cameras;      uint32_t num_cameras;
+    kf3ds_light *lights;        uint32_t num_lights;
+
+    /* keyframer */
+    uint8_t has_keyframer;
+    uint16_t kf_revision;
+    const char *kf_filename;
+    int32_t anim_length;
+    int32_t segment_start, segment_end; /* KFSEG, or 0..anim_length */
+    int32_t current_frame;
+    kf3ds_node *nodes;          uint32_t num_nodes;
+    uint32_t *eval_order;       /* node indices, every parent before its children */
+
+    kf3ds_diag *diags;          uint32_t num_diags; /* warnings and errors, in order found */
+    uint32_t num_dropped_diags; /* beyond the diagnostics limit */
+
+    void *internal_;            /* owned memory; do not touch */
+} kf3ds_scene;
+
+/* ------------------------------------------------------------------------ */
+/* Loading                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct kf3ds_allocator {
+    void *(*malloc_fn)(size_t size, void *user);
+    void *(*realloc_fn)(void *ptr, size_t size, void *user);
+    void (*free_fn)(void *ptr, void *user);
+    void *user;
+} kf3ds_allocator;
+
+/* Zero means the documented default. */
+typedef struct kf3ds_limits {
+    size_t max_memory;          /* bytes the scene may own; default unlimited */
+    uint32_t max_nodes;         /* default 1,000,000 */
+    uint32_t max_keys;          /* per track; default 10,000,000 */
+    uint32_t max_depth;         /* chunk nesting; default 64 */
+    uint32_t max_diags;         /* default 1000; more are counted, not stored */
+} kf3ds_limits;
+
+/* Zero-initialise; every zero field means its default. */
+typedef struct kf3ds_load_options {
+    kf3ds_allocator allocator;  /* all three NULL: malloc/realloc/free */
+    kf3ds_limits limits;
+} kf3ds_load_options;
+
+/* Loads a scene from memory (the buffer is not kept).
+ * - returns NULL and sets *error: nothing usable (not 3DS, out of memory);
+ * - returns a scene and error->code != KF3DS_OK: the file is malformed, and
+ *   everything that could be read is in the scene; *error is its first error;
+ * - returns a scene and error->code == KF3DS_OK: success (maybe with warnings).
+ * `options` and `error` may be NULL. */
+kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
+                               const kf3ds_load_options *options, kf3ds_diag *error);
+/* The same for a file path (the only function that uses stdio). */
+kf3ds_scene *kf3ds_load_file(const char *path, const kf3ds_load_options *options,
+                             kf3ds_diag *error);
+void kf3ds_free(kf3ds_scene *scene);
+
+int32_t kf3ds_scene_find_node(const kf3ds_scene *scene, const char *name); /* first match */
+int32_t kf3ds_scene_find_mesh(const kf3ds_scene *scene, const char *name);
+
+/* ------------------------------------------------------------------------ */
+/* Evaluation                                                               */
+/* ------------------------------------------------------------------------ */
+
+#define KF3DS_EVAL_NO_EASE 0x1  /* ignore ease-to/ease-from (what every peer does) */
+
+/* The value of one track at `frame`. out receives 3 floats (POS/SCL/COL),
+ * 4 (ROT: quaternion), or 1 (FOV/ROLL/HOT/FALL); for HIDE out[0] is 1 when
+ * hidden, for MORPH out[0] is the index of the current key (as a float).
+ * A track without keys gives 0 (identity quaternion for ROT).
+ * Returns the number of floats written. */
+int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
+                     unsigned flags, float out[4]);
+
+typedef struct kf3ds_pose {
+    kf3ds_mat4 world;      /* N(t) */
+    float position[3];     /* POS track (local) */
+    float rotation[4];     /* ROT track, accumulated quaternion (local) */
+    float scale[3];        /* SCL track */
+    float color[3];        /* COL track (lights, ambient) */
+    float fov, roll, hotspot, falloff; /* degrees */
+    uint8_t hidden;        /* HIDE track or NODE_HDR flags1 0x800 */
+    int32_t morph_mesh;    /* MORPH track's current mesh, or KF3DS_NONE */
+} kf3ds_pose;
+
+/* Evaluates one node (and, without storing them, its ancestors). */
+void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame,
+                     unsigned flags, kf3ds_pose *out);
+/* Evaluates every node at `frame` into poses[num_nodes], parents first. */
+void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags,
+                      kf3ds_pose *poses);
+
+/* The matrix that places an object node's mesh vertices: N·T(−pivot)·M⁻¹.
+ * Returns 0 (and the identity) when the node has no mesh. */
+int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node,
+                           const kf3ds_pose *pose, kf3ds_mat4 *out);
+
+/* A camera node's view: world → camera matrix with camera space x right,
+ * y up, looking down −z (OpenGL style), roll applied about the view axis,
+ * and the FOV in degrees. Uses the camera's target node when there is one,
+ * else the editor camera's target. poses must hold every node (scene_eval).
+ * Returns 0 when `node` is not a camera node. */
+int kf3ds_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
+                      kf3ds_mat4 *view, float *fov_degrees, float *roll_degrees);
+
+/* Small math helpers used by the tools. */
+void kf3ds_mat4_identity(kf3ds_mat4 *out);
+void kf3ds_mat4_mul(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out); /* out may alias */
+void kf3ds_mat4_transform_point(const kf3ds_mat4 *m, const float p[3], float out[3]);
+int  kf3ds_mat4_invert(const kf3ds_mat4 *m, kf3ds_mat4 *out); /* 0 (identity) if singular */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,85 @@
+/* Internal to the library: the load context, the arena, diagnostics, math. */
+#ifndef KF3DS_INTERNAL_H
+#define KF3DS_INTERNAL_H
+#include "kf3ds.h"
+#include <stdarg.h>
+
+/* Every allocation of a scene comes from this arena; kf3ds_free releases the
+ * block list in one walk. Blocks come from the caller's allocator. */
+typedef struct kf3ds__block {
+    struct kf3ds__block *next;
+    size_t size, used;
+} kf3ds__block;
+
+typedef struct kf3ds__owner {
+    kf3ds_allocator allocator;
+    kf3ds__block *blocks;
+    size_t total;           /* bytes obtained from the allocator */
+} kf3ds__owner;
+
+typedef struct kf3ds__ctx {
+    kf3ds_scene *scene;
+    kf3ds__owner *owner;
+    kf3ds_limits limits;
+    const unsigned char *data;
+    size_t size;
+    kf3ds_diag first_error;
+    uint32_t diags_cap;
+    int out_of_memory;
+    int pass;               /* 0: counting (silent), 1: filling */
+    /* Array sizes found by the counting pass; the filling pass never exceeds them. */
+    uint32_t cap_meshes, cap_materials, cap_cameras, cap_lights, cap_nodes;
+} kf3ds__ctx;
+
+/* A tiny vsnprintf subset (%s %c %d %u %ld %lu %x %X with width/zero flags),
+ * so that the core needs nothing from stdio. */
+void kf3ds__format(char *out, size_t cap, const char *fmt, va_list ap);
+
+void *kf3ds__alloc(kf3ds__ctx *ctx, size_t size);            /* zeroed; NULL on failure */
+void *kf3ds__alloc_array(kf3ds__ctx *ctx, size_t n, size_t size);
+const char *kf3ds__strdup(kf3ds__ctx *ctx, const char *s, size_t len);
+void kf3ds__diag(kf3ds__ctx *ctx, kf3ds_status code, uint32_t offset, uint16_t chunk_id,
+                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Sub-chunk iteration for the readers: like kf3ds_chunk_next, and in the
+ * filling pass it records overruns, stray bytes and bad lengths. Returns 1
+ * when a chunk was read. */
+int kf3ds__next_chunk(kf3ds__ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
+                      kf3ds_chunk *chunk, kf3ds_reader *body);
+/* Records a truncation error when `r` ran short while reading `chunk`. */
+int kf3ds__check_short(kf3ds__ctx *ctx, const kf3ds_reader *r, const kf3ds_chunk *chunk);
+void *kf3ds__alloc_raw(kf3ds__ctx *ctx, size_t n, size_t size); /* not zeroed */
+
+/* Readers of the two sections (read_editor.c, read_keyframer.c). */
+void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body, int pass);
+void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body, int pass);
+void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body);
+void kf3ds__finish_keyframer(kf3ds__ctx *ctx);
+void kf3ds__finish_editor(kf3ds__ctx *ctx);
+int kf3ds__allocate_scene_arrays(kf3ds__ctx *ctx);
+
+/* Track setup (track.c): sort, accumulate rotations, tangents. */
+void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+                        uint32_t offset, uint16_t chunk_id);
+
+/* Math (kmath.c). Quaternions x, y, z, w. */
+void kf3ds__quat_identity(float q[4]);
+void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);
+void kf3ds__quat_mul(const float a[4], const float b[4], float out[4]); /* a ⊗ b */
+void kf3ds__quat_inv(const float q[4], float out[4]);
+void kf3ds__quat_ln(float q[4]);
+void kf3ds__quat_exp(float q[4]);
+float kf3ds__quat_dot(const float a[4], const float b[4]);
+void kf3ds__quat_slerp(const float a[4], const float b[4], float t, float out[4]);
+void kf3ds__quat_squad(const float a[4], const float p[4], const float q[4],
+                       const float b[4], float t, float out[4]);
+void kf3ds__mat4_from_trs(const float pos[3], const float rot[4], const float scl[3],
+                          kf3ds_mat4 *out);
+void kf3ds__mat4_translation(const float pos[3], kf3ds_mat4 *out);
+float kf3ds__mat4_det3(const kf3ds_mat4 *m);
+
+#endif

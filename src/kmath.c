@@ -1,0 +1,259 @@
+/* Vectors, quaternions (x, y, z, w) and 4×4 column-vector matrices. The
+ * quaternion helpers follow lib3ds 1.3's definitions (notes §6.4), which the
+ * evaluation rules adopt. */
+#include "internal.h"
+#include <math.h>
+
+#define KF3DS__EPSILON 1e-8
+#define KF3DS__HALF_PI 1.57079632679489661923
+
+void kf3ds__quat_identity(float q[4])
+{
+    q[0] = q[1] = q[2] = 0.0f;
+    q[3] = 1.0f;
+}
+
+/* Rotation by `angle` about `axis` (normalised here); a zero axis gives the identity. */
+void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle)
+{
+    double l = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] +
+                    (double)axis[2] * axis[2]);
+    double half, s;
+    if (!(l >= KF3DS__EPSILON) || !isfinite(l)) {
+        kf3ds__quat_identity(q);
+        return;
+    }
+    half = 0.5 * (double)angle;
+    s = sin(half) / l;
+    q[0] = (float)(s * axis[0]);
+    q[1] = (float)(s * axis[1]);
+    q[2] = (float)(s * axis[2]);
+    q[3] = (float)cos(half);
+}
+
+void kf3ds__quat_mul(const float a[4], const float b[4], float out[4])
+{
+    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    float y = a[3] * b[1] + a[1] * b[3] + a[2] * b[0] - a[0] * b[2];
+    float z = a[3] * b[2] + a[2] * b[3] + a[0] * b[1] - a[1] * b[0];
+    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+    out[3] = w;
+}
+
+void kf3ds__quat_inv(const float q[4], float out[4])
+{
+    double l = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+               (double)q[3] * q[3];
+    if (fabs(l) < KF3DS__EPSILON) {
+        kf3ds__quat_identity(out);
+        return;
+    }
+    out[0] = (float)(-q[0] / l);
+    out[1] = (float)(-q[1] / l);
+    out[2] = (float)(-q[2] / l);
+    out[3] = (float)(q[3] / l);
+}
+
+float kf3ds__quat_dot(const float a[4], const float b[4])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+void kf3ds__quat_ln(float q[4])
+{
+    double s = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
+    double om = atan2(s, (double)q[3]);
+    double t = fabs(s) < KF3DS__EPSILON ? 0.0 : om / s;
+    int i;
+    for (i = 0; i < 3; i++)
+        q[i] = (float)(q[i] * t);
+    q[3] = 0.0f;
+}
+
+void kf3ds__quat_exp(float q[4])
+{
+    double om = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
+    double t = fabs(om) < KF3DS__EPSILON ? 1.0 : sin(om) / om;
+    int i;
+    for (i = 0; i < 3; i++)
+        q[i] = (float)(q[i] * t);
+    q[3] = (float)cos(om);
+}
+
+/* lib3ds 1.3's slerp: no short-arc flip; nearly opposite inputs turn through
+ * a perpendicular quaternion. */
+void kf3ds__quat_slerp(const float a[4], const float b[4], float t, float out[4])
+{
+    double l = (double)kf3ds__quat_dot(a, b), sp, sq;
+    if (1.0 + l > KF3DS__EPSILON) {
+        double om, sinom;
+        if (fabs(l) > 1.0)
+            l /= fabs(l);
+        om = acos(l);
+        sinom = sin(om);
+        if (fabs(sinom) > KF3DS__EPSILON) {
+            sp = sin((1.0 - t) * om) / sinom;
+            sq = sin(t * om) / sinom;
+        } else {
+            sp = 1.0 - t;
+            sq = t;
+        }
+        out[0] = (float)(sp * a[0] + sq * b[0]);
+        out[1] = (float)(sp * a[1] + sq * b[1]);
+        out[2] = (float)(sp * a[2] + sq * b[2]);
+        out[3] = (float)(sp * a[3] + sq * b[3]);
+    } else {
+        float flip[4];
+        flip[0] = -a[1];
+        flip[1] = a[0];
+        flip[2] = -a[3];
+        flip[3] = a[2];
+        sp = sin((1.0 - t) * KF3DS__HALF_PI);
+        sq = sin(t * KF3DS__HALF_PI);
+        out[0] = (float)(sp * a[0] + sq * flip[0]);
+        out[1] = (float)(sp * a[1] + sq * flip[1]);
+        out[2] = (float)(sp * a[2] + sq * flip[2]);
+        out[3] = (float)(sp * a[3] + sq * flip[3]);
+    }
+}
+
+void kf3ds__quat_squad(const float a[4], const float p[4], const float q[4],
+                       const float b[4], float t, float out[4])
+{
+    float p0[4], p1[4];
+    kf3ds__quat_slerp(a, b, t, p0);
+    kf3ds__quat_slerp(p, q, t, p1);
+    kf3ds__quat_slerp(p0, p1, 2.0f * t * (1.0f - t), out);
+}
+
+void kf3ds_mat4_identity(kf3ds_mat4 *out)
+{
+    int i, j;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++)
+            out->m[i][j] = i == j ? 1.0f : 0.0f;
+}
+
+void kf3ds__mat4_translation(const float pos[3], kf3ds_mat4 *out)
+{
+    kf3ds_mat4_identity(out);
+    out->m[0][3] = pos[0];
+    out->m[1][3] = pos[1];
+    out->m[2][3] = pos[2];
+}
+
+/* T(pos)·R(rot)·S(scl) for column vectors; rot need not be normalised. */
+void kf3ds__mat4_from_trs(const float pos[3], const float rot[4], const float scl[3],
+                          kf3ds_mat4 *o)
+{
+    float(*out)[4] = o->m;
+    float x = rot[0], y = rot[1], z = rot[2], w = rot[3];
+    float l = x * x + y * y + z * z + w * w;
+    float s = l > 0.0f ? 2.0f / l : 0.0f;
+    float xs = x * s, ys = y * s, zs = z * s;
+    float wx = w * xs, wy = w * ys, wz = w * zs;
+    float xx = x * xs, xy = x * ys, xz = x * zs;
+    float yy = y * ys, yz = y * zs, zz = z * zs;
+    float r[3][3];
+    int i;
+    r[0][0] = 1.0f - (yy + zz);
+    r[0][1] = xy - wz;
+    r[0][2] = xz + wy;
+    r[1][0] = xy + wz;
+    r[1][1] = 1.0f - (xx + zz);
+    r[1][2] = yz - wx;
+    r[2][0] = xz - wy;
+    r[2][1] = yz + wx;
+    r[2][2] = 1.0f - (xx + yy);
+    for (i = 0; i < 3; i++) {
+        out[i][0] = r[i][0] * scl[0];
+        out[i][1] = r[i][1] * scl[1];
+        out[i][2] = r[i][2] * scl[2];
+        out[i][3] = pos[i];
+    }
+    out[3][0] = out[3][1] = out[3][2] = 0.0f;
+    out[3][3] = 1.0f;
+}
+
+float kf3ds__mat4_det3(const kf3ds_mat4 *mat)
+{
+    const float(*m)[4] = mat->m;
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+           m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
+void kf3ds_mat4_mul(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out)
+{
+    kf3ds_mat4 r;
+    int i, j;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++)
+            r.m[i][j] = a->m[i][0] * b->m[0][j] + a->m[i][1] * b->m[1][j] +
+                        a->m[i][2] * b->m[2][j] + a->m[i][3] * b->m[3][j];
+    *out = r;
+}
+
+void kf3ds_mat4_transform_point(const kf3ds_mat4 *mat, const float p[3], float out[3])
+{
+    const float(*m)[4] = mat->m;
+    float x = m[0][0] * p[0] + m[0][1] * p[1] + m[0][2] * p[2] + m[0][3];
+    float y = m[1][0] * p[0] + m[1][1] * p[1] + m[1][2] * p[2] + m[1][3];
+    float z = m[2][0] * p[0] + m[2][1] * p[1] + m[2][2] * p[2] + m[2][3];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+/* General 4×4 inverse by cofactors in double precision. Returns 0 (and the
+ * identity) when the matrix is singular or not finite. */
+int kf3ds_mat4_invert(const kf3ds_mat4 *m, kf3ds_mat4 *out)
+{
+    double a[16], inv[16], det;
+    int i;
+    for (i = 0; i < 16; i++)
+        a[i] = m->m[i / 4][i % 4];
+    inv[0] = a[5] * a[10] * a[15] - a[5] * a[11] * a[14] - a[9] * a[6] * a[15] +
+             a[9] * a[7] * a[14] + a[13] * a[6] * a[11] - a[13] * a[7] * a[10];
+    inv[4] = -a[4] * a[10] * a[15] + a[4] * a[11] * a[14] + a[8] * a[6] * a[15] -
+             a[8] * a[7] * a[14] - a[12] * a[6] * a[11] + a[12] * a[7] * a[10];
+    inv[8] = a[4] * a[9] * a[15] - a[4] * a[11] * a[13] - a[8] * a[5] * a[15] +
+             a[8] * a[7] * a[13] + a[12] * a[5] * a[11] - a[12] * a[7] * a[9];
+    inv[12] = -a[4] * a[9] * a[14] + a[4] * a[10] * a[13] + a[8] * a[5] * a[14] -
+              a[8] * a[6] * a[13] - a[12] * a[5] * a[10] + a[12] * a[6] * a[9];
+    inv[1] = -a[1] * a[10] * a[15] + a[1] * a[11] * a[14] + a[9] * a[2] * a[15] -
+             a[9] * a[3] * a[14] - a[13] * a[2] * a[11] + a[13] * a[3] * a[10];
+    inv[5] = a[0] * a[10] * a[15] - a[0] * a[11] * a[14] - a[8] * a[2] * a[15] +
+             a[8] * a[3] * a[14] + a[12] * a[2] * a[11] - a[12] * a[3] * a[10];
+    inv[9] = -a[0] * a[9] * a[15] + a[0] * a[11] * a[13] + a[8] * a[1] * a[15] -
+             a[8] * a[3] * a[13] - a[12] * a[1] * a[11] + a[12] * a[3] * a[9];
+    inv[13] = a[0] * a[9] * a[14] - a[0] * a[10] * a[13] - a[8] * a[1] * a[14] +
+              a[8] * a[2] * a[13] + a[12] * a[1] * a[10] - a[12] * a[2] * a[9];
+    inv[2] = a[1] * a[6] * a[15] - a[1] * a[7] * a[14] - a[5] * a[2] * a[15] +
+             a[5] * a[3] * a[14] + a[13] * a[2] * a[7] - a[13] * a[3] * a[6];
+    inv[6] = -a[0] * a[6] * a[15] + a[0] * a[7] * a[14] + a[4] * a[2] * a[15] -
+             a[4] * a[3] * a[14] - a[12] * a[2] * a[7] + a[12] * a[3] * a[6];
+    inv[10] = a[0] * a[5] * a[15] - a[0] * a[7] * a[13] - a[4] * a[1] * a[15] +
+              a[4] * a[3] * a[13] + a[12] * a[1] * a[7] - a[12] * a[3] * a[5];
+    inv[14] = -a[0] * a[5] * a[14] + a[0] * a[6] * a[13] + a[4] * a[1] * a[14] -
+              a[4] * a[2] * a[13] - a[12] * a[1] * a[6] + a[12] * a[2] * a[5];
+    inv[3] = -a[1] * a[6] * a[11] + a[1] * a[7] * a[10] + a[5] * a[2] * a[11] -
+             a[5] * a[3] * a[10] - a[9] * a[2] * a[7] + a[9] * a[3] * a[6];
+    inv[7] = a[0] * a[6] * a[11] - a[0] * a[7] * a[10] - a[4] * a[2] * a[11] +
+             a[4] * a[3] * a[10] + a[8] * a[2] * a[7] - a[8] * a[3] * a[6];
+    inv[11] = -a[0] * a[5] * a[11] + a[0] * a[7] * a[9] + a[4] * a[1] * a[11] -
+              a[4] * a[3] * a[9] - a[8] * a[1] * a[7] + a[8] * a[3] * a[5];
+    inv[15] = a[0] * a[5] * a[10] - a[0] * a[6] * a[9] - a[4] * a[1] * a[10] +
+              a[4] * a[2] * a[9] + a[8] * a[1] * a[6] - a[8] * a[2] * a[5];
+    det = a[0] * inv[0] + a[1] * inv[4] + a[2] * inv[8] + a[3] * inv[12];
+    if (!(fabs(det) > 1e-30) || !isfinite(det)) {
+        kf3ds_mat4_identity(out);
+        return 0;
+    }
+    for (i = 0; i < 16; i++)
+        out->m[i / 4][i % 4] = (float)(inv[i] / det);
+    return 1;
+}

@@ -1,0 +1,509 @@
+/* MDATA: meshes, materials, cameras, lights, ambient colour, master scale.
+ * Runs twice: pass 0 only counts the objects so that pass 1 can fill arrays
+ * of the right size. Validation that needs the whole section (face indices,
+ * material names, mirrored meshes) happens in kf3ds__finish_editor. */
+#include "internal.h"
+#include <math.h>
+#include <string.h>
+
+/* Reads a colour from the colour sub-chunks of `body`; a linear colour wins
+ * over the gamma-corrected one, as in lib3ds. Returns 1 when one was found. */
+static int read_color(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_id, float rgb[3])
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    int found = 0, have_linear = 0, i;
+    while (kf3ds__next_chunk(ctx, &body, parent_id, &c, &b)) {
+        float v[3];
+        int linear = c.id == 0x0012 || c.id == 0x0013;
+        if (c.id == 0x0010 || c.id == 0x0013) {
+            for (i = 0; i < 3; i++)
+                v[i] = kf3ds_read_f32(&b);
+        } else if (c.id == 0x0011 || c.id == 0x0012) {
+            for (i = 0; i < 3; i++)
+                v[i] = kf3ds_read_u8(&b) / 255.0f;
+        } else {
+            continue;
+        }
+        if (kf3ds__check_short(ctx, &b, &c))
+            continue;
+        if (have_linear && !linear)
+            continue;
+        memcpy(rgb, v, sizeof v);
+        found = 1;
+        have_linear |= linear;
+    }
+    return found;
+}
+
+static int read_percentage(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_id, float *out)
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    int found = 0;
+    while (kf3ds__next_chunk(ctx, &body, parent_id, &c, &b)) {
+        float v;
+        if (c.id == 0x0030)
+            v = kf3ds_read_i16(&b) / 100.0f;
+        else if (c.id == 0x0031)
+            v = kf3ds_read_f32(&b);
+        else
+            continue;
+        if (!kf3ds__check_short(ctx, &b, &c)) {
+            *out = v;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* Names may lack a terminator: they then run to the end of the chunk. */
+static const char *read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
+{
+    size_t len;
+    int terminated;
+    const char *s = kf3ds_read_cstr(r, &len, &terminated);
+    if (!terminated) {
+        r->short_read = 0;
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, c->offset, c->id,
+                    "name without terminator; taken up to the chunk end");
+    }
+    return kf3ds__strdup(ctx, s, len);
+}
+
+static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_texture_map *m)
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    m->u_scale = m->v_scale = 1.0f;
+    m->strength = 1.0f;
+    while (kf3ds__next_chunk(ctx, &body, id, &c, &b)) {
+        switch (c.id) {
+        case 0x0030: m->strength = kf3ds_read_i16(&b) / 100.0f; break;
+        case 0x0031: m->strength = kf3ds_read_f32(&b); break;
+        case 0xA300: m->file = read_name(ctx, &b, &c); break;
+        case 0xA351: m->tiling = kf3ds_read_u16(&b); break;
+        case 0xA353: m->blur = kf3ds_read_f32(&b); break;
+        case 0xA354: m->u_scale = kf3ds_read_f32(&b); break;
+        case 0xA356: m->v_scale = kf3ds_read_f32(&b); break;
+        case 0xA358: m->u_offset = kf3ds_read_f32(&b); break;
+        case 0xA35A: m->v_offset = kf3ds_read_f32(&b); break;
+        case 0xA35C: m->rotation = kf3ds_read_f32(&b); break;
+        default: break;
+        }
+        kf3ds__check_short(ctx, &b, &c);
+    }
+}
+
+static void read_material(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_material *m)
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    while (kf3ds__next_chunk(ctx, &body, 0xAFFF, &c, &b)) {
+        switch (c.id) {
+        case 0xA000: m->name = read_name(ctx, &b, &c); break;
+        case 0xA010: read_color(ctx, b, c.id, m->ambient); break;
+        case 0xA020: read_color(ctx, b, c.id, m->diffuse); break;
+        case 0xA030: read_color(ctx, b, c.id, m->specular); break;
+        case 0xA040: read_percentage(ctx, b, c.id, &m->shininess); break;
+        case 0xA041: read_percentage(ctx, b, c.id, &m->shin_strength); break;
+        case 0xA050: read_percentage(ctx, b, c.id, &m->transparency); break;
+        case 0xA084: read_percentage(ctx, b, c.id, &m->self_illum); break;
+        case 0xA080: m->self_illum_flag = 1; break;
+        case 0xA081: m->two_sided = 1; break;
+        case 0xA082: m->decal = 1; break;
+        case 0xA083: m->additive = 1; break;
+        case 0xA085: m->wire = 1; break;
+        case 0xA088: m->face_map = 1; break;
+        case 0xA08C: m->soften = 1; break;
+        case 0xA087: m->wire_size = kf3ds_read_f32(&b); break;
+        case 0xA100: m->shading = kf3ds_read_u16(&b); break;
+        case 0xA200: read_map(ctx, b, c.id, &m->texture1); break;
+        case 0xA33A: read_map(ctx, b, c.id, &m->texture2); break;
+        case 0xA210: read_map(ctx, b, c.id, &m->opacity); break;
+        case 0xA230: read_map(ctx, b, c.id, &m->bump); break;
+        case 0xA204: read_map(ctx, b, c.id, &m->specular_map); break;
+        case 0xA33C: read_map(ctx, b, c.id, &m->shininess_map); break;
+        case 0xA33D: read_map(ctx, b, c.id, &m->self_illum_map); break;
+        case 0xA220: read_map(ctx, b, c.id, &m->reflection); break;
+        default: break;
+        }
+        kf3ds__check_short(ctx, &b, &c);
+    }
+}
+
+/* Reads a u16 count and validates it against the bytes left: a count beyond
+ * the chunk is an error and only the elements present are kept. */
+static uint32_t read_count(kf3ds__ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *c,
+                           size_t element_size)
+{
+    uint32_t n = kf3ds_read_u16(b);
+    size_t fit = kf3ds_reader_left(b) / element_size;
+    if (b->short_read) {
+        kf3ds__check_short(ctx, b, c);
+        return 0;
+    }
+    if (n > fit) {
+        kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, c->offset, c->id,
+                    "count %lu needs %lu bytes but the chunk holds %lu; %lu kept",
+                    (unsigned long)n, (unsigned long)(n * element_size),
+                    (unsigned long)kf3ds_reader_left(b), (unsigned long)fit);
+        n = (uint32_t)fit;
+    }
+    return n;
+}
+
+static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, kf3ds_mesh *m)
+{
+    kf3ds_chunk c;
+    kf3ds_reader sb;
+    uint32_t i, n = read_count(ctx, &b, fc, 8);
+    uint32_t groups = 0;
+    kf3ds_reader sub;
+    m->faces = (kf3ds_face *)kf3ds__alloc_raw(ctx, n, sizeof(kf3ds_face));
+    if (!m->faces)
+        return;
+    m->num_faces = n;
+    for (i = 0; i < n; i++) {
+        kf3ds_face *f = &m->faces[i];
+        f->v[0] = kf3ds_read_u16(&b);
+        f->v[1] = kf3ds_read_u16(&b);
+        f->v[2] = kf3ds_read_u16(&b);
+        f->flags = kf3ds_read_u16(&b);
+        f->smoothing = 0;
+        f->material = KF3DS_NONE;
+    }
+    /* Count the material groups first so that one array holds them. */
+    sub = b;
+    while (kf3ds_chunk_next(&sub, &c, NULL) == KF3DS_CHUNK_OK || c.id == 0x4130) {
+        if (c.length < 6)
+            break;
+        groups += c.id == 0x4130;
+        if (sub.pos >= sub.end)
+            break;
+    }
+    m->groups = (kf3ds_material_group *)kf3ds__alloc_array(ctx, groups, sizeof *m->groups);
+    while (kf3ds__next_chunk(ctx, &b, fc->id, &c, &sb)) {
+        if (c.id == 0x4130 && m->groups && m->num_groups < groups) {
+            kf3ds_material_group *g = &m->groups[m->num_groups++];
+            uint32_t k;
+            g->material_name = read_name(ctx, &sb, &c);
+            g->material = KF3DS_NONE;
+            k = read_count(ctx, &sb, &c, 2);
+            g->faces = (uint16_t *)kf3ds__alloc_raw(ctx, k, 2);
+            if (g->faces) {
+                g->num_faces = k;
+                for (i = 0; i < k; i++)
+                    g->faces[i] = kf3ds_read_u16(&sb);
+            }
+        } else if (c.id == 0x4150) {
+            uint32_t k = (uint32_t)(kf3ds_reader_left(&sb) / 4);
+            if (k < m->num_faces)
+                kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, c.offset, c.id,
+                            "%lu smoothing groups for %lu faces",
+                            (unsigned long)k, (unsigned long)m->num_faces);
+            for (i = 0; i < k && i < m->num_faces; i++)
+                m->faces[i].smoothing = kf3ds_read_u32(&sb);
+        }
+    }
+}
+
+static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    uint32_t i, n;
+    kf3ds_mat4_identity(&m->matrix);
+    while (kf3ds__next_chunk(ctx, &body, 0x4100, &c, &b)) {
+        switch (c.id) {
+        case 0x4110:
+            n = read_count(ctx, &b, &c, 12);
+            m->points = (float(*)[3])kf3ds__alloc_raw(ctx, n, sizeof *m->points);
+            if (!m->points)
+                break;
+            m->num_points = n;
+            for (i = 0; i < n; i++) {
+                m->points[i][0] = kf3ds_read_f32(&b);
+                m->points[i][1] = kf3ds_read_f32(&b);
+                m->points[i][2] = kf3ds_read_f32(&b);
+            }
+            break;
+        case 0x4111:
+            n = read_count(ctx, &b, &c, 2);
+            m->point_flags = (uint16_t *)kf3ds__alloc_raw(ctx, n, 2);
+            if (!m->point_flags)
+                break;
+            m->num_point_flags = n;
+            for (i = 0; i < n; i++)
+                m->point_flags[i] = kf3ds_read_u16(&b);
+            break;
+        case 0x4120:
+            read_faces(ctx, b, &c, m);
+            break;
+        case 0x4140:
+            n = read_count(ctx, &b, &c, 8);
+            m->texcoords = (float(*)[2])kf3ds__alloc_raw(ctx, n, sizeof *m->texcoords);
+            if (!m->texcoords)
+                break;
+            m->num_texcoords = n;
+            for (i = 0; i < n; i++) {
+                m->texcoords[i][0] = kf3ds_read_f32(&b);
+                m->texcoords[i][1] = kf3ds_read_f32(&b);
+            }
+            break;
+        case 0x4160: {
+            float v[12];
+            for (i = 0; i < 12; i++)
+                v[i] = kf3ds_read_f32(&b);
+            if (kf3ds__check_short(ctx, &b, &c))
+                break;
+            /* X axis, Y axis, Z axis, origin: the columns of M. */
+            for (i = 0; i < 4; i++) {
+                m->matrix.m[0][i] = v[i * 3 + 0];
+                m->matrix.m[1][i] = v[i * 3 + 1];
+                m->matrix.m[2][i] = v[i * 3 + 2];
+            }
+            m->has_matrix = 1;
+            break;
+        }
+        case 0x4165:
+            m->color = kf3ds_read_u8(&b);
+            break;
+        default:
+            break;
+        }
+        kf3ds__check_short(ctx, &b, &c);
+    }
+}
+
+static void read_camera(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *cc,
+                        kf3ds_camera *cam)
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    int i;
+    for (i = 0; i < 3; i++)
+        cam->position[i] = kf3ds_read_f32(&body);
+    for (i = 0; i < 3; i++)
+        cam->target[i] = kf3ds_read_f32(&body);
+    cam->roll = kf3ds_read_f32(&body);
+    cam->lens = kf3ds_read_f32(&body);
+    if (kf3ds__check_short(ctx, &body, cc))
+        return;
+    cam->fov = fabsf(cam->lens) < 1e-6f ? 45.0f : 2400.0f / cam->lens;
+    while (kf3ds__next_chunk(ctx, &body, cc->id, &c, &b)) {
+        if (c.id == 0x4710) {
+            cam->see_cone = 1;
+        } else if (c.id == 0x4720) {
+            cam->near_range = kf3ds_read_f32(&b);
+            cam->far_range = kf3ds_read_f32(&b);
+            kf3ds__check_short(ctx, &b, &c);
+        }
+    }
+}
+
+static void read_spot(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *sc, kf3ds_light *l)
+{
+    kf3ds_chunk c;
+    kf3ds_reader sb;
+    int i;
+    l->spot = 1;
+    for (i = 0; i < 3; i++)
+        l->target[i] = kf3ds_read_f32(&b);
+    l->hotspot = kf3ds_read_f32(&b);
+    l->falloff = kf3ds_read_f32(&b);
+    if (kf3ds__check_short(ctx, &b, sc))
+        return;
+    while (kf3ds__next_chunk(ctx, &b, sc->id, &c, &sb)) {
+        switch (c.id) {
+        case 0x4656: l->roll = kf3ds_read_f32(&sb); break;
+        case 0x4630: l->shadowed = 1; break;
+        case 0x4650: l->see_cone = 1; break;
+        case 0x4651: l->rectangular = 1; break;
+        case 0x4652: l->overshoot = 1; break;
+        default: break;
+        }
+        kf3ds__check_short(ctx, &sb, &c);
+    }
+}
+
+static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc, kf3ds_light *l)
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    int i, have_linear = 0;
+    for (i = 0; i < 3; i++)
+        l->position[i] = kf3ds_read_f32(&body);
+    l->color[0] = l->color[1] = l->color[2] = 1.0f;
+    l->multiplier = 1.0f;
+    if (kf3ds__check_short(ctx, &body, lc))
+        return;
+    while (kf3ds__next_chunk(ctx, &body, lc->id, &c, &b)) {
+        switch (c.id) {
+        case 0x0010: case 0x0013:
+            if (have_linear && c.id == 0x0010)
+                break;
+            for (i = 0; i < 3; i++)
+                l->color[i] = kf3ds_read_f32(&b);
+            have_linear |= c.id == 0x0013;
+            break;
+        case 0x0011: case 0x0012:
+            if (have_linear && c.id == 0x0011)
+                break;
+            for (i = 0; i < 3; i++)
+                l->color[i] = kf3ds_read_u8(&b) / 255.0f;
+            have_linear |= c.id == 0x0012;
+            break;
+        case 0x4620: l->off = 1; break;
+        case 0x4625: l->attenuate = 1; break;
+        case 0x4659: l->inner_range = kf3ds_read_f32(&b); break;
+        case 0x465A: l->outer_range = kf3ds_read_f32(&b); break;
+        case 0x465B: l->multiplier = kf3ds_read_f32(&b); break;
+        case 0x4610: read_spot(ctx, b, &c, l); break;
+        default: break;
+        }
+        kf3ds__check_short(ctx, &b, &c);
+    }
+}
+
+/* Takes the next slot of an array sized by pass 0 (NULL in pass 0 or when full). */
+#define NEXT_SLOT(ctx, arr, num, cap) \
+    ((ctx)->pass == 0 ? ((num)++, NULL) : ((num) < (cap) ? &(arr)[(num)++] : NULL))
+
+static void read_named_object(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *oc)
+{
+    kf3ds_scene *s = ctx->scene;
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    const char *name = "";
+    int hidden = 0;
+    if (ctx->pass == 1)
+        name = read_name(ctx, &body, oc);
+    else
+        kf3ds_read_cstr(&body, NULL, NULL);
+    while (kf3ds__next_chunk(ctx, &body, oc->id, &c, &b)) {
+        if (c.id == 0x4010)
+            hidden = 1;
+        if (c.id == 0x4100) {
+            kf3ds_mesh *m = NEXT_SLOT(ctx, s->meshes, s->num_meshes, ctx->cap_meshes);
+            if (m) {
+                m->name = name;
+                m->hidden = (uint8_t)hidden;
+                read_mesh(ctx, b, m);
+            }
+        } else if (c.id == 0x4600) {
+            kf3ds_light *l = NEXT_SLOT(ctx, s->lights, s->num_lights, ctx->cap_lights);
+            if (l) {
+                l->name = name;
+                l->hidden = (uint8_t)hidden;
+                read_light(ctx, b, &c, l);
+            }
+        } else if (c.id == 0x4700) {
+            kf3ds_camera *cam = NEXT_SLOT(ctx, s->cameras, s->num_cameras, ctx->cap_cameras);
+            if (cam) {
+                cam->name = name;
+                cam->hidden = (uint8_t)hidden;
+                read_camera(ctx, b, &c, cam);
+            }
+        }
+    }
+}
+
+void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body, int pass)
+{
+    kf3ds_scene *s = ctx->scene;
+    kf3ds_reader it = *mdata_body;
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    (void)pass;
+    while (kf3ds__next_chunk(ctx, &it, 0x3D3D, &c, &b)) {
+        if (c.id == 0xAFFF) {
+            kf3ds_material *m = NEXT_SLOT(ctx, s->materials, s->num_materials, ctx->cap_materials);
+            if (m) {
+                m->name = "";
+                read_material(ctx, b, m);
+            }
+        } else if (c.id == 0x4000) {
+            read_named_object(ctx, b, &c);
+        } else if (ctx->pass == 1) {
+            switch (c.id) {
+            case 0x3D3E: s->mesh_version = kf3ds_read_u32(&b); break;
+            case 0x0100: s->master_scale = kf3ds_read_f32(&b); break;
+            case 0x2100: read_color(ctx, b, c.id, s->ambient); break;
+            default: break;
+            }
+            kf3ds__check_short(ctx, &b, &c);
+        }
+    }
+}
+
+static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
+{
+    kf3ds_scene *s = ctx->scene;
+    uint32_t i, j, bad = 0;
+    if (!m->name)
+        m->name = "";
+    for (i = 0; i < m->num_faces; i++) {
+        kf3ds_face *f = &m->faces[i];
+        if (f->v[0] >= m->num_points || f->v[1] >= m->num_points || f->v[2] >= m->num_points) {
+            f->v[0] = f->v[1] = f->v[2] = 0; /* degenerate: draws nothing */
+            bad++;
+        }
+    }
+    if (bad) {
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4120,
+                    "mesh '%s': %lu faces index missing vertices; made degenerate",
+                    m->name, (unsigned long)bad);
+        if (!m->num_points)
+            m->num_faces = 0;
+    }
+    for (i = 0; i < m->num_groups; i++) {
+        kf3ds_material_group *g = &m->groups[i];
+        uint32_t kept = 0;
+        if (!g->material_name)
+            g->material_name = "";
+        for (j = 0; j < s->num_materials; j++)
+            if (strcmp(s->materials[j].name, g->material_name) == 0) {
+                g->material = (int32_t)j;
+                break;
+            }
+        if (g->material == KF3DS_NONE)
+            kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, 0, 0x4130,
+                        "mesh '%s' uses unknown material '%s'", m->name, g->material_name);
+        for (j = 0; j < g->num_faces; j++)
+            if (g->faces[j] < m->num_faces) {
+                g->faces[kept++] = g->faces[j];
+                m->faces[g->faces[j]].material = g->material;
+            }
+        if (kept < g->num_faces)
+            kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4130,
+                        "mesh '%s': %lu material face indices out of range dropped",
+                        m->name, (unsigned long)(g->num_faces - kept));
+        g->num_faces = kept;
+    }
+    if (!kf3ds_mat4_invert(&m->matrix, &m->inv_matrix))
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4160,
+                    "mesh '%s': MESH_MATRIX is singular; identity used", m->name);
+    if (kf3ds__mat4_det3(&m->matrix) < 0.0f) {
+        /* Mirrored object: v <- M·S(-1,1,1)·M⁻¹·v, as lib3ds does at load. */
+        kf3ds_mat4 flip, fix;
+        kf3ds_mat4_identity(&flip);
+        flip.m[0][0] = -1.0f;
+        kf3ds_mat4_mul(&m->matrix, &flip, &fix);
+        kf3ds_mat4_mul(&fix, &m->inv_matrix, &fix);
+        for (i = 0; i < m->num_points; i++)
+            kf3ds_mat4_transform_point(&fix, m->points[i], m->points[i]);
+        m->mirrored = 1;
+    }
+}
+
+void kf3ds__finish_editor(kf3ds__ctx *ctx)
+{
+    kf3ds_scene *s = ctx->scene;
+    uint32_t i;
+    for (i = 0; i < s->num_materials; i++)
+        if (!s->materials[i].name)
+            s->materials[i].name = "";
+    for (i = 0; i < s->num_meshes; i++)
+        validate_mesh(ctx, &s->meshes[i]);
+}

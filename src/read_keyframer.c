@@ -1,0 +1,435 @@
+/* KFDATA: headers, the seven node tags, their tracks and keys, and, once the
+ * whole section is read, hierarchy resolution and name linking. */
+#include "internal.h"
+#include <string.h>
+
+void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
+{
+    kf3ds_reader it = *kfdata_body;
+    kf3ds_chunk c;
+    ctx->scene->has_keyframer = 1;
+    while (kf3ds_chunk_next(&it, &c, NULL) != KF3DS_CHUNK_NONE && c.length >= 6)
+        if (c.id >= 0xB001 && c.id <= 0xB007)
+            ctx->scene->num_nodes++;
+}
+
+static const char *read_string(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
+{
+    size_t len;
+    int terminated;
+    const char *s = kf3ds_read_cstr(r, &len, &terminated);
+    if (!terminated) {
+        r->short_read = 0;
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, c->offset, c->id,
+                    "string without terminator; taken up to the chunk end");
+    }
+    return kf3ds__strdup(ctx, s, len);
+}
+
+/* Bytes of a key's value in the file (MORPH: at least its terminator). */
+static size_t value_size(kf3ds_track_kind kind)
+{
+    switch (kind) {
+    case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL: return 12;
+    case KF3DS_TRACK_ROT: return 16;
+    case KF3DS_TRACK_MORPH: return 1;
+    case KF3DS_TRACK_HIDE: return 0;
+    default: return 4;
+    }
+}
+
+static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
+                       kf3ds_track_kind kind, kf3ds_track *t)
+{
+    uint32_t count, fit, i;
+    size_t min_key = 6 + value_size(kind);
+    t->flags = kf3ds_read_u16(&b);
+    t->unknown[0] = kf3ds_read_u32(&b);
+    t->unknown[1] = kf3ds_read_u32(&b);
+    count = kf3ds_read_u32(&b);
+    if (kf3ds__check_short(ctx, &b, c))
+        return;
+    fit = (uint32_t)(kf3ds_reader_left(&b) / min_key);
+    if (count > fit) {
+        kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, c->offset, c->id,
+                    "key count %lu is beyond the chunk (room for at most %lu)",
+                    (unsigned long)count, (unsigned long)fit);
+        count = fit;
+    }
+    if (count > ctx->limits.max_keys) {
+        kf3ds__diag(ctx, KF3DS_ERR_LIMIT, c->offset, c->id,
+                    "%lu keys exceed the limit of %lu", (unsigned long)count,
+                    (unsigned long)ctx->limits.max_keys);
+        count = ctx->limits.max_keys;
+    }
+    t->keys = (kf3ds_key *)kf3ds__alloc_array(ctx, count, sizeof(kf3ds_key));
+    if (!t->keys)
+        return;
+    for (i = 0; i < count; i++) {
+        kf3ds_key *k = &t->keys[i];
+        size_t key_at = b.pos;
+        k->frame = kf3ds_read_i32(&b);
+        k->spline_flags = kf3ds_read_u16(&b);
+        if (k->spline_flags & KF3DS_KEY_TENSION) k->tension = kf3ds_read_f32(&b);
+        if (k->spline_flags & KF3DS_KEY_CONTINUITY) k->continuity = kf3ds_read_f32(&b);
+        if (k->spline_flags & KF3DS_KEY_BIAS) k->bias = kf3ds_read_f32(&b);
+        if (k->spline_flags & KF3DS_KEY_EASE_TO) k->ease_to = kf3ds_read_f32(&b);
+        if (k->spline_flags & KF3DS_KEY_EASE_FROM) k->ease_from = kf3ds_read_f32(&b);
+        k->morph_mesh = KF3DS_NONE;
+        switch (kind) {
+        case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL:
+            k->value[0] = kf3ds_read_f32(&b);
+            k->value[1] = kf3ds_read_f32(&b);
+            k->value[2] = kf3ds_read_f32(&b);
+            break;
+        case KF3DS_TRACK_ROT:
+            k->value[0] = kf3ds_read_f32(&b);
+            k->value[1] = kf3ds_read_f32(&b);
+            k->value[2] = kf3ds_read_f32(&b);
+            k->value[3] = kf3ds_read_f32(&b);
+            break;
+        case KF3DS_TRACK_MORPH: {
+            size_t len;
+            int terminated;
+            const char *s = kf3ds_read_cstr(&b, &len, &terminated);
+            k->morph_name = kf3ds__strdup(ctx, s, len);
+            break;
+        }
+        case KF3DS_TRACK_HIDE:
+            break;
+        default:
+            k->value[0] = kf3ds_read_f32(&b);
+            break;
+        }
+        if (b.short_read) {
+            kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, (uint32_t)key_at, c->id,
+                        "key %lu of %lu is cut short; %lu keys kept", (unsigned long)i,
+                        (unsigned long)count, (unsigned long)i);
+            break;
+        }
+    }
+    t->num_keys = i;
+    kf3ds__track_setup(ctx, t, kind, c->offset, c->id);
+}
+
+static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc, kf3ds_node *n,
+                      uint32_t index)
+{
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    int i;
+    n->type = (kf3ds_node_type)(nc->id - 0xB001);
+    n->offset = nc->offset;
+    n->id = (int32_t)index;
+    n->name = "";
+    n->parent_raw = 0xFFFF;
+    n->parent = n->mesh = n->camera = n->light = n->target = KF3DS_NONE;
+    while (kf3ds__next_chunk(ctx, &body, nc->id, &c, &b)) {
+        switch (c.id) {
+        case 0xB030:
+            n->id = kf3ds_read_u16(&b);
+            n->has_node_id = !b.short_read;
+            if (b.short_read)
+                n->id = (int32_t)index;
+            break;
+        case 0xB010:
+            n->name = read_string(ctx, &b, &c);
+            n->flags1 = kf3ds_read_u16(&b);
+            n->flags2 = kf3ds_read_u16(&b);
+            n->parent_raw = kf3ds_read_u16(&b);
+            if (b.short_read)
+                n->parent_raw = 0xFFFF;
+            break;
+        case 0xB011:
+            n->instance = read_string(ctx, &b, &c);
+            break;
+        case 0xB012:
+            for (i = 0; i < 3; i++)
+                n->prescale[i] = kf3ds_read_f32(&b);
+            n->has_prescale = !b.short_read;
+            break;
+        case 0xB013:
+            for (i = 0; i < 3; i++)
+                n->pivot[i] = kf3ds_read_f32(&b);
+            break;
+        case 0xB014:
+            for (i = 0; i < 3; i++)
+                n->bbox_min[i] = kf3ds_read_f32(&b);
+            for (i = 0; i < 3; i++)
+                n->bbox_max[i] = kf3ds_read_f32(&b);
+            n->has_bbox = !b.short_read;
+            break;
+        case 0xB015:
+            n->morph_smooth = kf3ds_read_f32(&b);
+            n->has_morph_smooth = !b.short_read;
+            break;
+        default:
+            if (c.id >= 0xB020 && c.id <= 0xB029) {
+                kf3ds_track *t = &n->tracks[c.id - 0xB020];
+                if (t->keys)
+                    kf3ds__diag(ctx, KF3DS_WARN_VALUE, c.offset, c.id,
+                                "second track of this kind in one node; it replaces the first");
+                memset(t, 0, sizeof *t);
+                read_track(ctx, b, &c, (kf3ds_track_kind)(c.id - 0xB020), t);
+                continue; /* read_track reports its own short reads */
+            }
+            break;
+        }
+        kf3ds__check_short(ctx, &b, &c);
+    }
+    n->is_dummy = strcmp(n->name, "$$$DUMMY") == 0;
+}
+
+void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body, int pass)
+{
+    kf3ds_scene *s = ctx->scene;
+    kf3ds_reader it = *kfdata_body;
+    kf3ds_chunk c;
+    kf3ds_reader b;
+    (void)pass;
+    while (kf3ds__next_chunk(ctx, &it, 0xB000, &c, &b)) {
+        switch (c.id) {
+        case 0xB00A:
+            s->kf_revision = kf3ds_read_u16(&b);
+            s->kf_filename = read_string(ctx, &b, &c);
+            s->anim_length = kf3ds_read_i32(&b);
+            if (!s->segment_end && !s->segment_start)
+                s->segment_end = s->anim_length;
+            break;
+        case 0xB008:
+            s->segment_start = kf3ds_read_i32(&b);
+            s->segment_end = kf3ds_read_i32(&b);
+            break;
+        case 0xB009:
+            s->current_frame = kf3ds_read_i32(&b);
+            break;
+        default:
+            if (c.id >= 0xB001 && c.id <= 0xB007) {
+                if (s->num_nodes < ctx->cap_nodes) { /* beyond: over the node limit */
+                    uint32_t index = s->num_nodes++;
+                    read_node(ctx, b, &c, &s->nodes[index], index);
+                }
+                continue;
+            }
+            break;
+        }
+        kf3ds__check_short(ctx, &b, &c);
+    }
+}
+
+/* ---- after the whole file: names, parents, order ---------------------- */
+
+typedef struct name_table {
+    int32_t *slots; /* index + 1, 0 = empty */
+    uint32_t mask;
+} name_table;
+
+static uint32_t hash_name(const char *s)
+{
+    uint32_t h = 2166136261u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h;
+}
+
+typedef const char *(*name_of_fn)(const kf3ds_scene *s, uint32_t i);
+
+static const char *mesh_name(const kf3ds_scene *s, uint32_t i) { return s->meshes[i].name; }
+static const char *camera_name(const kf3ds_scene *s, uint32_t i) { return s->cameras[i].name; }
+static const char *light_name(const kf3ds_scene *s, uint32_t i) { return s->lights[i].name; }
+
+/* Builds an open-addressing table of the first index with each name. */
+static name_table build_table(kf3ds__ctx *ctx, uint32_t count, name_of_fn name_of)
+{
+    name_table t;
+    uint32_t size = 16, i;
+    while (size < count * 2u && size < 0x40000000u)
+        size *= 2;
+    t.mask = size - 1;
+    t.slots = (int32_t *)kf3ds__alloc_array(ctx, size, sizeof(int32_t));
+    if (!t.slots)
+        return t;
+    for (i = 0; i < count; i++) {
+        const char *name = name_of(ctx->scene, i);
+        uint32_t h = hash_name(name) & t.mask;
+        while (t.slots[h] && strcmp(name_of(ctx->scene, (uint32_t)t.slots[h] - 1), name) != 0)
+            h = (h + 1) & t.mask;
+        if (!t.slots[h])
+            t.slots[h] = (int32_t)i + 1;
+    }
+    return t;
+}
+
+static int32_t table_find(const kf3ds_scene *s, const name_table *t, name_of_fn name_of,
+                          const char *name)
+{
+    uint32_t h;
+    if (!t->slots)
+        return KF3DS_NONE;
+    h = hash_name(name) & t->mask;
+    while (t->slots[h]) {
+        if (strcmp(name_of(s, (uint32_t)t->slots[h] - 1), name) == 0)
+            return t->slots[h] - 1;
+        h = (h + 1) & t->mask;
+    }
+    return KF3DS_NONE;
+}
+
+static void resolve_parents(kf3ds__ctx *ctx)
+{
+    kf3ds_scene *s = ctx->scene;
+    uint32_t n = s->num_nodes, i;
+    int32_t max_id = 0;
+    int32_t *by_id, *stamp;
+    for (i = 0; i < n; i++)
+        if (s->nodes[i].id > max_id)
+            max_id = s->nodes[i].id;
+    by_id = (int32_t *)kf3ds__alloc_raw(ctx, (size_t)max_id + 1, sizeof(int32_t));
+    stamp = (int32_t *)kf3ds__alloc_raw(ctx, n, sizeof(int32_t));
+    if (!by_id || !stamp)
+        return;
+    for (i = 0; i <= (uint32_t)max_id; i++)
+        by_id[i] = KF3DS_NONE;
+    for (i = n; i-- > 0;) /* the first node with an id wins */
+        by_id[s->nodes[i].id] = (int32_t)i;
+    for (i = 0; i < n; i++) {
+        kf3ds_node *node = &s->nodes[i];
+        uint16_t p = node->parent_raw;
+        stamp[i] = -1;
+        if (p == 0xFFFF)
+            continue;
+        if ((int32_t)p > max_id || by_id[p] == KF3DS_NONE) {
+            kf3ds__diag(ctx, KF3DS_WARN_PARENT, node->offset, 0xB010,
+                        "node %lu '%s': parent id %u matches no node; made a root",
+                        (unsigned long)i, node->name, (unsigned)p);
+            continue;
+        }
+        node->parent = by_id[p];
+    }
+    /* Cycles: walk up from every node, stamping the walk; meeting our own
+     * stamp means a cycle, which is broken at the node that closes it. */
+    for (i = 0; i < n; i++) {
+        int32_t j = (int32_t)i;
+        while (j != KF3DS_NONE && stamp[j] == -1) {
+            int32_t p = s->nodes[j].parent;
+            stamp[j] = (int32_t)i;
+            if (p != KF3DS_NONE && stamp[p] == (int32_t)i) {
+                kf3ds__diag(ctx, KF3DS_WARN_PARENT, s->nodes[j].offset, 0xB010,
+                            "node %lu '%s': parent link closes a cycle; made a root",
+                            (unsigned long)j, s->nodes[j].name);
+                s->nodes[j].parent = KF3DS_NONE;
+                break;
+            }
+            j = p;
+        }
+    }
+}
+
+/* Depths and an evaluation order with every parent before its children
+ * (a counting sort by depth). */
+static void order_nodes(kf3ds__ctx *ctx)
+{
+    kf3ds_scene *s = ctx->scene;
+    uint32_t n = s->num_nodes, i, max_depth = 0;
+    uint32_t *count;
+    uint8_t *done = (uint8_t *)kf3ds__alloc_array(ctx, n, 1);
+    s->eval_order = (uint32_t *)kf3ds__alloc_raw(ctx, n, sizeof(uint32_t));
+    if (!done || !s->eval_order)
+        return;
+    for (i = 0; i < n; i++) {
+        /* Walk up to a node whose depth is known, then assign on the way down
+         * by walking again; parents are acyclic now, so this terminates. */
+        uint32_t d = 0;
+        int32_t j = (int32_t)i;
+        while (j != KF3DS_NONE && !done[j]) {
+            j = s->nodes[j].parent;
+            d++;
+        }
+        d += j == KF3DS_NONE ? 0 : s->nodes[j].depth + 1;
+        j = (int32_t)i;
+        while (j != KF3DS_NONE && !done[j]) {
+            s->nodes[j].depth = --d;
+            done[j] = 1;
+            if (s->nodes[j].depth > max_depth)
+                max_depth = s->nodes[j].depth;
+            j = s->nodes[j].parent;
+        }
+    }
+    count = (uint32_t *)kf3ds__alloc_array(ctx, (size_t)max_depth + 2, sizeof(uint32_t));
+    if (!count)
+        return;
+    for (i = 0; i < n; i++)
+        count[s->nodes[i].depth + 1]++;
+    for (i = 1; i <= max_depth + 1; i++)
+        count[i] += count[i - 1];
+    for (i = 0; i < n; i++)
+        s->eval_order[count[s->nodes[i].depth]++] = i;
+}
+
+static void link_nodes(kf3ds__ctx *ctx)
+{
+    kf3ds_scene *s = ctx->scene;
+    name_table meshes = build_table(ctx, s->num_meshes, mesh_name);
+    name_table cameras = build_table(ctx, s->num_cameras, camera_name);
+    name_table lights = build_table(ctx, s->num_lights, light_name);
+    uint32_t i, k;
+    for (i = 0; i < s->num_nodes; i++) {
+        kf3ds_node *n = &s->nodes[i];
+        kf3ds_track *morph = &n->tracks[KF3DS_TRACK_MORPH];
+        switch (n->type) {
+        case KF3DS_NODE_OBJECT:
+            if (n->is_dummy)
+                break;
+            n->mesh = table_find(s, &meshes, mesh_name, n->name);
+            if (n->mesh == KF3DS_NONE)
+                kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, n->offset, 0xB002,
+                            "object node '%s' names no mesh", n->name);
+            break;
+        case KF3DS_NODE_CAMERA:
+        case KF3DS_NODE_TARGET:
+            n->camera = table_find(s, &cameras, camera_name, n->name);
+            break;
+        case KF3DS_NODE_LIGHT:
+        case KF3DS_NODE_SPOT:
+        case KF3DS_NODE_LTARGET:
+            n->light = table_find(s, &lights, light_name, n->name);
+            break;
+        default:
+            break;
+        }
+        for (k = 0; k < morph->num_keys; k++) {
+            kf3ds_key *key = &morph->keys[k];
+            key->morph_mesh = table_find(s, &meshes, mesh_name, key->morph_name);
+            if (key->morph_mesh == KF3DS_NONE)
+                kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, n->offset, 0xB026,
+                            "morph key names unknown object '%s'", key->morph_name);
+        }
+    }
+    /* Pair cameras with camera targets and spotlights with spot targets by
+     * name: the first unpaired target of the matching tag. */
+    for (i = 0; i < s->num_nodes; i++) {
+        kf3ds_node *n = &s->nodes[i];
+        kf3ds_node_type want = n->type == KF3DS_NODE_CAMERA ? KF3DS_NODE_TARGET
+                             : n->type == KF3DS_NODE_SPOT   ? KF3DS_NODE_LTARGET
+                                                            : n->type;
+        if (want == n->type)
+            continue;
+        for (k = 0; k < s->num_nodes; k++) {
+            kf3ds_node *t = &s->nodes[k];
+            if (t->type == want && t->target == KF3DS_NONE && strcmp(t->name, n->name) == 0) {
+                n->target = (int32_t)k;
+                t->target = (int32_t)i;
+                break;
+            }
+        }
+    }
+}
+
+void kf3ds__finish_keyframer(kf3ds__ctx *ctx)
+{
+    if (!ctx->scene->num_nodes)
+        return;
+    resolve_parents(ctx);
+    order_nodes(ctx);
+    link_nodes(ctx);
+}
