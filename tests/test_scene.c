@@ -1,0 +1,373 @@
+/* Scene building: hierarchy resolution (rules §1), name linking, targets,
+ * mirrored meshes (notes §2.1), mesh placement and camera views (rules §7),
+ * editor data, allocator hooks, and that evaluation leaves the scene alone. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kf3ds.h"
+#include "write3ds.h"
+
+static void assert_near(double got, double want, double tol)
+{
+    if (!(fabs(got - want) <= tol)) {
+        print_error("got %.6f want %.6f\n", got, want);
+        fail();
+    }
+}
+
+typedef struct node_spec {
+    uint16_t tag;
+    int node_id;        /* -1: no NODE_ID chunk */
+    const char *name;
+    uint16_t parent;
+    float pos[3];
+} node_spec;
+
+static void write_pos(w3ds *w, const float pos[3])
+{
+    w3ds_begin(w, 0xB020);
+    w3ds_track_header(w, 0, 1);
+    w3ds_key_header(w, 0, NULL);
+    w3ds_f32v(w, pos, 3);
+    w3ds_end(w);
+}
+
+static kf3ds_scene *load_nodes(const node_spec *nodes, int n, kf3ds_diag *err)
+{
+    w3ds w;
+    int i;
+    kf3ds_scene *s;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0xB000);
+    for (i = 0; i < n; i++) {
+        w3ds_begin(&w, nodes[i].tag);
+        if (nodes[i].node_id >= 0) {
+            w3ds_begin(&w, 0xB030);
+            w3ds_u16(&w, (uint16_t)nodes[i].node_id);
+            w3ds_end(&w);
+        }
+        w3ds_node_hdr(&w, nodes[i].name, 0, 0, nodes[i].parent);
+        write_pos(&w, nodes[i].pos);
+        w3ds_end(&w);
+    }
+    w3ds_end(&w);
+    w3ds_end(&w);
+    s = kf3ds_load_memory(w.buf, w.len, NULL, err);
+    w3ds_free(&w);
+    assert_non_null(s);
+    return s;
+}
+
+static int count_code(const kf3ds_scene *s, kf3ds_status code)
+{
+    uint32_t i;
+    int n = 0;
+    for (i = 0; i < s->num_diags; i++)
+        n += s->diags[i].code == code;
+    return n;
+}
+
+static void assert_parents_first(const kf3ds_scene *s)
+{
+    uint32_t i, seen[64] = { 0 };
+    assert_true(s->num_nodes <= 64);
+    for (i = 0; i < s->num_nodes; i++) {
+        uint32_t idx = s->eval_order[i];
+        assert_true(idx < s->num_nodes);
+        assert_false(seen[idx]);
+        if (s->nodes[idx].parent != KF3DS_NONE)
+            assert_true(seen[s->nodes[idx].parent]);
+        seen[idx] = 1;
+    }
+}
+
+/* Without NODE_ID: ids are file-order indices; forward references work. */
+static void test_parents_by_index_forward(void **state)
+{
+    const node_spec nodes[] = {
+        { 0xB002, -1, "$$$DUMMY", 2, { 1, 0, 0 } },    /* child of node 2, which comes later */
+        { 0xB001, -1, "$AMBIENT$", 0xFFFF, { 0 } },    /* ambient counts in the index */
+        { 0xB002, -1, "$$$DUMMY", 0xFFFF, { 0, 10, 0 } },
+        { 0xB002, -1, "$$$DUMMY", 0, { 0, 0, 100 } },  /* grandchild */
+    };
+    kf3ds_diag err;
+    kf3ds_scene *s = load_nodes(nodes, 4, &err);
+    kf3ds_pose p[4];
+    (void)state;
+    assert_int_equal(err.code, KF3DS_OK);
+    assert_int_equal(s->nodes[0].parent, 2);
+    assert_int_equal(s->nodes[3].parent, 0);
+    assert_int_equal(s->nodes[3].depth, 2);
+    assert_int_equal(s->nodes[1].type, KF3DS_NODE_AMBIENT);
+    assert_parents_first(s);
+    kf3ds_scene_eval(s, 0, 0, p);
+    assert_near(p[3].world.m[0][3], 1, 1e-6);
+    assert_near(p[3].world.m[1][3], 10, 1e-6);
+    assert_near(p[3].world.m[2][3], 100, 1e-6);
+    assert_int_equal(count_code(s, KF3DS_WARN_PARENT), 0);
+    kf3ds_free(s);
+}
+
+/* With NODE_ID: the parent field names ids, not positions. */
+static void test_parents_by_node_id(void **state)
+{
+    const node_spec nodes[] = {
+        { 0xB002, 40, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
+        { 0xB002, 7, "$$$DUMMY", 40, { 0, 2, 0 } },
+        { 0xB002, 2, "$$$DUMMY", 7, { 0, 0, 3 } },
+        { 0xB002, 9, "$$$DUMMY", 0, { 0 } }, /* id 0 exists nowhere: root + warning */
+    };
+    kf3ds_diag err;
+    kf3ds_scene *s = load_nodes(nodes, 4, &err);
+    (void)state;
+    assert_int_equal(s->nodes[1].parent, 0);
+    assert_int_equal(s->nodes[2].parent, 1);
+    assert_int_equal(s->nodes[3].parent, KF3DS_NONE);
+    assert_int_equal(s->nodes[1].id, 7);
+    assert_true(s->nodes[1].has_node_id);
+    assert_int_equal(count_code(s, KF3DS_WARN_PARENT), 1);
+    assert_int_equal(err.code, KF3DS_OK); /* a warning is not an error */
+    assert_parents_first(s);
+    kf3ds_free(s);
+}
+
+static void test_parent_cycles(void **state)
+{
+    const node_spec nodes[] = {
+        { 0xB002, -1, "$$$DUMMY", 0, { 0 } },  /* its own parent */
+        { 0xB002, -1, "$$$DUMMY", 3, { 0 } },  /* 1 → 3 → 2 → 1 */
+        { 0xB002, -1, "$$$DUMMY", 1, { 0 } },
+        { 0xB002, -1, "$$$DUMMY", 2, { 0 } },
+        { 0xB002, -1, "$$$DUMMY", 3, { 0 } },  /* hangs off the cycle */
+    };
+    kf3ds_diag err;
+    kf3ds_scene *s = load_nodes(nodes, 5, &err);
+    kf3ds_pose p[5];
+    int roots = 0;
+    uint32_t i;
+    (void)state;
+    assert_int_equal(s->nodes[0].parent, KF3DS_NONE);
+    for (i = 1; i < 4; i++)
+        roots += s->nodes[i].parent == KF3DS_NONE;
+    assert_int_equal(roots, 1); /* the 3-cycle is broken at exactly one node */
+    assert_int_equal(count_code(s, KF3DS_WARN_PARENT), 2);
+    assert_parents_first(s);
+    kf3ds_scene_eval(s, 0, 0, p);
+    kf3ds_node_eval(s, 4, 0, 0, &p[0]);
+    kf3ds_free(s);
+}
+
+static void test_targets_and_links(void **state)
+{
+    static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+    static const uint16_t faces[] = { 0, 1, 2 };
+    const float cam_pos[3] = { 0, -10, 0 }, cam_tgt[3] = { 0, 0, 0 }, col[3] = { 1, .5f, .25f };
+    const float spot_tgt[3] = { 0, 0, -1 };
+    const uint8_t red[3] = { 255, 0, 0 };
+    w3ds w;
+    kf3ds_scene *s;
+    kf3ds_diag err;
+    kf3ds_pose p[7];
+    kf3ds_mat4 view;
+    float fov, roll, v[3];
+    const float tgt_pos[3] = { 0, 0, 0 };
+    (void)state;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0x3D3D);
+    w3ds_material(&w, "Red", red, red, NULL);
+    w3ds_mesh(&w, "Tri", pts, 3, faces, 1, NULL, "Red");
+    w3ds_camera(&w, "Cam", cam_pos, cam_tgt, 0, 50);
+    w3ds_light(&w, "Spot", cam_pos, col, spot_tgt, 20, 30);
+    w3ds_end(&w);
+    w3ds_begin(&w, 0xB000);
+    w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
+    w3ds_begin(&w, 0xB011); w3ds_cstr(&w, "First"); w3ds_end(&w); w3ds_end(&w);
+    w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
+    w3ds_begin(&w, 0xB011); w3ds_cstr(&w, "Second"); w3ds_end(&w); w3ds_end(&w);
+    w3ds_begin(&w, 0xB004); w3ds_node_hdr(&w, "Cam", 0, 0, 0xFFFF); write_pos(&w, tgt_pos); w3ds_end(&w);
+    w3ds_begin(&w, 0xB003); w3ds_node_hdr(&w, "Cam", 0, 0, 0xFFFF); write_pos(&w, cam_pos); w3ds_end(&w);
+    w3ds_begin(&w, 0xB007); w3ds_node_hdr(&w, "Spot", 0, 0, 0xFFFF); w3ds_end(&w);
+    w3ds_begin(&w, 0xB006); w3ds_node_hdr(&w, "Spot", 0, 0, 0xFFFF); w3ds_end(&w);
+    w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Nothing", 0, 0, 0xFFFF); w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
+    w3ds_free(&w);
+    assert_non_null(s);
+    /* Instances share the mesh. */
+    assert_int_equal(s->nodes[0].mesh, 0);
+    assert_int_equal(s->nodes[1].mesh, 0);
+    assert_string_equal(s->nodes[1].instance, "Second");
+    /* Camera ↔ target, spot ↔ spot target, by name and tag. */
+    assert_int_equal(s->nodes[3].target, 2);
+    assert_int_equal(s->nodes[2].target, 3);
+    assert_int_equal(s->nodes[4].target, 5);
+    assert_int_equal(s->nodes[4].light, 0);
+    assert_int_equal(s->nodes[3].camera, 0);
+    assert_int_equal(s->nodes[6].mesh, KF3DS_NONE);
+    assert_int_equal(count_code(s, KF3DS_WARN_REFERENCE), 1);
+    /* Editor data. */
+    assert_near(s->cameras[0].fov, 48.0, 1e-4); /* 2400 / 50 */
+    assert_true(s->lights[0].spot);
+    assert_near(s->lights[0].hotspot, 20, 0);
+    assert_near(s->lights[0].color[1], 0.5, 0);
+    assert_near(s->materials[0].diffuse[0], 1.0, 0);
+    assert_int_equal(s->meshes[0].faces[0].material, 0);
+    assert_int_equal(s->meshes[0].faces[0].smoothing, 1);
+    /* The camera at (0,−10,0) looking at the origin: world origin lands on
+     * the −z axis of the view, 10 units away; world +Z is view +y. */
+    kf3ds_scene_eval(s, 0, 0, p);
+    assert_true(kf3ds_camera_view(s, 3, p, &view, &fov, &roll));
+    kf3ds_mat4_transform_point(&view, (const float[]){ 0, 0, 0 }, v);
+    assert_near(v[0], 0, 1e-5);
+    assert_near(v[1], 0, 1e-5);
+    assert_near(v[2], -10, 1e-5);
+    kf3ds_mat4_transform_point(&view, (const float[]){ 1, 0, 1 }, v);
+    assert_near(v[0], 1, 1e-5);
+    assert_near(v[1], 1, 1e-5);
+    assert_near(fov, 48.0, 1e-4);
+    assert_false(kf3ds_camera_view(s, 0, p, &view, NULL, NULL));
+    kf3ds_free(s);
+}
+
+/* A mirrored mesh: MESH_MATRIX with X axis (−1,0,0) and origin (5,0,0).
+ * Stored (6,1,2) becomes M·S(−1,1,1)·M⁻¹·(6,1,2) = (4,1,2); placed at frame 0
+ * by a node at (5,0,0) it lands back on (6,1,2). */
+static void test_mirrored_mesh(void **state)
+{
+    static const float pts[] = { 6, 1, 2, 5, 0, 0, 5, 1, 0 };
+    static const uint16_t faces[] = { 0, 1, 2 };
+    static const float matrix[12] = { -1, 0, 0, 0, 1, 0, 0, 0, 1, 5, 0, 0 };
+    const float pos[3] = { 5, 0, 0 };
+    w3ds w;
+    kf3ds_scene *s;
+    kf3ds_pose p;
+    kf3ds_mat4 m;
+    float v[3];
+    (void)state;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0x3D3D);
+    w3ds_mesh(&w, "M", pts, 3, faces, 1, matrix, NULL);
+    w3ds_end(&w);
+    w3ds_begin(&w, 0xB000);
+    w3ds_begin(&w, 0xB002);
+    w3ds_node_hdr(&w, "M", 0, 0, 0xFFFF);
+    write_pos(&w, pos);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    s = kf3ds_load_memory(w.buf, w.len, NULL, NULL);
+    w3ds_free(&w);
+    assert_non_null(s);
+    assert_true(s->meshes[0].mirrored);
+    assert_near(s->meshes[0].points[0][0], 4, 1e-6);
+    assert_near(s->meshes[0].points[0][1], 1, 1e-6);
+    kf3ds_node_eval(s, 0, 0, 0, &p);
+    assert_true(kf3ds_node_mesh_matrix(s, 0, &p, &m));
+    kf3ds_mat4_transform_point(&m, s->meshes[0].points[0], v);
+    assert_near(v[0], 6, 1e-5);
+    assert_near(v[1], 1, 1e-5);
+    assert_near(v[2], 2, 1e-5);
+    kf3ds_free(s);
+}
+
+/* Allocator hooks: every block comes from the caller's allocator and goes
+ * back on kf3ds_free; evaluation does not change one byte of the scene. */
+typedef struct counter {
+    long live, calls;
+} counter;
+
+static void *count_malloc(size_t n, void *user)
+{
+    counter *c = (counter *)user;
+    c->live++;
+    c->calls++;
+    return malloc(n);
+}
+
+static void *count_realloc(void *p, size_t n, void *user)
+{
+    (void)user;
+    return realloc(p, n);
+}
+
+static void count_free(void *p, void *user)
+{
+    counter *c = (counter *)user;
+    if (p)
+        c->live--;
+    free(p);
+}
+
+static unsigned long checksum(const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    unsigned long h = 5381;
+    while (n--)
+        h = h * 33 + *b++;
+    return h;
+}
+
+static void test_allocator_and_const_eval(void **state)
+{
+    const node_spec nodes[] = {
+        { 0xB002, -1, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
+        { 0xB002, -1, "$$$DUMMY", 0, { 0, 2, 0 } },
+    };
+    counter c = { 0, 0 };
+    kf3ds_load_options opt;
+    kf3ds_scene *s;
+    w3ds w;
+    kf3ds_pose p[2];
+    unsigned long before;
+    int i;
+    (void)state;
+    memset(&opt, 0, sizeof opt);
+    opt.allocator.malloc_fn = count_malloc;
+    opt.allocator.realloc_fn = count_realloc;
+    opt.allocator.free_fn = count_free;
+    opt.allocator.user = &c;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0xB000);
+    for (i = 0; i < 2; i++) {
+        w3ds_begin(&w, 0xB002);
+        w3ds_node_hdr(&w, nodes[i].name, 0, 0, nodes[i].parent);
+        write_pos(&w, nodes[i].pos);
+        w3ds_end(&w);
+    }
+    w3ds_end(&w);
+    w3ds_end(&w);
+    s = kf3ds_load_memory(w.buf, w.len, &opt, NULL);
+    w3ds_free(&w);
+    assert_non_null(s);
+    assert_true(c.calls > 0);
+    before = checksum(s->nodes, s->num_nodes * sizeof *s->nodes) ^
+             checksum(s->nodes[1].tracks[0].keys, sizeof(kf3ds_key));
+    kf3ds_scene_eval(s, 3.5, 0, p);
+    kf3ds_node_eval(s, 1, 7.25, 0, &p[1]);
+    assert_int_equal(before, checksum(s->nodes, s->num_nodes * sizeof *s->nodes) ^
+                                 checksum(s->nodes[1].tracks[0].keys, sizeof(kf3ds_key)));
+    kf3ds_free(s);
+    assert_int_equal(c.live, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parents_by_index_forward),
+        cmocka_unit_test(test_parents_by_node_id),
+        cmocka_unit_test(test_parent_cycles),
+        cmocka_unit_test(test_targets_and_links),
+        cmocka_unit_test(test_mirrored_mesh),
+        cmocka_unit_test(test_allocator_and_const_eval),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

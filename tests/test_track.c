@@ -1,0 +1,474 @@
+/* Track evaluation: the golden values of notes §9 (where lib3ds 1.3 is wrong,
+ * the rules' value), ease by hand from rules §4, loop flags, multi-turn
+ * rotations, duplicate frames, late first keys, hide and morph tracks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+#include "kf3ds.h"
+#include "write3ds.h"
+
+#define PI_F 3.14159265358979f
+
+static void assert_near(double got, double want, double tol, const char *what)
+{
+    if (!(fabs(got - want) <= tol)) {
+        print_error("%s: got %.6f want %.6f\n", what, got, want);
+        fail();
+    }
+}
+
+static void assert_vec(const float *got, const double *want, int n, double tol)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        assert_near(got[i], want[i], tol, "component");
+}
+
+typedef struct key_spec {
+    int32_t frame;
+    float v[4];
+    w3ds_tcb tcb;
+} key_spec;
+
+static void write_track(w3ds *w, uint16_t id, uint16_t flags, const key_spec *keys, int n,
+                        int floats)
+{
+    int i;
+    w3ds_begin(w, id);
+    w3ds_track_header(w, flags, (uint32_t)n);
+    for (i = 0; i < n; i++) {
+        w3ds_key_header(w, keys[i].frame, &keys[i].tcb);
+        w3ds_f32v(w, keys[i].v, (size_t)floats);
+    }
+    w3ds_end(w);
+}
+
+/* The probe scene of notes §9: mesh "Box", an object node (id 7) with
+ * POS/ROT/SCL tracks carrying `flags`, and a $$$DUMMY child (id 8). */
+static kf3ds_scene *probe_scene(uint16_t flags)
+{
+    static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+    static const uint16_t faces[] = { 0, 1, 2 };
+    key_spec pos[3], rot[2], scl[1], cpos[1], crot[1];
+    w3ds w;
+    kf3ds_diag err;
+    kf3ds_scene *s;
+    memset(pos, 0, sizeof pos);
+    memset(rot, 0, sizeof rot);
+    memset(scl, 0, sizeof scl);
+    memset(cpos, 0, sizeof cpos);
+    memset(crot, 0, sizeof crot);
+    pos[1].frame = 10; pos[1].v[0] = 10;
+    pos[2].frame = 20; pos[2].v[0] = 10; pos[2].v[1] = 10;
+    rot[0].v[0] = PI_F / 2; rot[0].v[3] = 1;                       /* +90° about +Z */
+    rot[1].frame = 10; rot[1].v[0] = PI_F / 2; rot[1].v[1] = 1;    /* +90° about +X */
+    scl[0].v[0] = scl[0].v[1] = scl[0].v[2] = 1;
+    cpos[0].v[1] = 5;
+
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0x3D3D);
+    w3ds_mesh(&w, "Box", pts, 3, faces, 1, NULL, NULL);
+    w3ds_end(&w);
+    w3ds_begin(&w, 0xB000);
+    w3ds_begin(&w, 0xB002);
+    w3ds_begin(&w, 0xB030); w3ds_u16(&w, 7); w3ds_end(&w);
+    w3ds_node_hdr(&w, "Box", 0x40, 0, 0xFFFF);
+    write_track(&w, 0xB020, flags, pos, 3, 3);
+    write_track(&w, 0xB021, flags, rot, 2, 4);
+    write_track(&w, 0xB022, 0, scl, 1, 3);
+    w3ds_end(&w);
+    w3ds_begin(&w, 0xB002);
+    w3ds_begin(&w, 0xB030); w3ds_u16(&w, 8); w3ds_end(&w);
+    w3ds_node_hdr(&w, "$$$DUMMY", 0x4000, 0, 7);
+    w3ds_begin(&w, 0xB011); w3ds_cstr(&w, "Child"); w3ds_end(&w);
+    write_track(&w, 0xB020, 0, cpos, 1, 3);
+    write_track(&w, 0xB021, 0, crot, 1, 4);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    assert_false(w.failed);
+    s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
+    w3ds_free(&w);
+    assert_non_null(s);
+    assert_int_equal(err.code, KF3DS_OK);
+    assert_int_equal(s->num_nodes, 2);
+    return s;
+}
+
+static void eval_track(const kf3ds_scene *s, kf3ds_track_kind kind, double t, float out[4])
+{
+    kf3ds_track_eval(&s->nodes[0].tracks[kind], kind, t, 0, out);
+}
+
+static void test_golden_flags0(void **state)
+{
+    static const struct { double t, pos[3], rot[4]; } g[] = {
+        { -5, { 0, 0, 0 }, { 0, 0, -.70711, .70711 } }, /* 1.3 wrongly gives the last key */
+        { 0, { 0, 0, 0 }, { 0, 0, -.70711, .70711 } },
+        { 2.5, { 2.734375, -0.234375, 0 }, { -.1379, -.1379, -.6935, .6935 } },
+        { 5, { 5.625, -0.625, 0 }, { -.2706, -.2706, -.6533, .6533 } },
+        { 7.5, { 8.203125, -0.703125, 0 }, { -.3928, -.3928, -.5879, .5879 } },
+        { 10, { 10, 0, 0 }, { -.5, -.5, -.5, .5 } },
+        { 15, { 10.625, 4.375, 0 }, { -.5, -.5, -.5, .5 } },
+        { 20, { 10, 10, 0 }, { -.5, -.5, -.5, .5 } },
+        { 99, { 10, 10, 0 }, { -.5, -.5, -.5, .5 } },
+    };
+    kf3ds_scene *s = probe_scene(0);
+    size_t i;
+    float v[4];
+    (void)state;
+    for (i = 0; i < sizeof g / sizeof g[0]; i++) {
+        eval_track(s, KF3DS_TRACK_POS, g[i].t, v);
+        assert_vec(v, g[i].pos, 3, 1e-3);
+        eval_track(s, KF3DS_TRACK_ROT, g[i].t, v);
+        assert_vec(v, g[i].rot, 4, 1e-4);
+    }
+    kf3ds_free(s);
+}
+
+static void test_golden_matrix_columns(void **state)
+{
+    kf3ds_scene *s = probe_scene(0);
+    kf3ds_pose p[2];
+    (void)state;
+    kf3ds_scene_eval(s, 0, 0, p);
+    /* X → (0,−1,0), Y → (1,0,0) at t = 0 (notes §9.1). */
+    assert_near(p[0].world.m[0][0], 0, 1e-6, "X.x");
+    assert_near(p[0].world.m[1][0], -1, 1e-6, "X.y");
+    assert_near(p[0].world.m[0][1], 1, 1e-6, "Y.x");
+    kf3ds_scene_eval(s, 10, 0, p);
+    assert_near(p[0].world.m[2][0], 1, 1e-6, "X.z at 10");
+    assert_near(p[0].world.m[0][1], 1, 1e-6, "Y.x at 10");
+    kf3ds_free(s);
+}
+
+static void test_golden_child_dummy(void **state)
+{
+    static const struct { double t, w[3]; } g[] = {
+        { 0, { 5, 0, 0 } }, { 2.5, { 7.734, -0.234, 0 } }, { 10, { 15, 0, 0 } },
+        { -5, { 5, 0, 0 } }, /* 1.3 gives (15,10,0): it inherits the pre-roll bug */
+    };
+    kf3ds_scene *s = probe_scene(0);
+    kf3ds_pose p[2], single;
+    size_t i;
+    (void)state;
+    assert_int_equal(s->nodes[1].parent, 0);
+    assert_true(s->nodes[1].is_dummy);
+    assert_string_equal(s->nodes[1].instance, "Child");
+    for (i = 0; i < sizeof g / sizeof g[0]; i++) {
+        kf3ds_scene_eval(s, g[i].t, 0, p);
+        assert_near(p[1].world.m[0][3], g[i].w[0], 1e-3, "child x");
+        assert_near(p[1].world.m[1][3], g[i].w[1], 1e-3, "child y");
+        assert_near(p[1].world.m[2][3], g[i].w[2], 1e-3, "child z");
+        /* The single-node evaluator agrees with the whole-scene pass. */
+        kf3ds_node_eval(s, 1, g[i].t, 0, &single);
+        assert_memory_equal(&single.world, &p[1].world, sizeof single.world);
+    }
+    kf3ds_free(s);
+}
+
+/* Flags 1 (wrap): periodic in both directions with each track's own period. */
+static void test_wrap_flag1(void **state)
+{
+    static const struct { double t, pos[3]; } g[] = {
+        { 20, { 0, 0, 0 } }, { 25, { 5.625, -0.625, 0 } }, { 30, { 10, 0, 0 } },
+        { 35, { 10.625, 4.375, 0 } },
+        { -5, { 10.625, 4.375, 0 } }, /* rules §3: periodic before the first key too */
+    };
+    kf3ds_scene *s = probe_scene(1);
+    size_t i;
+    float v[4], w[4];
+    (void)state;
+    for (i = 0; i < sizeof g / sizeof g[0]; i++) {
+        eval_track(s, KF3DS_TRACK_POS, g[i].t, v);
+        assert_vec(v, g[i].pos, 3, 1e-3);
+    }
+    /* Rotation period 10: t = 10, 20, 30 give key 0, t = 15 the value at 5. */
+    eval_track(s, KF3DS_TRACK_ROT, 0, w);
+    eval_track(s, KF3DS_TRACK_ROT, 20, v);
+    assert_memory_equal(v, w, sizeof v);
+    eval_track(s, KF3DS_TRACK_ROT, 5, w);
+    eval_track(s, KF3DS_TRACK_ROT, 15, v);
+    assert_vec(v, (const double[]){ w[0], w[1], w[2], w[3] }, 4, 1e-6);
+    kf3ds_free(s);
+}
+
+/* Flags 3 (loop): wrap plus cyclic end tangents — lib3ds 1.3's numbers. */
+static void test_loop_flag3(void **state)
+{
+    static const struct { double t, pos[3]; } g[] = {
+        { 2.5, { 1.328, -0.234, 0 } }, { 5, { 4.375, -0.625, 0 } },
+        { 7.5, { 7.734, -0.703, 0 } }, { 15, { 10.625, 5.625, 0 } },
+    };
+    kf3ds_scene *s = probe_scene(3);
+    size_t i;
+    float v[4];
+    (void)state;
+    for (i = 0; i < sizeof g / sizeof g[0]; i++) {
+        eval_track(s, KF3DS_TRACK_POS, g[i].t, v);
+        assert_vec(v, g[i].pos, 3, 1e-3);
+    }
+    eval_track(s, KF3DS_TRACK_ROT, 2.5, v);
+    assert_vec(v, (const double[]){ -.1123, -.1123, -.6981, .6981 }, 4, 1e-4);
+    eval_track(s, KF3DS_TRACK_ROT, 7.5, v);
+    assert_vec(v, (const double[]){ -.4142, -.4142, -.5731, .5731 }, 4, 1e-4);
+    kf3ds_free(s);
+}
+
+/* Flags 2 (repeat): wrap without cyclic tangents — the toolkit's meaning
+ * (rules §3); lib3ds 1.3 instead gives cyclic tangents and no wrap. */
+static void test_repeat_flag2(void **state)
+{
+    kf3ds_scene *s = probe_scene(2);
+    float v[4];
+    (void)state;
+    eval_track(s, KF3DS_TRACK_POS, 2.5, v);
+    assert_vec(v, (const double[]){ 2.734375, -0.234375, 0 }, 3, 1e-3);
+    eval_track(s, KF3DS_TRACK_POS, 22.5, v);
+    assert_vec(v, (const double[]){ 2.734375, -0.234375, 0 }, 3, 1e-3);
+    eval_track(s, KF3DS_TRACK_POS, 15, v);
+    assert_vec(v, (const double[]){ 10.625, 4.375, 0 }, 3, 1e-3);
+    kf3ds_free(s);
+}
+
+/* A one-node scene with one track of `kind` (chunk id 0xB020 + kind). */
+static kf3ds_scene *one_track(kf3ds_track_kind kind, uint16_t flags, const key_spec *keys, int n)
+{
+    static const int floats[] = { 3, 4, 3, 1, 1, 3, 0, 1, 1, 0 };
+    w3ds w;
+    kf3ds_scene *s;
+    kf3ds_diag err;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0xB000);
+    w3ds_begin(&w, 0xB002);
+    w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, 0xFFFF);
+    write_track(&w, (uint16_t)(0xB020 + kind), flags, keys, n, floats[kind]);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
+    w3ds_free(&w);
+    assert_non_null(s);
+    return s;
+}
+
+/* Ease by hand (rules §4, notes §6.3) on a two-key track, which without ease
+ * is the straight line x = 10u. */
+static void test_ease(void **state)
+{
+    key_spec k[2];
+    kf3ds_scene *s;
+    float v[4];
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[1].frame = 10;
+    k[1].v[0] = 10;
+    k[0].tcb.ease_from = 0.5f; /* e_f = 0.5, e_t = 0: a = 2/3 */
+    s = one_track(KF3DS_TRACK_POS, 0, k, 2);
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 2.5, 0, v);
+    assert_near(v[0], 10.0 * (4.0 / 3.0) * 0.0625, 1e-4, "accelerating"); /* (a/e_f)u² */
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 7.5, 0, v);
+    assert_near(v[0], 10.0 * (2.0 / 3.0) * (1.5 - 0.5), 1e-4, "constant speed");
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 2.5, KF3DS_EVAL_NO_EASE, v);
+    assert_near(v[0], 2.5, 1e-5, "ease off");
+    kf3ds_free(s);
+
+    k[1].tcb.ease_to = 1.0f; /* e_f + e_t = 1.5 > 1: normalised to 1/3, 2/3; a = 1 */
+    s = one_track(KF3DS_TRACK_POS, 0, k, 2);
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 2.0, 0, v);
+    assert_near(v[0], 10.0 * (1.0 / (1.0 / 3.0)) * 0.04, 1e-4, "normalised accelerate");
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 8.0, 0, v);
+    assert_near(v[0], 10.0 * (1.0 - (1.0 / (2.0 / 3.0)) * 0.04), 1e-4, "normalised decelerate");
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 5.0, 0, v);
+    assert_near(v[0], 10.0 * (1.0 - 1.5 * 0.25), 1e-4, "no constant part when e_f + e_t = 1");
+    kf3ds_free(s);
+}
+
+/* Rules §6: a 720° increment makes two full turns, linearly in u. */
+static void test_multi_turn(void **state)
+{
+    key_spec k[3];
+    kf3ds_scene *s;
+    float v[4];
+    int i;
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[0].v[3] = 1;                               /* 0° about Z */
+    k[1].frame = 20; k[1].v[0] = 4 * PI_F; k[1].v[3] = 1; /* +720° about Z */
+    k[2].frame = 30; k[2].v[0] = PI_F / 2; k[2].v[3] = 1; /* then +90° */
+    s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
+    for (i = 0; i <= 20; i++) {
+        double angle = -(i / 20.0) * 4 * PI_F; /* file angle negated (notes §5.2) */
+        kf3ds_track_eval(&s->nodes[0].tracks[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, i, 0, v);
+        assert_near(fabs(v[2] * sin(angle / 2) + v[3] * cos(angle / 2)), 1.0, 1e-4, "turn");
+    }
+    /* The accumulated orientation after two full turns is the identity up to sign. */
+    assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[1].quat[3]), 1.0, 1e-5, "Q1");
+    assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[2].quat[2]), sin(PI_F / 4), 1e-5,
+                "Q2");
+    kf3ds_free(s);
+}
+
+/* Rules §2: every key counts, stable order; the later key holds from its frame. */
+static void test_duplicate_and_triple_frames(void **state)
+{
+    key_spec k[6];
+    kf3ds_scene *s;
+    float v[4];
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[1].frame = 10; k[1].v[0] = 10;
+    k[2].frame = 10; k[2].v[0] = 20;
+    k[3].frame = 20; k[3].v[0] = 30;
+    k[4].frame = 20; k[4].v[0] = 40;
+    k[5].frame = 20; k[5].v[0] = 50;
+    s = one_track(KF3DS_TRACK_POS, 0, k, 6);
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 9.999, 0, v);
+    assert_near(v[0], 10, 0.01, "approaching the first of the pair");
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 10, 0, v);
+    assert_near(v[0], 20, 1e-5, "later key holds");
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 20, 0, v);
+    assert_near(v[0], 50, 1e-5, "last of three");
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 15, 0, v);
+    assert_true(isfinite(v[0]));
+    kf3ds_free(s);
+
+    /* Two rotation increments on one frame both count (blitz3d-claw has this). */
+    memset(k, 0, sizeof k);
+    k[0].v[3] = 1;
+    k[1].frame = 10; k[1].v[0] = PI_F / 2; k[1].v[3] = 1;
+    k[2].frame = 10; k[2].v[0] = PI_F / 2; k[2].v[3] = 1;
+    s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
+    kf3ds_track_eval(&s->nodes[0].tracks[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, 10, 0, v);
+    assert_vec(v, (const double[]){ 0, 0, -1, 0 }, 4, 1e-5); /* 180° in all */
+    kf3ds_free(s);
+}
+
+static void test_unsorted_keys(void **state)
+{
+    key_spec k[3];
+    kf3ds_scene *s;
+    float v[4];
+    uint32_t i, warned = 0;
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[0].frame = 20; k[0].v[0] = 2;
+    k[1].frame = 0;  k[1].v[0] = 0;
+    k[2].frame = 10; k[2].v[0] = 1;
+    s = one_track(KF3DS_TRACK_POS, 0, k, 3);
+    for (i = 0; i < s->num_diags; i++)
+        warned += s->diags[i].code == KF3DS_WARN_UNSORTED;
+    assert_int_equal(warned, 1);
+    assert_int_equal(s->nodes[0].tracks[0].keys[0].frame, 0);
+    assert_int_equal(s->nodes[0].tracks[0].keys[2].frame, 20);
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 10, 0, v);
+    assert_near(v[0], 1, 1e-6, "sorted");
+    kf3ds_free(s);
+}
+
+static void test_late_first_key(void **state)
+{
+    key_spec k[2];
+    kf3ds_scene *s;
+    float v[4];
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[0].frame = 20; k[0].v[0] = 1;
+    k[1].frame = 30; k[1].v[0] = 2;
+    s = one_track(KF3DS_TRACK_POS, 0, k, 2);
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 0, 0, v);
+    assert_near(v[0], 1, 1e-6, "first key holds before it"); /* lib3ds 1.3: 2 */
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 25, 0, v);
+    assert_near(v[0], 1.5, 1e-5, "middle");
+    kf3ds_free(s);
+}
+
+static void test_tcb_interior(void **state)
+{
+    /* Tension 1 on the middle key makes its tangents zero. */
+    key_spec k[3];
+    kf3ds_scene *s;
+    const kf3ds_key *key;
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[1].frame = 10; k[1].v[0] = 10; k[1].tcb.tension = 1;
+    k[2].frame = 30; k[2].v[0] = 10; k[2].v[1] = 10;
+    s = one_track(KF3DS_TRACK_POS, 0, k, 3);
+    key = &s->nodes[0].tracks[0].keys[1];
+    assert_int_equal(key->spline_flags, KF3DS_KEY_TENSION);
+    assert_near(key->tan_in[0], 0, 1e-6, "T=1 in");
+    assert_near(key->tan_out[1], 0, 1e-6, "T=1 out");
+    kf3ds_free(s);
+    /* Uneven spacing (10 then 20 frames), TCB 0: fp = 10/15, fn = 20/15;
+     * TS = ½·fp·(Δ⁻+Δ⁺), TD = ½·fn·(Δ⁻+Δ⁺) with Δ⁻ = (10,0), Δ⁺ = (0,10). */
+    k[1].tcb.tension = 0;
+    s = one_track(KF3DS_TRACK_POS, 0, k, 3);
+    key = &s->nodes[0].tracks[0].keys[1];
+    assert_near(key->tan_in[0], 0.5 * (10.0 / 15.0) * 10, 1e-5, "TS.x");
+    assert_near(key->tan_out[1], 0.5 * (20.0 / 15.0) * 10, 1e-5, "TD.y");
+    kf3ds_free(s);
+}
+
+static void test_hide_track(void **state)
+{
+    key_spec k[3];
+    kf3ds_scene *s;
+    kf3ds_pose p;
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[0].frame = 0; k[1].frame = 10; k[2].frame = 20;
+    s = one_track(KF3DS_TRACK_HIDE, 0, k, 3);
+    kf3ds_node_eval(s, 0, -1, 0, &p);
+    assert_false(p.hidden);
+    kf3ds_node_eval(s, 5, 0, 0, &p); /* node index out of range: untouched, no crash */
+    kf3ds_node_eval(s, 0, 5, 0, &p);
+    assert_false(p.hidden); /* the first key does not toggle */
+    kf3ds_node_eval(s, 0, 10, 0, &p);
+    assert_true(p.hidden);
+    kf3ds_node_eval(s, 0, 19.5, 0, &p);
+    assert_true(p.hidden);
+    kf3ds_node_eval(s, 0, 20, 0, &p);
+    assert_false(p.hidden);
+    kf3ds_free(s);
+}
+
+static void test_nan_and_huge_frames(void **state)
+{
+    kf3ds_scene *s = probe_scene(3);
+    kf3ds_pose p[2];
+    int i, j;
+    const double frames[] = { NAN, INFINITY, -INFINITY, 1e300, -1e300, 2147483647.0 };
+    (void)state;
+    for (i = 0; i < 6; i++) {
+        kf3ds_scene_eval(s, frames[i], 0, p);
+        for (j = 0; j < 16; j++)
+            assert_true(isfinite(p[0].world.m[j / 4][j % 4]));
+    }
+    kf3ds_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_flags0),
+        cmocka_unit_test(test_golden_matrix_columns),
+        cmocka_unit_test(test_golden_child_dummy),
+        cmocka_unit_test(test_wrap_flag1),
+        cmocka_unit_test(test_loop_flag3),
+        cmocka_unit_test(test_repeat_flag2),
+        cmocka_unit_test(test_ease),
+        cmocka_unit_test(test_multi_turn),
+        cmocka_unit_test(test_duplicate_and_triple_frames),
+        cmocka_unit_test(test_unsorted_keys),
+        cmocka_unit_test(test_late_first_key),
+        cmocka_unit_test(test_tcb_interior),
+        cmocka_unit_test(test_hide_track),
+        cmocka_unit_test(test_nan_and_huge_frames),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
