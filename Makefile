@@ -31,18 +31,23 @@ $(BUILD)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/libkf3ds.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libkf3ds.so: $(LIB_OBJ)
+	@mkdir -p $(@D)
 	$(CC) -shared $(LDFLAGS) -o $@ $^ -lm
 
 $(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(BUILD)/libkf3ds.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(BUILD)/libkf3ds.a $(LDLIBS)
 
 $(BUILD)/kf3ds-bench: tools/bench.c $(BUILD)/libkf3ds.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(BUILD)/libkf3ds.a $(LDLIBS)
 
 $(BUILD)/mk3ds: $(GEN_SRC) tools/write3ds.h
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(LDLIBS)
 
 # Tests: every tests/test_*.c is one cmocka program; test_diff_* also links lib3ds.
@@ -85,6 +90,7 @@ deps-bench:
 	@sh tools/ensure-deps.sh lib3ds-dev
 
 $(BUILD)/bench-lib3ds: tools/bench_lib3ds.c
+	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
 
 install: all
