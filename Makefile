@@ -6,10 +6,10 @@ SAN     ?=
 PREFIX  ?= /usr/local
 WARN    := -Wall -Wextra -Wpedantic -Werror
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 $(WARN) -Iinclude
+override CFLAGS += -std=c11 $(WARN) -Iinclude
 ifeq ($(SAN),1)
-CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=address,undefined
+override CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=address,undefined
 endif
 LDLIBS  += -lm
 
