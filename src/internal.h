@@ -35,6 +35,7 @@ typedef struct kf3ds__ctx {
  * so that the core needs nothing from stdio. */
 void kf3ds__format(char *out, size_t cap, const char *fmt, va_list ap);
 
+kf3ds_allocator kf3ds__default_allocator(void); /* alloc_default.c */
 void *kf3ds__alloc(kf3ds__ctx *ctx, size_t size);            /* zeroed; NULL on failure */
 void *kf3ds__alloc_array(kf3ds__ctx *ctx, size_t n, size_t size);
 const char *kf3ds__strdup(kf3ds__ctx *ctx, const char *s, size_t len);

@@ -6,25 +6,8 @@
 #include <string.h>
 
 #define KF3DS__ALIGN 16
-#define KF3DS__MIN_BLOCK (64u * 1024u)
-
-static void *default_malloc(size_t size, void *user)
-{
-    (void)user;
-    return malloc(size);
-}
-
-static void *default_realloc(void *ptr, size_t size, void *user)
-{
-    (void)user;
-    return realloc(ptr, size);
-}
-
-static void default_free(void *ptr, void *user)
-{
-    (void)user;
-    free(ptr);
-}
+#define KF3DS__MIN_BLOCK ((size_t)64 * 1024)
+#define KF3DS__MAX_BLOCK ((size_t)32 * 1024 * 1024)
 
 static size_t align_up(size_t n)
 {
@@ -33,9 +16,16 @@ static size_t align_up(size_t n)
 
 #define BLOCK_HEADER align_up(sizeof(kf3ds__block))
 
+/* Blocks grow with the arena (half of what it holds so far, 64 KB to 32 MB),
+ * so a big scene needs few allocator calls and small ones stay small. */
 static kf3ds__block *new_block(kf3ds__owner *owner, size_t min_payload, size_t max_memory)
 {
-    size_t payload = min_payload < KF3DS__MIN_BLOCK ? KF3DS__MIN_BLOCK : min_payload;
+    size_t grow = owner->total / 2, payload;
+    if (grow < KF3DS__MIN_BLOCK)
+        grow = KF3DS__MIN_BLOCK;
+    if (grow > KF3DS__MAX_BLOCK)
+        grow = KF3DS__MAX_BLOCK;
+    payload = min_payload < grow ? grow : min_payload;
     kf3ds__block *b;
     if (payload > (size_t)-1 - BLOCK_HEADER)
         return NULL;
@@ -69,7 +59,7 @@ void *kf3ds__alloc_raw(kf3ds__ctx *ctx, size_t n, size_t size)
             goto fail;
         /* A big allocation gets its own block behind the current one, so the
          * current block's free space stays usable. */
-        if (b && bytes > KF3DS__MIN_BLOCK / 4) {
+        if (b && bytes >= nb->size) {
             nb->next = b->next;
             b->next = nb;
         } else {
@@ -341,10 +331,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     if (options && options->allocator.malloc_fn && options->allocator.free_fn) {
         owner_init.allocator = options->allocator;
     } else {
-        owner_init.allocator.malloc_fn = default_malloc;
-        owner_init.allocator.realloc_fn = default_realloc;
-        owner_init.allocator.free_fn = default_free;
-        owner_init.allocator.user = NULL;
+        owner_init.allocator = kf3ds__default_allocator();
     }
     if (!ctx.limits.max_nodes) ctx.limits.max_nodes = 1000000;
     if (!ctx.limits.max_keys) ctx.limits.max_keys = 10000000;

@@ -153,6 +153,44 @@ static uint32_t read_count(kf3ds__ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *
     return n;
 }
 
+/* Bulk decoding: once read_count has checked that n elements fit, decode them
+ * straight from the bytes (no per-value bounds checks or calls). */
+static uint16_t le16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static float lef32(const unsigned char *p)
+{
+    uint32_t u = le32(p);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static void get_f32s(kf3ds_reader *b, float *out, size_t count)
+{
+    const unsigned char *p = b->data + b->pos;
+    size_t i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (count) {
+        memcpy(out, p, count * 4);
+        b->pos += count * 4;
+        return;
+    }
+#endif
+    for (i = 0; i < count; i++)
+        out[i] = lef32(p + 4 * i);
+    b->pos += count * 4;
+}
+static void get_u16s(kf3ds_reader *b, uint16_t *out, size_t count)
+{
+    const unsigned char *p = b->data + b->pos;
+    size_t i;
+    for (i = 0; i < count; i++)
+        out[i] = le16(p + 2 * i);
+    b->pos += count * 2;
+}
+
 static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, kf3ds_mesh *m)
 {
     kf3ds_chunk c;
@@ -164,14 +202,18 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     if (!m->faces)
         return;
     m->num_faces = n;
-    for (i = 0; i < n; i++) {
-        kf3ds_face *f = &m->faces[i];
-        f->v[0] = kf3ds_read_u16(&b);
-        f->v[1] = kf3ds_read_u16(&b);
-        f->v[2] = kf3ds_read_u16(&b);
-        f->flags = kf3ds_read_u16(&b);
-        f->smoothing = 0;
-        f->material = KF3DS_NONE;
+    {
+        const unsigned char *p = b.data + b.pos;
+        for (i = 0; i < n; i++, p += 8) {
+            kf3ds_face *f = &m->faces[i];
+            f->v[0] = le16(p);
+            f->v[1] = le16(p + 2);
+            f->v[2] = le16(p + 4);
+            f->flags = le16(p + 6);
+            f->smoothing = 0;
+            f->material = KF3DS_NONE;
+        }
+        b.pos += (size_t)n * 8;
     }
     /* Count the material groups first so that one array holds them. */
     sub = b;
@@ -193,8 +235,7 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
             g->faces = (uint16_t *)kf3ds__alloc_raw(ctx, k, 2);
             if (g->faces) {
                 g->num_faces = k;
-                for (i = 0; i < k; i++)
-                    g->faces[i] = kf3ds_read_u16(&sb);
+                get_u16s(&sb, g->faces, k);
             }
         } else if (c.id == 0x4150) {
             uint32_t k = (uint32_t)(kf3ds_reader_left(&sb) / 4);
@@ -203,7 +244,7 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
                             "%lu smoothing groups for %lu faces",
                             (unsigned long)k, (unsigned long)m->num_faces);
             for (i = 0; i < k && i < m->num_faces; i++)
-                m->faces[i].smoothing = kf3ds_read_u32(&sb);
+                m->faces[i].smoothing = le32(sb.data + sb.pos + 4 * (size_t)i);
         }
     }
 }
@@ -222,11 +263,7 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
             if (!m->points)
                 break;
             m->num_points = n;
-            for (i = 0; i < n; i++) {
-                m->points[i][0] = kf3ds_read_f32(&b);
-                m->points[i][1] = kf3ds_read_f32(&b);
-                m->points[i][2] = kf3ds_read_f32(&b);
-            }
+            get_f32s(&b, &m->points[0][0], (size_t)n * 3);
             break;
         case 0x4111:
             n = read_count(ctx, &b, &c, 2);
@@ -234,8 +271,7 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
             if (!m->point_flags)
                 break;
             m->num_point_flags = n;
-            for (i = 0; i < n; i++)
-                m->point_flags[i] = kf3ds_read_u16(&b);
+            get_u16s(&b, m->point_flags, n);
             break;
         case 0x4120:
             read_faces(ctx, b, &c, m);
@@ -246,10 +282,7 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
             if (!m->texcoords)
                 break;
             m->num_texcoords = n;
-            for (i = 0; i < n; i++) {
-                m->texcoords[i][0] = kf3ds_read_f32(&b);
-                m->texcoords[i][1] = kf3ds_read_f32(&b);
-            }
+            get_f32s(&b, &m->texcoords[0][0], (size_t)n * 2);
             break;
         case 0x4160: {
             float v[12];
