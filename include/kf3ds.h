@@ -237,6 +237,10 @@ typedef struct kf3ds_track {
     uint32_t unknown[2];   /* the two reserved header words, as stored */
     kf3ds_key *keys;       /* sorted by frame (stable) */
     uint32_t num_keys;
+    /* Private, derived at load for the evaluator: the key frames packed for
+     * the segment search and per-segment coefficients. Do not use. */
+    const int32_t *frames_;
+    const float *segments_;
 } kf3ds_track;
 
 typedef enum kf3ds_node_type {
@@ -318,7 +322,6 @@ typedef struct kf3ds_limits {
     size_t max_memory;          /* bytes the scene may own; default unlimited */
     uint32_t max_nodes;         /* default 1,000,000 */
     uint32_t max_keys;          /* per track; default 10,000,000 */
-    uint32_t max_depth;         /* chunk nesting; default 64 */
     uint32_t max_diags;         /* default 1000; more are counted, not stored */
 } kf3ds_limits;
 

@@ -67,7 +67,9 @@ static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, 
     }
     if (t[KF3DS_TRACK_MORPH].num_keys) {
         kf3ds_track_eval(&t[KF3DS_TRACK_MORPH], KF3DS_TRACK_MORPH, frame, flags, v);
-        p->morph_mesh = t[KF3DS_TRACK_MORPH].keys[(uint32_t)v[0]].morph_mesh;
+        uint32_t k = (uint32_t)v[0];
+        if (k < t[KF3DS_TRACK_MORPH].num_keys)
+            p->morph_mesh = t[KF3DS_TRACK_MORPH].keys[k].morph_mesh;
     }
 
     switch (n->type) {

@@ -84,39 +84,39 @@ void kf3ds__quat_exp(float q[4])
 }
 
 /* lib3ds 1.3's slerp: no short-arc flip; nearly opposite inputs turn through
- * a perpendicular quaternion. */
+ * a perpendicular quaternion. In float, with sin((1-t)ω) = sin ω cos tω −
+ * cos ω sin tω so that one sine/cosine pair does. */
 void kf3ds__quat_slerp(const float a[4], const float b[4], float t, float out[4])
 {
-    double l = (double)kf3ds__quat_dot(a, b), sp, sq;
-    if (1.0 + l > KF3DS__EPSILON) {
-        double om, sinom;
-        if (fabs(l) > 1.0)
-            l /= fabs(l);
-        om = acos(l);
-        sinom = sin(om);
-        if (fabs(sinom) > KF3DS__EPSILON) {
-            sp = sin((1.0 - t) * om) / sinom;
-            sq = sin(t * om) / sinom;
+    float l = kf3ds__quat_dot(a, b), sp, sq;
+    int i;
+    if (1.0f + l > 1e-8f) {
+        float om, sinom;
+        if (l > 1.0f)
+            l = 1.0f;
+        if (l < -1.0f)
+            l = -1.0f;
+        om = acosf(l);
+        sinom = sqrtf((1.0f - l) * (1.0f + l));
+        if (sinom > 1e-6f) {
+            sq = sinf(t * om) / sinom;
+            sp = cosf(t * om) - l * sq;
         } else {
-            sp = 1.0 - t;
+            sp = 1.0f - t;
             sq = t;
         }
-        out[0] = (float)(sp * a[0] + sq * b[0]);
-        out[1] = (float)(sp * a[1] + sq * b[1]);
-        out[2] = (float)(sp * a[2] + sq * b[2]);
-        out[3] = (float)(sp * a[3] + sq * b[3]);
+        for (i = 0; i < 4; i++)
+            out[i] = sp * a[i] + sq * b[i];
     } else {
         float flip[4];
         flip[0] = -a[1];
         flip[1] = a[0];
         flip[2] = -a[3];
         flip[3] = a[2];
-        sp = sin((1.0 - t) * KF3DS__HALF_PI);
-        sq = sin(t * KF3DS__HALF_PI);
-        out[0] = (float)(sp * a[0] + sq * flip[0]);
-        out[1] = (float)(sp * a[1] + sq * flip[1]);
-        out[2] = (float)(sp * a[2] + sq * flip[2]);
-        out[3] = (float)(sp * a[3] + sq * flip[3]);
+        sp = sinf((1.0f - t) * (float)KF3DS__HALF_PI);
+        sq = sinf(t * (float)KF3DS__HALF_PI);
+        for (i = 0; i < 4; i++)
+            out[i] = sp * a[i] + sq * flip[i];
     }
 }
 

@@ -335,7 +335,6 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     }
     if (!ctx.limits.max_nodes) ctx.limits.max_nodes = 1000000;
     if (!ctx.limits.max_keys) ctx.limits.max_keys = 10000000;
-    if (!ctx.limits.max_depth) ctx.limits.max_depth = 64;
     if (!ctx.limits.max_diags) ctx.limits.max_diags = 1000;
 
     top = kf3ds_reader_make(data, size);
@@ -357,7 +356,8 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     }
 
     /* The first block holds the owner record and the scene itself. */
-    first = new_block(&owner_init, 0, ctx.limits.max_memory);
+    first = new_block(&owner_init, align_up(sizeof(kf3ds__owner)) + align_up(sizeof(kf3ds_scene)),
+                      ctx.limits.max_memory);
     if (!first) {
         fail(error, KF3DS_ERR_NOMEM, 0, 0, "out of memory");
         return NULL;
@@ -375,7 +375,11 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
 
     ctx.pass = 0;
     read_sections(&ctx, &root, &root_body);
-    kf3ds__allocate_scene_arrays(&ctx);
+    if (!kf3ds__allocate_scene_arrays(&ctx)) {
+        kf3ds_free(ctx.scene);
+        fail(error, KF3DS_ERR_NOMEM, 0, 0, "out of memory (or the memory limit was reached)");
+        return NULL;
+    }
     ctx.pass = 1;
     if (rr == KF3DS_CHUNK_CLAMPED)
         kf3ds__diag(&ctx, KF3DS_WARN_OVERRUN, 0, root.id,

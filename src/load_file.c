@@ -43,7 +43,8 @@ static kf3ds_scene *load_with_stdio(const char *path, const kf3ds_load_options *
     kf3ds_scene *scene;
     if (!f)
         return fail(error, KF3DS_ERR_IO, "cannot open", errno);
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+        (unsigned long)size > 0xFFFFFFFFul) {
         int err = errno;
         fclose(f);
         return fail(error, KF3DS_ERR_IO, "cannot read", err);
@@ -78,7 +79,16 @@ kf3ds_scene *kf3ds_load_file(const char *path, const kf3ds_load_options *options
     fd = open(path, O_RDONLY);
     if (fd < 0)
         return fail(error, KF3DS_ERR_IO, "cannot open", errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        return fail(error, KF3DS_ERR_IO, "cannot read", err);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return fail(error, KF3DS_ERR_IO, "cannot read", EISDIR);
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size <= 0) {
         close(fd);
         return load_with_stdio(path, options, error); /* empty files, pipes, devices */
     }

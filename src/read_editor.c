@@ -198,6 +198,9 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     uint32_t i, n = read_count(ctx, &b, fc, 8);
     uint32_t groups = 0;
     kf3ds_reader sub;
+    m->groups = NULL; /* a second FACE_ARRAY replaces the first entirely */
+    m->num_groups = 0;
+    m->num_faces = 0;
     m->faces = (kf3ds_face *)kf3ds__alloc_raw(ctx, n, sizeof(kf3ds_face));
     if (!m->faces)
         return;
@@ -533,10 +536,19 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
 void kf3ds__finish_editor(kf3ds__ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
-    uint32_t i;
-    for (i = 0; i < s->num_materials; i++)
-        if (!s->materials[i].name)
-            s->materials[i].name = "";
+    uint32_t i, j;
+    for (i = 0; i < s->num_materials; i++) {
+        kf3ds_material *m = &s->materials[i];
+        kf3ds_texture_map *maps[8];
+        maps[0] = &m->texture1; maps[1] = &m->texture2; maps[2] = &m->opacity;
+        maps[3] = &m->bump; maps[4] = &m->specular_map; maps[5] = &m->shininess_map;
+        maps[6] = &m->self_illum_map; maps[7] = &m->reflection;
+        if (!m->name)
+            m->name = "";
+        for (j = 0; j < 8; j++)
+            if (!maps[j]->file)
+                maps[j]->file = "";
+    }
     for (i = 0; i < s->num_meshes; i++)
         validate_mesh(ctx, &s->meshes[i]);
 }

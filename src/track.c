@@ -181,6 +181,90 @@ static void setup_rotation(kf3ds_track *t)
     }
 }
 
+/* ---- per-segment coefficients ------------------------------------------
+ * Evaluation reads one contiguous record per segment k → k+1, so a frame
+ * touches two cache lines per track instead of two 112-byte keys plus the
+ * search path through them.
+ *   common:  [0] ease_from of k, [1] ease_to of k+1, [2] unused, [3] mode
+ *   vector:  [4..15]  c0, c1, c2, c3 (3 floats each): P(u) = ((c3 u + c2) u + c1) u + c0
+ *   rotation, mode 0 (squad): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
+ *            [20] ω and 1/sin ω of slerp(Q_k, Q_k+1), [22] the same for slerp(A_k, B_k+1)
+ *            (1/sin ω = 0: that slerp needs the general routine)
+ *   rotation, mode 1 (multi-turn): [4] Q_k, [12] axis, [16] angle
+ */
+#define SEG_FLOATS 24
+
+static void slerp_constants(const float a[4], const float b[4], float out[2])
+{
+    double l = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] +
+               (double)a[3] * b[3];
+    double om, s;
+    out[0] = 0.0f;
+    out[1] = 0.0f;
+    if (1.0 + l <= 1e-6) /* nearly opposite: lib3ds's perpendicular fallback */
+        return;
+    if (l > 1.0)
+        l = 1.0;
+    om = acos(l);
+    s = sin(om);
+    if (s > 1e-6) {
+        out[0] = (float)om;
+        out[1] = (float)(1.0 / s);
+    } else {
+        out[1] = -1.0f; /* (almost) equal: linear */
+    }
+}
+
+static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
+{
+    uint32_t k, n = t->num_keys;
+    int32_t *frames;
+    float *seg;
+    int d;
+    if (!n || ctx->out_of_memory)
+        return;
+    frames = (int32_t *)kf3ds__alloc_raw(ctx, n, sizeof(int32_t));
+    if (!frames)
+        return;
+    for (k = 0; k < n; k++)
+        frames[k] = t->keys[k].frame;
+    t->frames_ = frames;
+    if (kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
+        return;
+    seg = (float *)kf3ds__alloc_array(ctx, (size_t)(n - 1), SEG_FLOATS * sizeof(float));
+    if (!seg)
+        return;
+    for (k = 0; k + 1 < n; k++) {
+        const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
+        float *s = seg + (size_t)k * SEG_FLOATS;
+        s[0] = a->ease_from;
+        s[1] = b->ease_to;
+        if (kind == KF3DS_TRACK_ROT) {
+            memcpy(s + 4, a->quat, 4 * sizeof(float));
+            if (fabsf(b->value[0]) >= KF3DS__PI_F) {
+                s[3] = 1.0f;
+                memcpy(s + 12, &b->value[1], 3 * sizeof(float));
+                s[16] = b->value[0];
+                continue;
+            }
+            memcpy(s + 8, b->quat, 4 * sizeof(float));
+            memcpy(s + 12, a->tan_out, 4 * sizeof(float));
+            memcpy(s + 16, b->tan_in, 4 * sizeof(float));
+            slerp_constants(s + 4, s + 8, s + 20);
+            slerp_constants(s + 12, s + 16, s + 22);
+        } else {
+            for (d = 0; d < dims_of(kind); d++) {
+                float p0 = a->value[d], p1 = b->value[d], m0 = a->tan_out[d], m1 = b->tan_in[d];
+                s[4 + d] = p0;
+                s[7 + d] = m0;
+                s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
+                s[13 + d] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
+            }
+        }
+    }
+    t->segments_ = seg;
+}
+
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t offset, uint16_t chunk_id)
 {
@@ -200,6 +284,7 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
         setup_rotation(track);
     else if (kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH)
         setup_vector(track, dims_of(kind));
+    setup_segments(ctx, track, kind);
 }
 
 /* ---- evaluation ------------------------------------------------------- */
@@ -216,27 +301,47 @@ static float ease(float u, float ef, float et)
         et /= s;
     }
     a = 1.0f / (2.0f - (ef + et));
-    if (u < ef)
+    if (ef > 0.0f && u < ef)
         return (a / ef) * u * u;
-    if (u >= 1.0f - et) {
+    if (et > 0.0f && u >= 1.0f - et) {
         float v = 1.0f - u;
         return 1.0f - (a / et) * v * v;
     }
     return a * (2.0f * u - ef);
 }
 
-/* Number of keys with frame <= t (binary search: upper bound). */
+/* Number of keys with frame <= t: a branchless binary search over the packed
+ * frames (the branchy one mispredicted on every other step). */
 static uint32_t keys_at_or_before(const kf3ds_track *t, double time)
 {
-    uint32_t lo = 0, hi = t->num_keys;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if ((double)t->keys[mid].frame <= time)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const int32_t *base = t->frames_;
+    uint32_t n = t->num_keys;
+    while (n > 1) {
+        uint32_t half = n / 2;
+        base = (double)base[half] <= time ? base + half : base;
+        n -= half;
     }
-    return lo;
+    return (uint32_t)(base - t->frames_) + ((double)*base <= time);
+}
+
+/* slerp(a, b, t) with the constants of slerp_constants. */
+static void slerp_fixed(const float a[4], const float b[4], const float c[2], float t,
+                        float out[4])
+{
+    float sp, sq;
+    int i;
+    if (c[1] > 0.0f) {
+        sp = sinf((1.0f - t) * c[0]) * c[1];
+        sq = sinf(t * c[0]) * c[1];
+    } else if (c[1] < 0.0f) {
+        sp = 1.0f - t;
+        sq = t;
+    } else {
+        kf3ds__quat_slerp(a, b, t, out);
+        return;
+    }
+    for (i = 0; i < 4; i++)
+        out[i] = sp * a[i] + sq * b[i];
 }
 
 /* Maps time into the track's period when its loop bits ask for it (rules §3). */
@@ -281,7 +386,7 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
                      unsigned flags, float out[4])
 {
     uint32_t count;
-    const kf3ds_key *k0, *k1;
+    const float *seg;
     double t, span;
     float u;
     int d;
@@ -289,6 +394,8 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
         return 0;
     if (!track->num_keys)
         return default_value(kind, out);
+    if (!track->frames_) /* not set up by the loader (hand-built track) */
+        return key_value(&track->keys[0], kind, out);
     t = track_time(track, frame);
     count = keys_at_or_before(track, t);
     if (kind == KF3DS_TRACK_HIDE) {
@@ -302,32 +409,31 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
     }
     if (count == 0)
         return key_value(&track->keys[0], kind, out);
-    if (count >= track->num_keys)
-        return key_value(&track->keys[track->num_keys - 1], kind, out);
-    k0 = &track->keys[count - 1];
-    k1 = &track->keys[count]; /* strictly later than k0: duplicates never interpolate */
-    span = (double)k1->frame - k0->frame;
-    u = (float)((t - k0->frame) / span);
+    if (count >= track->num_keys || !track->segments_)
+        return key_value(&track->keys[count - 1], kind, out);
+    seg = track->segments_ + (size_t)(count - 1) * SEG_FLOATS;
+    span = (double)track->frames_[count] - track->frames_[count - 1];
+    u = (float)((t - track->frames_[count - 1]) / span);
     if (!(flags & KF3DS_EVAL_NO_EASE))
-        u = ease(u, k0->ease_from, k1->ease_to);
+        u = ease(u, seg[0], seg[1]);
     if (kind == KF3DS_TRACK_ROT) {
-        if (fabsf(k1->value[0]) >= KF3DS__PI_F) {
+        if (seg[3] != 0.0f) {
             /* A half turn or more: turn the whole increment linearly (rules §6). */
             float inc[4];
-            kf3ds__quat_axis_angle(inc, &k1->value[1], -u * k1->value[0]);
-            kf3ds__quat_mul(inc, k0->quat, out);
+            kf3ds__quat_axis_angle(inc, seg + 12, -u * seg[16]);
+            kf3ds__quat_mul(inc, seg + 4, out);
         } else {
-            kf3ds__quat_squad(k0->quat, k0->tan_out, k1->tan_in, k1->quat, u, out);
+            /* squad: slerp(slerp(Q_k, Q_k+1, u), slerp(A_k, B_k+1, u), 2u(1-u)) */
+            float p0[4], p1[4];
+            slerp_fixed(seg + 4, seg + 8, seg + 20, u, p0);
+            slerp_fixed(seg + 12, seg + 16, seg + 22, u, p1);
+            kf3ds__quat_slerp(p0, p1, 2.0f * u * (1.0f - u), out);
         }
         return 4;
     } else {
-        float u2 = u * u, u3 = u2 * u;
-        float h00 = 2 * u3 - 3 * u2 + 1, h01 = -2 * u3 + 3 * u2;
-        float h10 = u3 - 2 * u2 + u, h11 = u3 - u2;
         int n = dims_of(kind);
         for (d = 0; d < n; d++)
-            out[d] = h00 * k0->value[d] + h01 * k1->value[d] + h10 * k0->tan_out[d] +
-                     h11 * k1->tan_in[d];
+            out[d] = ((seg[13 + d] * u + seg[10 + d]) * u + seg[7 + d]) * u + seg[4 + d];
         return n;
     }
 }
