@@ -5,7 +5,7 @@ BUILD   ?= build
 SAN     ?=
 PREFIX  ?= /usr/local
 WARN    := -Wall -Wextra -Wpedantic -Werror
-CFLAGS  ?= -O2 -g
+CFLAGS  ?= -O3 -g
 override CFLAGS += -std=c11 $(WARN) -Iinclude
 ifeq ($(SAN),1)
 override CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -233,14 +233,14 @@ typedef struct kf3ds_key {
 #define KF3DS_TRACK_LOOP_MASK 0x0003
 
 typedef struct kf3ds_track {
-    uint16_t flags;
-    uint32_t unknown[2];   /* the two reserved header words, as stored */
     kf3ds_key *keys;       /* sorted by frame (stable) */
     uint32_t num_keys;
+    uint16_t flags;
     /* Private, derived at load for the evaluator: the key frames packed for
-     * the segment search and per-segment coefficients. Do not use. */
+     * the segment search and per-segment records. Do not use. */
     const int32_t *frames_;
     const float *segments_;
+    uint32_t unknown[2];   /* the two reserved header words, as stored */
 } kf3ds_track;
 
 typedef enum kf3ds_node_type {
@@ -256,26 +256,27 @@ typedef enum kf3ds_node_type {
 const char *kf3ds_node_type_name(kf3ds_node_type type); /* "object", "camera", ... */
 
 typedef struct kf3ds_node {
+    /* (fields the evaluator reads come first, to share cache lines) */
     kf3ds_node_type type;
+    int32_t parent;         /* index of the parent node or KF3DS_NONE */
+    uint16_t flags1, flags2;
+    int32_t mesh;           /* object: index into meshes, or KF3DS_NONE */
+    int32_t camera;         /* camera/target: index into cameras, or KF3DS_NONE */
+    int32_t light;          /* light/spot/ltarget: index into lights, or KF3DS_NONE */
+    int32_t target;         /* camera/spot: its target node; target: its camera/spot node */
+    kf3ds_track tracks[KF3DS_TRACK_COUNT];
+    float pivot[3];
     uint32_t offset;        /* file offset of the node chunk */
     int32_t id;             /* NODE_ID, or the index among node chunks in file order */
+    uint16_t parent_raw;    /* NODE_HDR parent field as stored (0xFFFF = none) */
     uint8_t has_node_id;
     uint8_t is_dummy;       /* name is "$$$DUMMY" */
     uint8_t has_prescale, has_bbox, has_morph_smooth;
     const char *name;       /* NODE_HDR name, "" when absent */
     const char *instance;   /* INSTANCE_NAME or NULL */
-    uint16_t flags1, flags2;
-    uint16_t parent_raw;    /* NODE_HDR parent field as stored (0xFFFF = none) */
-    int32_t parent;         /* index of the parent node or KF3DS_NONE */
-    float pivot[3];
     float prescale[3];
     float bbox_min[3], bbox_max[3];
     float morph_smooth;
-    kf3ds_track tracks[KF3DS_TRACK_COUNT];
-    int32_t mesh;           /* object: index into meshes, or KF3DS_NONE */
-    int32_t camera;         /* camera/target: index into cameras, or KF3DS_NONE */
-    int32_t light;          /* light/spot/ltarget: index into lights, or KF3DS_NONE */
-    int32_t target;         /* camera/spot: its target node; target: its camera/spot node */
     uint32_t depth;         /* 0 for roots */
 } kf3ds_node;
 
@@ -370,12 +371,17 @@ typedef struct kf3ds_pose {
     float fov, roll, hotspot, falloff; /* degrees */
     uint8_t hidden;        /* HIDE track or NODE_HDR flags1 0x800 */
     int32_t morph_mesh;    /* MORPH track's current mesh, or KF3DS_NONE */
+    /* Private: the segment each track was in last time, so that playback
+     * finds the next segment without a search. Any value is safe (it is
+     * checked); zero-initialise the poses before the first call. */
+    uint32_t segment_hint_[KF3DS_TRACK_COUNT];
 } kf3ds_pose;
 
 /* Evaluates one node (and, without storing them, its ancestors). */
 void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame,
                      unsigned flags, kf3ds_pose *out);
-/* Evaluates every node at `frame` into poses[num_nodes], parents first. */
+/* Evaluates every node at `frame` into poses[num_nodes], parents first.
+ * Reuse the same poses array from frame to frame: it carries search hints. */
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags,
                       kf3ds_pose *poses);
 

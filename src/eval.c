@@ -6,21 +6,50 @@
 
 #define KF3DS__DEG2RAD 0.017453292519943295
 
-/* The node's own pose (tracks and local matrix); world is left local. */
+/* Which tracks each node type evaluates (lib3ds: cameras ignore rotation,
+ * objects ignore colour...). Skipping the others keeps a node's evaluation
+ * within a few cache lines. */
+#define BIT(k) (1u << (k))
+static const unsigned type_tracks[7] = {
+    BIT(KF3DS_TRACK_COL),                                                 /* ambient */
+    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL) |
+        BIT(KF3DS_TRACK_HIDE) | BIT(KF3DS_TRACK_MORPH),                   /* object */
+    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_FOV) | BIT(KF3DS_TRACK_ROLL), /* camera */
+    BIT(KF3DS_TRACK_POS),                                                 /* target */
+    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_COL),                          /* light */
+    BIT(KF3DS_TRACK_POS),                                                 /* ltarget */
+    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_COL) | BIT(KF3DS_TRACK_ROLL) |
+        BIT(KF3DS_TRACK_HOT) | BIT(KF3DS_TRACK_FALL),                     /* spot */
+};
+
+/* Evaluates track k of node n into v when the node type uses it and it has keys. */
+static int track_value(const kf3ds_node *n, kf3ds_track_kind k, double frame, unsigned flags,
+                       float v[4], kf3ds_pose *p)
+{
+    if (!(type_tracks[n->type] & BIT(k)) || !n->tracks[k].num_keys)
+        return 0;
+    kf3ds__track_eval_hinted(&n->tracks[k], k, frame, flags, v, &p->segment_hint_[k]);
+    return 1;
+}
+
+/* The node's own pose (tracks and local matrix); world is left local.
+ * The segment hints in *p are kept; everything else is overwritten. */
 static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
                        kf3ds_pose *p)
 {
-    const kf3ds_track *t = n->tracks;
     float v[4];
+    uint32_t hints[KF3DS_TRACK_COUNT];
+    memcpy(hints, p->segment_hint_, sizeof hints);
     memset(p, 0, sizeof *p);
+    memcpy(p->segment_hint_, hints, sizeof hints);
     kf3ds__quat_identity(p->rotation);
     p->scale[0] = p->scale[1] = p->scale[2] = 1.0f;
     p->morph_mesh = KF3DS_NONE;
-    if (n->camera != KF3DS_NONE && n->type == KF3DS_NODE_CAMERA) {
+    if (n->type == KF3DS_NODE_CAMERA && n->camera != KF3DS_NONE) {
         p->fov = s->cameras[n->camera].fov;
         p->roll = s->cameras[n->camera].roll;
     }
-    if (n->light != KF3DS_NONE) {
+    if (n->type >= KF3DS_NODE_LIGHT && n->light != KF3DS_NONE) {
         const kf3ds_light *l = &s->lights[n->light];
         memcpy(p->color, l->color, sizeof p->color);
         p->hotspot = l->hotspot;
@@ -30,46 +59,29 @@ static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, 
     if (n->type == KF3DS_NODE_AMBIENT)
         memcpy(p->color, s->ambient, sizeof p->color);
 
-    if (t[KF3DS_TRACK_POS].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_POS], KF3DS_TRACK_POS, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_POS, frame, flags, v, p))
         memcpy(p->position, v, sizeof p->position);
-    }
-    if (t[KF3DS_TRACK_ROT].num_keys)
-        kf3ds_track_eval(&t[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, frame, flags, p->rotation);
-    if (t[KF3DS_TRACK_SCL].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_SCL], KF3DS_TRACK_SCL, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_ROT, frame, flags, v, p))
+        memcpy(p->rotation, v, sizeof p->rotation);
+    if (track_value(n, KF3DS_TRACK_SCL, frame, flags, v, p))
         memcpy(p->scale, v, sizeof p->scale);
-    }
-    if (t[KF3DS_TRACK_COL].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_COL], KF3DS_TRACK_COL, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_COL, frame, flags, v, p))
         memcpy(p->color, v, sizeof p->color);
-    }
-    if (t[KF3DS_TRACK_FOV].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_FOV], KF3DS_TRACK_FOV, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_FOV, frame, flags, v, p))
         p->fov = v[0];
-    }
-    if (t[KF3DS_TRACK_ROLL].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_ROLL], KF3DS_TRACK_ROLL, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_ROLL, frame, flags, v, p))
         p->roll = v[0];
-    }
-    if (t[KF3DS_TRACK_HOT].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_HOT], KF3DS_TRACK_HOT, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_HOT, frame, flags, v, p))
         p->hotspot = v[0];
-    }
-    if (t[KF3DS_TRACK_FALL].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_FALL], KF3DS_TRACK_FALL, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_FALL, frame, flags, v, p))
         p->falloff = v[0];
-    }
     p->hidden = (n->flags1 & 0x0800) != 0;
-    if (t[KF3DS_TRACK_HIDE].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_HIDE], KF3DS_TRACK_HIDE, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_HIDE, frame, flags, v, p))
         p->hidden |= v[0] != 0.0f;
-    }
-    if (t[KF3DS_TRACK_MORPH].num_keys) {
-        kf3ds_track_eval(&t[KF3DS_TRACK_MORPH], KF3DS_TRACK_MORPH, frame, flags, v);
+    if (track_value(n, KF3DS_TRACK_MORPH, frame, flags, v, p)) {
         uint32_t k = (uint32_t)v[0];
-        if (k < t[KF3DS_TRACK_MORPH].num_keys)
-            p->morph_mesh = t[KF3DS_TRACK_MORPH].keys[k].morph_mesh;
+        if (k < n->tracks[KF3DS_TRACK_MORPH].num_keys)
+            p->morph_mesh = n->tracks[KF3DS_TRACK_MORPH].keys[k].morph_mesh;
     }
 
     switch (n->type) {
@@ -99,6 +111,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
     for (p = scene->nodes[node].parent; p != KF3DS_NONE && guard++ < scene->num_nodes;
          p = scene->nodes[p].parent) {
         kf3ds_pose pp;
+        memset(pp.segment_hint_, 0, sizeof pp.segment_hint_);
         eval_local(scene, &scene->nodes[p], frame, flags, &pp);
         kf3ds_mat4_mul(&pp.world, &out->world, &out->world);
     }

@@ -67,6 +67,10 @@ int kf3ds__allocate_scene_arrays(kf3ds__ctx *ctx);
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t offset, uint16_t chunk_id);
 
+/* kf3ds_track_eval with a segment hint (may be NULL), read and updated. */
+int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
+                             unsigned flags, float out[4], uint32_t *hint);
+
 /* Math (kmath.c). Quaternions x, y, z, w. */
 void kf3ds__quat_identity(float q[4]);
 void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);

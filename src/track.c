@@ -181,18 +181,31 @@ static void setup_rotation(kf3ds_track *t)
     }
 }
 
-/* ---- per-segment coefficients ------------------------------------------
- * Evaluation reads one contiguous record per segment k → k+1, so a frame
- * touches two cache lines per track instead of two 112-byte keys plus the
- * search path through them.
- *   common:  [0] ease_from of k, [1] ease_to of k+1, [2] unused, [3] mode
- *   vector:  [4..15]  c0, c1, c2, c3 (3 floats each): P(u) = ((c3 u + c2) u + c1) u + c0
- *   rotation, mode 0 (squad): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
+/* ---- per-segment records ------------------------------------------------
+ * Evaluation reads one contiguous, cache-line aligned record per segment
+ * k → k+1, which also holds the segment's frames, so that playback with a
+ * hint touches nothing else of the track.
+ *   common:  [0] f_k, [1] f_k+1 (int32 bit patterns), [2] ease_from of k, [3] ease_to of k+1
+ *   vector (16 floats): [4..15] c0, c1, c2, c3 (3 each): P(u) = ((c3 u + c2) u + c1) u + c0
+ *   rotation (32 floats): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
  *            [20] ω and 1/sin ω of slerp(Q_k, Q_k+1), [22] the same for slerp(A_k, B_k+1)
- *            (1/sin ω = 0: that slerp needs the general routine)
- *   rotation, mode 1 (multi-turn): [4] Q_k, [12] axis, [16] angle
+ *            (1/sin ω = 0: the general routine; < 0: linear), [24] mode:
+ *            0 squad, 1 multi-turn with [8] axis and [11] angle of key k+1
  */
-#define SEG_FLOATS 24
+#define SEG_VECTOR 16
+#define SEG_ROTATION 32
+
+static size_t seg_stride(kf3ds_track_kind kind)
+{
+    return kind == KF3DS_TRACK_ROT ? SEG_ROTATION : SEG_VECTOR;
+}
+
+static int32_t seg_frame(const float *rec, int i)
+{
+    int32_t f;
+    memcpy(&f, rec + i, sizeof f);
+    return f;
+}
 
 static void slerp_constants(const float a[4], const float b[4], float out[2])
 {
@@ -218,6 +231,7 @@ static void slerp_constants(const float a[4], const float b[4], float out[2])
 static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
 {
     uint32_t k, n = t->num_keys;
+    size_t stride = seg_stride(kind);
     int32_t *frames;
     float *seg;
     int d;
@@ -231,20 +245,24 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     t->frames_ = frames;
     if (kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
         return;
-    seg = (float *)kf3ds__alloc_array(ctx, (size_t)(n - 1), SEG_FLOATS * sizeof(float));
+    /* 16 floats of slack to align the records on a 64-byte line. */
+    seg = (float *)kf3ds__alloc_array(ctx, (size_t)(n - 1) * stride + 16, sizeof(float));
     if (!seg)
         return;
+    seg += (16 - ((uintptr_t)seg / sizeof(float)) % 16) % 16;
     for (k = 0; k + 1 < n; k++) {
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
-        float *s = seg + (size_t)k * SEG_FLOATS;
-        s[0] = a->ease_from;
-        s[1] = b->ease_to;
+        float *s = seg + (size_t)k * stride;
+        memcpy(s + 0, &a->frame, sizeof(int32_t));
+        memcpy(s + 1, &b->frame, sizeof(int32_t));
+        s[2] = a->ease_from;
+        s[3] = b->ease_to;
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
             if (fabsf(b->value[0]) >= KF3DS__PI_F) {
-                s[3] = 1.0f;
-                memcpy(s + 12, &b->value[1], 3 * sizeof(float));
-                s[16] = b->value[0];
+                s[24] = 1.0f;
+                memcpy(s + 8, &b->value[1], 3 * sizeof(float));
+                s[11] = b->value[0];
                 continue;
             }
             memcpy(s + 8, b->quat, 4 * sizeof(float));
@@ -385,6 +403,34 @@ static int key_value(const kf3ds_key *k, kf3ds_track_kind kind, float out[4])
 int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
                      unsigned flags, float out[4])
 {
+    return kf3ds__track_eval_hinted(track, kind, frame, flags, out, NULL);
+}
+
+/* The segment search, trying the hinted segment and the one after it first:
+ * during playback that is nearly always where t is, and the records carry
+ * their frames, so the packed frames are only read when the hint misses. */
+static uint32_t find_count(const kf3ds_track *t, size_t stride, double time, uint32_t *hint)
+{
+    uint32_t n = t->num_keys, count, h, i;
+    if (hint && t->segments_) {
+        h = *hint;
+        for (i = 0; i < 2 && h + 1 + i < n; i++) {
+            const float *rec = t->segments_ + (size_t)(h + i) * stride;
+            if ((double)seg_frame(rec, 0) <= time && time < (double)seg_frame(rec, 1)) {
+                *hint = h + i;
+                return h + i + 1;
+            }
+        }
+    }
+    count = keys_at_or_before(t, time);
+    if (hint)
+        *hint = count ? count - 1 : 0;
+    return count;
+}
+
+int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
+                             unsigned flags, float out[4], uint32_t *hint)
+{
     uint32_t count;
     const float *seg;
     double t, span;
@@ -397,7 +443,7 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
     if (!track->frames_) /* not set up by the loader (hand-built track) */
         return key_value(&track->keys[0], kind, out);
     t = track_time(track, frame);
-    count = keys_at_or_before(track, t);
+    count = find_count(track, seg_stride(kind), t, hint);
     if (kind == KF3DS_TRACK_HIDE) {
         /* lib3ds 2.0's rule: the first key does not toggle, each later key does. */
         out[0] = (count > 0 && count % 2 == 0) ? 1.0f : 0.0f;
@@ -411,16 +457,16 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
         return key_value(&track->keys[0], kind, out);
     if (count >= track->num_keys || !track->segments_)
         return key_value(&track->keys[count - 1], kind, out);
-    seg = track->segments_ + (size_t)(count - 1) * SEG_FLOATS;
-    span = (double)track->frames_[count] - track->frames_[count - 1];
-    u = (float)((t - track->frames_[count - 1]) / span);
+    seg = track->segments_ + (size_t)(count - 1) * seg_stride(kind);
+    span = (double)seg_frame(seg, 1) - seg_frame(seg, 0);
+    u = (float)((t - seg_frame(seg, 0)) / span);
     if (!(flags & KF3DS_EVAL_NO_EASE))
-        u = ease(u, seg[0], seg[1]);
+        u = ease(u, seg[2], seg[3]);
     if (kind == KF3DS_TRACK_ROT) {
-        if (seg[3] != 0.0f) {
+        if (seg[24] != 0.0f) {
             /* A half turn or more: turn the whole increment linearly (rules §6). */
             float inc[4];
-            kf3ds__quat_axis_angle(inc, seg + 12, -u * seg[16]);
+            kf3ds__quat_axis_angle(inc, seg + 8, -u * seg[11]);
             kf3ds__quat_mul(inc, seg + 4, out);
         } else {
             /* squad: slerp(slerp(Q_k, Q_k+1, u), slerp(A_k, B_k+1, u), 2u(1-u)) */

@@ -1,0 +1,854 @@
+/* The kf3ds command (build/kf3ds, or $KF3DS_TOOL) run on files written with
+ * write3ds and on the corpus: exit status, the error line format of
+ * docs/contracts.md, JSON validity of eval --json and dump --json, and the
+ * numbers eval prints. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "write3ds.h"
+
+static char tmpdir[256];
+static char out_path[300], err_path[300];
+
+/* ------------------------------------------------------------------------ */
+/* Running the tool                                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct run_result {
+    int status;        /* exit status, or 128 + signal, or -1 */
+    char *out, *err;   /* stdout and stderr (NUL-terminated) */
+    size_t out_len, err_len;
+} run_result;
+
+/* Appends s to buf in single quotes for sh. */
+static void shell_quote(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    if (n + 1 < cap)
+        buf[n++] = '\'';
+    for (; *s && n + 5 < cap; s++) {
+        if (*s == '\'') {
+            memcpy(buf + n, "'\\''", 4);
+            n += 4;
+        } else {
+            buf[n++] = *s;
+        }
+    }
+    if (n + 1 < cap)
+        buf[n++] = '\'';
+    buf[n] = '\0';
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    size_t n = 0;
+    unsigned char *p = support_read_file(path, &n);
+    if (!p) {
+        p = malloc(1);
+        n = 0;
+    }
+    assert_non_null(p);
+    p[n] = '\0';
+    if (len)
+        *len = n;
+    return (char *)p;
+}
+
+/* Runs the tool with the given arguments (NULL-terminated). */
+static run_result run_tool(const char *arg, ...)
+{
+    char cmd[4096] = "";
+    run_result r;
+    va_list ap;
+    int st;
+    shell_quote(cmd, sizeof cmd, support_tool());
+    va_start(ap, arg);
+    for (; arg; arg = va_arg(ap, const char *)) {
+        strcat(cmd, " ");
+        shell_quote(cmd, sizeof cmd, arg);
+    }
+    va_end(ap);
+    strcat(cmd, " >");
+    shell_quote(cmd, sizeof cmd, out_path);
+    strcat(cmd, " 2>");
+    shell_quote(cmd, sizeof cmd, err_path);
+    st = system(cmd);
+    memset(&r, 0, sizeof r);
+    if (st == -1)
+        r.status = -1;
+    else if (WIFEXITED(st))
+        r.status = WEXITSTATUS(st);
+    else if (WIFSIGNALED(st))
+        r.status = 128 + WTERMSIG(st);
+    else
+        r.status = -1;
+    r.out = slurp(out_path, &r.out_len);
+    r.err = slurp(err_path, &r.err_len);
+    return r;
+}
+
+static void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A small JSON checker (RFC 8259 grammar, UTF-8 validated)                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct jp {
+    const unsigned char *p, *end;
+    int depth;
+} jp;
+
+static void ws(jp *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        j->p++;
+}
+
+static int json_value(jp *j);
+
+static int lit(jp *j, const char *s)
+{
+    size_t n = strlen(s);
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, s, n) != 0)
+        return 0;
+    j->p += n;
+    return 1;
+}
+
+static int hexd(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int json_string(jp *j)
+{
+    if (j->p >= j->end || *j->p != '"')
+        return 0;
+    j->p++;
+    while (j->p < j->end) {
+        unsigned char c = *j->p;
+        if (c == '"') {
+            j->p++;
+            return 1;
+        }
+        if (c < 0x20)
+            return 0;
+        if (c == '\\') {
+            j->p++;
+            if (j->p >= j->end)
+                return 0;
+            c = *j->p++;
+            if (c == 'u') {
+                int i;
+                for (i = 0; i < 4; i++, j->p++)
+                    if (j->p >= j->end || !hexd(*j->p))
+                        return 0;
+            } else if (!strchr("\"\\/bfnrt", c) || c == 0) {
+                return 0;
+            }
+            continue;
+        }
+        if (c < 0x80) {
+            j->p++;
+            continue;
+        }
+        {   /* a valid UTF-8 sequence */
+            int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                    : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+            int i;
+            if (!n || j->end - j->p < n)
+                return 0;
+            for (i = 1; i < n; i++)
+                if ((j->p[i] & 0xC0) != 0x80)
+                    return 0;
+            j->p += n;
+        }
+    }
+    return 0;
+}
+
+static int json_number(jp *j)
+{
+    const unsigned char *s = j->p;
+    if (j->p < j->end && *j->p == '-')
+        j->p++;
+    if (j->p >= j->end)
+        return 0;
+    if (*j->p == '0') {
+        j->p++;
+    } else if (*j->p >= '1' && *j->p <= '9') {
+        while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+            j->p++;
+    } else {
+        return 0;
+    }
+    if (j->p < j->end && *j->p == '.') {
+        j->p++;
+        if (j->p >= j->end || !(*j->p >= '0' && *j->p <= '9'))
+            return 0;
+        while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+            j->p++;
+    }
+    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+        j->p++;
+        if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+            j->p++;
+        if (j->p >= j->end || !(*j->p >= '0' && *j->p <= '9'))
+            return 0;
+        while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+            j->p++;
+    }
+    return j->p > s;
+}
+
+static int json_value(jp *j)
+{
+    int ok = 0;
+    ws(j);
+    if (j->p >= j->end || ++j->depth > 1000)
+        return 0;
+    switch (*j->p) {
+    case '{':
+        j->p++;
+        ws(j);
+        if (j->p < j->end && *j->p == '}') {
+            j->p++;
+            ok = 1;
+            break;
+        }
+        for (;;) {
+            ws(j);
+            if (!json_string(j))
+                return 0;
+            ws(j);
+            if (j->p >= j->end || *j->p++ != ':')
+                return 0;
+            if (!json_value(j))
+                return 0;
+            ws(j);
+            if (j->p < j->end && *j->p == ',') {
+                j->p++;
+                continue;
+            }
+            if (j->p < j->end && *j->p == '}') {
+                j->p++;
+                ok = 1;
+            }
+            break;
+        }
+        break;
+    case '[':
+        j->p++;
+        ws(j);
+        if (j->p < j->end && *j->p == ']') {
+            j->p++;
+            ok = 1;
+            break;
+        }
+        for (;;) {
+            if (!json_value(j))
+                return 0;
+            ws(j);
+            if (j->p < j->end && *j->p == ',') {
+                j->p++;
+                continue;
+            }
+            if (j->p < j->end && *j->p == ']') {
+                j->p++;
+                ok = 1;
+            }
+            break;
+        }
+        break;
+    case '"':
+        ok = json_string(j);
+        break;
+    case 't':
+        ok = lit(j, "true");
+        break;
+    case 'f':
+        ok = lit(j, "false");
+        break;
+    case 'n':
+        ok = lit(j, "null");
+        break;
+    default:
+        ok = json_number(j);
+        break;
+    }
+    j->depth--;
+    return ok;
+}
+
+/* 1 when text[0, len) is exactly one JSON document (plus whitespace). */
+static int json_valid(const char *text, size_t len)
+{
+    jp j;
+    j.p = (const unsigned char *)text;
+    j.end = j.p + len;
+    j.depth = 0;
+    if (!json_value(&j))
+        return 0;
+    ws(&j);
+    return j.p == j.end;
+}
+
+static int jv(const char *s)
+{
+    return json_valid(s, strlen(s));
+}
+
+static void test_json_checker(void **state)
+{
+    (void)state;
+    assert_true(jv("{\"a\": [1, -2.5e3, true, null, \"x\\u00e9\\n\xc3\xa9\"]}"));
+    assert_true(jv("[]"));
+    assert_true(jv(" {} "));
+    assert_false(jv("[1,]"));
+    assert_false(jv("{\"a\" 1}"));
+    assert_false(jv("[nan]"));
+    assert_false(jv("[01]"));
+    assert_false(jv("[\"\x01\"]"));
+    assert_false(jv("[\"\xff\"]"));
+    assert_false(jv("[\"\\x\"]"));
+    assert_false(jv("[1] [2]"));
+    assert_false(jv(""));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void tmpfile_path(char *buf, size_t cap, const char *name)
+{
+    snprintf(buf, cap, "%s/%s", tmpdir, name);
+}
+
+static void save_bytes(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (len)
+        assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* One mesh "Box" (3 points, 1 face, identity MESH_MATRIX) and one OBJECT node
+ * "Box" with a POS key (1,2,3) at frame 0; `name` replaces the mesh/node name. */
+static void write_simple(w3ds *w, const char *name)
+{
+    static const float points[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    static const uint16_t faces[3] = { 0, 1, 2 };
+    static const float pos[3] = { 1, 2, 3 };
+    static const float zero[3] = { 0, 0, 0 };
+    static const float one[3] = { 1, 1, 1 };
+    w3ds_init(w);
+    w3ds_begin(w, 0x4D4D);
+    w3ds_begin(w, 0x0002);
+    w3ds_u32(w, 3);
+    w3ds_end(w);
+    w3ds_begin(w, 0x3D3D);
+    w3ds_begin(w, 0x3D3E);
+    w3ds_u32(w, 3);
+    w3ds_end(w);
+    w3ds_mesh(w, name, points, 3, faces, 1, NULL, NULL);
+    w3ds_end(w);
+    w3ds_begin(w, 0xB000);
+    w3ds_begin(w, 0xB00A);
+    w3ds_u16(w, 5);
+    w3ds_cstr(w, "test");
+    w3ds_i32(w, 10);
+    w3ds_end(w);
+    w3ds_begin(w, 0xB002);
+    w3ds_node_hdr(w, name, 0, 0, 0xFFFF);
+    w3ds_begin(w, 0xB013);
+    w3ds_f32v(w, zero, 3);
+    w3ds_end(w);
+    w3ds_begin(w, 0xB020);
+    w3ds_track_header(w, 0, 1);
+    w3ds_key_header(w, 0, NULL);
+    w3ds_f32v(w, pos, 3);
+    w3ds_end(w);
+    w3ds_begin(w, 0xB022);
+    w3ds_track_header(w, 0, 1);
+    w3ds_key_header(w, 0, NULL);
+    w3ds_f32v(w, one, 3);
+    w3ds_end(w);
+    w3ds_end(w);
+    w3ds_end(w);
+    w3ds_end(w);
+    assert_false(w->failed);
+}
+
+static char simple_path[300], truncated_path[300], empty_path[300], text_path[300],
+    deep_path[300], names_path[300];
+
+static int setup(void **state)
+{
+    w3ds w;
+    size_t i, cut = 0;
+    unsigned char *deep;
+    const size_t levels = 10000;
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kf3ds_test_cli_XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    tmpfile_path(out_path, sizeof out_path, "stdout.txt");
+    tmpfile_path(err_path, sizeof err_path, "stderr.txt");
+
+    tmpfile_path(simple_path, sizeof simple_path, "simple.3ds");
+    write_simple(&w, "Box");
+    if (w3ds_save(&w, simple_path) != 0)
+        return -1;
+    /* the same file cut in the middle of the first point of POINT_ARRAY */
+    for (i = 0; i + 1 < w.len; i++)
+        if (w.buf[i] == 0x10 && w.buf[i + 1] == 0x41) {
+            cut = i + 6 + 2 + 5;
+            break;
+        }
+    if (!cut)
+        return -1;
+    tmpfile_path(truncated_path, sizeof truncated_path, "truncated.3ds");
+    save_bytes(truncated_path, w.buf, cut);
+    w3ds_free(&w);
+
+    /* names with quotes, backslashes, control and non-UTF-8 bytes */
+    tmpfile_path(names_path, sizeof names_path, "names.3ds");
+    write_simple(&w, "q\"b\\s\x01\x1b[1m\xff\xe9 x");
+    if (w3ds_save(&w, names_path) != 0)
+        return -1;
+    w3ds_free(&w);
+
+    tmpfile_path(empty_path, sizeof empty_path, "empty.3ds");
+    save_bytes(empty_path, "", 0);
+    tmpfile_path(text_path, sizeof text_path, "text.3ds");
+    save_bytes(text_path, "This is not a 3DS file at all.\n", 31);
+
+    /* 10,000 nested M3DMAGIC chunks */
+    deep = malloc(levels * 6);
+    if (!deep)
+        return -1;
+    for (i = 0; i < levels; i++) {
+        uint32_t len = (uint32_t)((levels - i) * 6);
+        deep[6 * i] = 0x4D;
+        deep[6 * i + 1] = 0x4D;
+        deep[6 * i + 2] = (unsigned char)(len & 0xFF);
+        deep[6 * i + 3] = (unsigned char)((len >> 8) & 0xFF);
+        deep[6 * i + 4] = (unsigned char)((len >> 16) & 0xFF);
+        deep[6 * i + 5] = (unsigned char)(len >> 24);
+    }
+    tmpfile_path(deep_path, sizeof deep_path, "deep.3ds");
+    save_bytes(deep_path, deep, levels * 6);
+    free(deep);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    DIR *d;
+    struct dirent *e;
+    (void)state;
+    d = opendir(tmpdir);
+    if (d) {
+        while ((e = readdir(d)) != NULL) {
+            char p[600];
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+            remove(p);
+        }
+        closedir(d);
+    }
+    rmdir(tmpdir);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Checks                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Every stderr line is an error or warning line of the contract for `file`;
+ * returns the number of error (non-warning) lines. */
+static int check_error_lines(const char *err, const char *file)
+{
+    regex_t re;
+    char pattern[1024], esc[600];
+    const char *p = err;
+    size_t n = 0;
+    int errors = 0;
+    const char *f;
+    for (f = file; *f && n + 3 < sizeof esc; f++) { /* escape regex specials */
+        if (strchr(".[]()*+?{}|^$\\", *f))
+            esc[n++] = '\\';
+        esc[n++] = *f;
+    }
+    esc[n] = '\0';
+    snprintf(pattern, sizeof pattern,
+             "^kf3ds: (warning: )?%s: (offset [0-9]+, chunk 0x[0-9A-F]{4} [A-Z0-9_?]+: [^\n]+"
+             "|[^\n]+)$",
+             esc);
+    assert_int_equal(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB), 0);
+    while (*p) {
+        char line[2048];
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        assert_non_null(nl); /* every line ends with a newline */
+        assert_true(len < sizeof line);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        if (regexec(&re, line, 0, NULL, 0) != 0)
+            fail_msg("stderr line does not follow the contract: '%s'", line);
+        if (strncmp(line, "kf3ds: warning: ", 16) != 0)
+            errors++;
+        p = nl + 1;
+    }
+    regfree(&re);
+    return errors;
+}
+
+/* The 16 numbers after "world": [ at or after `from`. */
+static const char *parse_world(const char *from, double m[16])
+{
+    const char *p = strstr(from, "\"world\": [");
+    int i;
+    assert_non_null(p);
+    p += strlen("\"world\": [");
+    for (i = 0; i < 16; i++) {
+        char *end;
+        while (*p == ' ' || *p == ',')
+            p++;
+        m[i] = strtod(p, &end);
+        assert_true(end != p);
+        p = end;
+    }
+    while (*p == ' ')
+        p++;
+    assert_int_equal(*p, ']');
+    return p;
+}
+
+static void test_usage(void **state)
+{
+    run_result r;
+    (void)state;
+    r = run_tool(NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("frobnicate", simple_path, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "kf3ds: "));
+    run_free(&r);
+    r = run_tool("info", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("info", simple_path, "--bogus", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("info", simple_path, simple_path, NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("dump", simple_path, "--jsn", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("eval", simple_path, NULL); /* no --frame */
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("eval", simple_path, "--frame", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("eval", simple_path, "--frame", "abc", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("eval", simple_path, "--frame", "nan", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("eval", simple_path, "--frame", "1.5x", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = run_tool("eval", simple_path, "--frame", "", NULL);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(r.out_len, 0);
+    /* a usage error is one line */
+    assert_non_null(strchr(r.err, '\n'));
+    assert_int_equal(strchr(r.err, '\n') + 1 - r.err, (long)r.err_len);
+    run_free(&r);
+    r = run_tool("help", "nosuchverb", NULL);
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+}
+
+static void test_help_version(void **state)
+{
+    static const char *const verbs[] = { "info", "dump", "eval" };
+    run_result r;
+    size_t i;
+    (void)state;
+    r = run_tool("--help", NULL);
+    assert_int_equal(r.status, 0);
+    for (i = 0; i < 3; i++)
+        assert_non_null(strstr(r.out, verbs[i]));
+    run_free(&r);
+    r = run_tool("--version", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "kf3ds "));
+    run_free(&r);
+    for (i = 0; i < 3; i++) {
+        r = run_tool("help", verbs[i], NULL);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, verbs[i]));
+        run_free(&r);
+        r = run_tool(verbs[i], "--help", NULL);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "usage: kf3ds "));
+        run_free(&r);
+    }
+    r = run_tool("eval", "--help", NULL);
+    assert_non_null(strstr(r.out, "--no-ease"));
+    run_free(&r);
+}
+
+static void test_unreadable(void **state)
+{
+    static const char *const verbs[] = { "info", "dump", "eval" };
+    const char *files[3];
+    run_result r;
+    char missing[320];
+    size_t i, k;
+    (void)state;
+    files[0] = empty_path;
+    files[1] = text_path;
+    files[2] = truncated_path;
+    for (k = 0; k < 3; k++) {
+        for (i = 0; i < 3; i++) {
+            if (i == 2)
+                r = run_tool(verbs[i], files[k], "--frame", "0", "--json", NULL);
+            else
+                r = run_tool(verbs[i], files[k], NULL);
+            if (r.status != 1)
+                fail_msg("%s %s: status %d, want 1", verbs[i], files[k], r.status);
+            assert_true(check_error_lines(r.err, files[k]) >= 1);
+            run_free(&r);
+        }
+    }
+    /* a truncated payload is reported in the chunk form */
+    r = run_tool("info", truncated_path, NULL);
+    assert_non_null(strstr(r.err, "chunk 0x4110 POINT_ARRAY: "));
+    run_free(&r);
+    r = run_tool("dump", truncated_path, NULL);
+    assert_non_null(strstr(r.out, "POINT_ARRAY"));   /* what could be read is printed */
+    assert_non_null(strstr(r.err, "chunk 0x4110 POINT_ARRAY: "));
+    run_free(&r);
+    r = run_tool("dump", truncated_path, "--json", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(json_valid(r.out, r.out_len));
+    run_free(&r);
+
+    tmpfile_path(missing, sizeof missing, "no-such-file.3ds");
+    r = run_tool("info", missing, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, ": cannot open: "));
+    check_error_lines(r.err, missing);
+    run_free(&r);
+}
+
+static void test_deep_nesting(void **state)
+{
+    run_result r;
+    (void)state;
+    r = run_tool("dump", deep_path, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "nested deeper"));
+    check_error_lines(r.err, deep_path);
+    run_free(&r);
+    r = run_tool("dump", deep_path, "--json", NULL);
+    assert_int_equal(r.status, 1);
+    assert_true(json_valid(r.out, r.out_len));
+    run_free(&r);
+    r = run_tool("info", deep_path, NULL);
+    assert_true(r.status == 0 || r.status == 1);
+    run_free(&r);
+}
+
+static void test_eval_json(void **state)
+{
+    run_result r;
+    double m[16];
+    const char *p;
+    (void)state;
+    r = run_tool("eval", simple_path, "--frame", "0", "--json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.err_len, 0);
+    assert_true(json_valid(r.out, r.out_len));
+    assert_non_null(strstr(r.out, "\"frame\": 0"));
+    assert_non_null(strstr(r.out, "\"index\": 0"));
+    assert_non_null(strstr(r.out, "\"name\": \"Box\""));
+    assert_non_null(strstr(r.out, "\"type\": \"object\""));
+    assert_non_null(strstr(r.out, "\"parent\": -1"));
+    assert_null(strstr(r.out, "\"verts\""));
+    assert_null(strstr(r.out, "\"instance\""));
+    parse_world(r.out, m);
+    assert_true(m[3] == 1.0 && m[7] == 2.0 && m[11] == 3.0);
+    assert_true(m[0] == 1.0 && m[5] == 1.0 && m[10] == 1.0 && m[15] == 1.0);
+    assert_true(m[12] == 0.0 && m[13] == 0.0 && m[14] == 0.0);
+    run_free(&r);
+
+    /* several frames (in the given order), --verts, --no-ease, --frame=F */
+    r = run_tool("eval", "--json", "--verts", "--no-ease", "--frame=12.5", simple_path,
+                 "--frame", "-3", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(json_valid(r.out, r.out_len));
+    p = strstr(r.out, "\"frame\": 12.5");
+    assert_non_null(p);
+    assert_non_null(strstr(p, "\"frame\": -3"));
+    parse_world(p, m);
+    assert_true(m[3] == 1.0 && m[7] == 2.0 && m[11] == 3.0);
+    /* stored point (1,0,0), identity MESH_MATRIX, pivot 0: placed at (2,2,3) */
+    assert_non_null(strstr(r.out, "\"verts\": [[2, 2, 3], [1, 3, 3], [1, 2, 4]]"));
+    run_free(&r);
+}
+
+static void test_text_outputs(void **state)
+{
+    run_result r;
+    (void)state;
+    r = run_tool("dump", simple_path, NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.err_len, 0);
+    assert_non_null(strstr(r.out, "0x000000 0x4D4D M3DMAGIC len "));
+    assert_non_null(strstr(r.out, "0x000006 0x0002 M3D_VERSION len 10: 3"));
+    assert_non_null(strstr(r.out, "POS_TRACK_TAG"));
+    assert_non_null(strstr(r.out, "value (1, 2, 3)"));
+    run_free(&r);
+
+    r = run_tool("dump", simple_path, "--json", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(json_valid(r.out, r.out_len));
+    assert_non_null(strstr(r.out, "\"id\":\"0x4D4D\""));
+    assert_non_null(strstr(r.out, "\"name\":\"M3D_VERSION\""));
+    run_free(&r);
+
+    r = run_tool("info", simple_path, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "meshes: 1 (3 vertices, 1 faces)"));
+    assert_non_null(strstr(r.out, "[0] object Box"));
+    assert_non_null(strstr(r.out, "pos 1"));
+    run_free(&r);
+
+    r = run_tool("eval", simple_path, "--frame", "0", "--verts", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "frame 0"));
+    assert_non_null(strstr(r.out, "[0] object Box"));
+    run_free(&r);
+}
+
+static void test_names_are_escaped(void **state)
+{
+    run_result r;
+    (void)state;
+    r = run_tool("eval", names_path, "--frame", "0", "--json", "--verts", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(json_valid(r.out, r.out_len));
+    assert_non_null(strstr(r.out, "\"q\\\"b\\\\s\\u0001\\u001b[1m\\u00ff\\u00e9 x\""));
+    run_free(&r);
+    r = run_tool("dump", names_path, "--json", "--full", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(json_valid(r.out, r.out_len));
+    run_free(&r);
+    r = run_tool("info", names_path, NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strchr(r.out, '\x1b')); /* no raw control bytes for the terminal */
+    assert_null(strchr(r.out, '\x01'));
+    run_free(&r);
+}
+
+/* Real files: every readable corpus file gives status 0 and valid JSON. */
+static void test_corpus(void **state)
+{
+    const char *dir = support_corpus_dir();
+    DIR *d;
+    struct dirent *e;
+    int tested = 0;
+    (void)state;
+    if (!dir) {
+        skip();
+        return;
+    }
+    d = opendir(dir);
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        char path[1024];
+        size_t n = strlen(e->d_name);
+        struct stat st;
+        run_result r;
+        if (n < 4 || (strcmp(e->d_name + n - 4, ".3ds") != 0 &&
+                      strcmp(e->d_name + n - 4, ".3DS") != 0))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0 || st.st_size > 300000) /* keep the suite fast */
+            continue;
+        if (st.st_size == 0 || strstr(e->d_name, "iflamigm")) {
+            /* the broken ones: empty, and a Git LFS pointer */
+            r = run_tool("info", path, NULL);
+            assert_int_equal(r.status, 1);
+            check_error_lines(r.err, path);
+            run_free(&r);
+            continue;
+        }
+        r = run_tool("eval", path, "--frame", "0", "--frame", "7.5", "--json", "--verts", NULL);
+        if (r.status != 0)
+            fail_msg("eval %s: status %d: %s", path, r.status, r.err);
+        if (!json_valid(r.out, r.out_len))
+            fail_msg("eval %s: invalid JSON", path);
+        assert_int_equal(check_error_lines(r.err, path), 0);
+        run_free(&r);
+
+        r = run_tool("dump", path, "--json", NULL);
+        if (r.status != 0)
+            fail_msg("dump %s: status %d: %s", path, r.status, r.err);
+        if (!json_valid(r.out, r.out_len))
+            fail_msg("dump %s: invalid JSON", path);
+        run_free(&r);
+
+        r = run_tool("info", path, NULL);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "nodes: "));
+        run_free(&r);
+        tested++;
+    }
+    closedir(d);
+    assert_true(tested > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_checker),
+        cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_help_version),
+        cmocka_unit_test(test_unreadable),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_eval_json),
+        cmocka_unit_test(test_text_outputs),
+        cmocka_unit_test(test_names_are_escaped),
+        cmocka_unit_test(test_corpus),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

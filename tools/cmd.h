@@ -1,0 +1,99 @@
+/* The kf3ds command: verbs (one cmd_*.c file each) and the helpers they share
+ * (cmd_common.c). The tools use only the public header include/kf3ds.h. */
+#ifndef KF3DS_CMD_H
+#define KF3DS_CMD_H
+#include <stddef.h>
+#include <stdio.h>
+#include "kf3ds.h"
+
+/* Exit status of the command (see docs/contracts.md). */
+enum {
+    CLI_EXIT_OK = 0,      /* success (warnings allowed) */
+    CLI_EXIT_INPUT = 1,   /* input unreadable or malformed */
+    CLI_EXIT_USAGE = 2    /* wrong usage */
+};
+
+/* One verb of the command. run() gets argv[0] = the verb's name and the
+ * arguments after it, and returns the exit status. */
+typedef struct cli_verb {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis;  /* "dump FILE [--json] [--full]" */
+    const char *summary;   /* one line for the verb list */
+    const char *help;      /* the rest of `kf3ds help VERB` */
+} cli_verb;
+
+extern const cli_verb cmd_dump_verb;
+extern const cli_verb cmd_info_verb;
+extern const cli_verb cmd_eval_verb;
+
+/* ---- usage and help ---------------------------------------------------- */
+
+/* Prints "kf3ds: VERB: <message> (see 'kf3ds help VERB')" as one line on
+ * stderr and returns CLI_EXIT_USAGE. verb may be NULL. */
+int cli_usage_error(const char *verb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Prints the help of one verb on `out`. */
+void cli_print_verb_help(FILE *out, const cli_verb *verb);
+/* 1 when one of argv[1..] (before a "--") is -h or --help. */
+int cli_wants_help(int argc, char **argv);
+/* Matches argv[*i] against a value option `name` ("--frame"), in either form
+ * "--frame=V" or "--frame V" (then *i is advanced). Returns 1 with *value set,
+ * 0 when argv[*i] is not that option, -1 when the value is missing. */
+int cli_value_option(int argc, char **argv, int *i, const char *name, const char **value);
+/* A finite number, the whole string; 0 on garbage, NaN or infinity. */
+int cli_parse_frame(const char *s, double *out);
+
+/* ---- input --------------------------------------------------------------- */
+
+/* Reads the whole file ("-" is stdin). On failure prints
+ * "kf3ds: FILE: cannot open: <reason>" and returns CLI_EXIT_INPUT. */
+int cli_read_file(const char *path, unsigned char **data, size_t *size);
+/* Prints one diagnostic as a single line on stderr:
+ *   kf3ds: FILE: offset N, chunk 0xB021 ROT_TRACK_TAG: message
+ *   kf3ds: warning: FILE: offset N, chunk 0x.... NAME: message */
+void cli_print_diag(const char *file, const kf3ds_diag *d);
+/* Prints a plain error line "kf3ds: FILE: message". */
+void cli_print_error(const char *file, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Prints all diagnostics of a load (scene may be NULL, then only *error) and
+ * returns the exit status it implies: CLI_EXIT_INPUT when the load failed,
+ * returned an error, or any diagnostic is an error; CLI_EXIT_OK otherwise. */
+int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag *error);
+/* The exit status cli_report_load would return, without printing. */
+int cli_load_status(const kf3ds_scene *scene, const kf3ds_diag *error);
+/* The message of a diagnostic as a C string (it may lack a terminator). */
+size_t cli_diag_message_len(const kf3ds_diag *d);
+
+/* ---- output -------------------------------------------------------------- */
+
+/* A JSON string (with quotes): ", \ and control characters escaped, valid
+ * UTF-8 kept, every other byte as \u00XX. */
+void cli_json_string(FILE *out, const char *s, size_t len);
+/* The same for a C string; NULL prints "". */
+void cli_json_cstr(FILE *out, const char *s);
+/* A JSON number with 9 significant digits; NaN and infinities print null. */
+void cli_json_number(FILE *out, double v);
+/* The shortest decimal that reads back as v (up to 17 digits); null when
+ * not finite. */
+void cli_json_number_exact(FILE *out, double v);
+/* A name for people: printable characters and valid UTF-8 as they are,
+ * backslash as \\, everything else as \xNN; no quotes added. */
+void cli_text_string(FILE *out, const char *s, size_t len);
+void cli_text_cstr(FILE *out, const char *s);
+/* A name for people: as cli_text_cstr, in double quotes (with \" inside)
+ * when it is empty or has spaces, quotes, parentheses or control bytes. */
+void cli_text_name(FILE *out, const char *s);
+/* v, with -0 turned into 0 (for text output). */
+double cli_text_float(double v);
+
+/* The node type as the contracts name it ("object", "camera", ...). */
+const char *cli_node_type(kf3ds_node_type type);
+
+#endif

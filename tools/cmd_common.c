@@ -1,0 +1,421 @@
+/* Helpers shared by the verbs of the kf3ds command: option parsing, reading
+ * the input, printing diagnostics, JSON and text escaping. */
+#include "cmd.h"
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- usage and help ---------------------------------------------------- */
+
+int cli_usage_error(const char *verb, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    fputs("kf3ds: ", stderr);
+    if (verb)
+        fprintf(stderr, "%s: ", verb);
+    cli_text_cstr(stderr, msg);
+    if (verb)
+        fprintf(stderr, " (see 'kf3ds help %s')\n", verb);
+    else
+        fputs(" (see 'kf3ds --help')\n", stderr);
+    return CLI_EXIT_USAGE;
+}
+
+void cli_print_verb_help(FILE *out, const cli_verb *verb)
+{
+    fprintf(out, "usage: kf3ds %s\n\n%s\n", verb->synopsis, verb->summary);
+    if (verb->help && verb->help[0])
+        fprintf(out, "\n%s", verb->help);
+    fputs("\nExit status: 0 success (warnings allowed), 1 the input could not be read or is\n"
+          "malformed (what could be read is still printed), 2 wrong usage.\n",
+          out);
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cli_value_option(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *i += 1;
+    *value = argv[*i];
+    return 1;
+}
+
+int cli_parse_frame(const char *s, double *out)
+{
+    char *end = NULL;
+    double v;
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end != '\0')
+        return 0;
+    if (isnan(v) || isinf(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* ---- input --------------------------------------------------------------- */
+
+/* The name of a file in messages: the argument as given, one line. */
+static void put_file_name(FILE *out, const char *file)
+{
+    cli_text_cstr(out, file ? file : "-");
+}
+
+int cli_read_file(const char *path, unsigned char **data, size_t *size)
+{
+    FILE *f;
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int oom = 0, read_errno = 0;
+    int is_stdin = strcmp(path, "-") == 0;
+
+    *data = NULL;
+    *size = 0;
+    errno = 0;
+    f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        cli_print_error(path, "cannot open: %s", strerror(errno ? errno : ENOENT));
+        return CLI_EXIT_INPUT;
+    }
+    for (;;) {
+        size_t got;
+        if (len == cap) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            unsigned char *nbuf;
+            nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (!nbuf) {
+                oom = 1;
+                break;
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        errno = 0;
+        got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            read_errno = errno;
+            break;
+        }
+    }
+    if (oom || ferror(f)) {
+        int e = oom ? ENOMEM : read_errno ? read_errno : EIO;
+        if (!is_stdin)
+            fclose(f);
+        free(buf);
+        cli_print_error(path, "cannot open: %s", strerror(e));
+        return CLI_EXIT_INPUT;
+    }
+    if (!is_stdin)
+        fclose(f);
+    if (!buf) {
+        buf = malloc(1);
+        if (!buf) {
+            cli_print_error(path, "cannot open: %s", strerror(ENOMEM));
+            return CLI_EXIT_INPUT;
+        }
+    }
+    *data = buf;
+    *size = len;
+    return CLI_EXIT_OK;
+}
+
+size_t cli_diag_message_len(const kf3ds_diag *d)
+{
+    size_t n = 0;
+    while (n < sizeof d->message && d->message[n])
+        n++;
+    return n;
+}
+
+void cli_print_diag(const char *file, const kf3ds_diag *d)
+{
+    const char *name = d->chunk_name;
+    fflush(stdout);
+    fputs(d->severity == KF3DS_ERROR ? "kf3ds: " : "kf3ds: warning: ", stderr);
+    put_file_name(stderr, file);
+    fputs(": ", stderr);
+    if (d->chunk_id != 0 || (name && name[0])) {
+        if (!name || !name[0])
+            name = kf3ds_chunk_name(d->chunk_id);
+        fprintf(stderr, "offset %lu, chunk 0x%04X ", (unsigned long)d->offset,
+                (unsigned)d->chunk_id);
+        cli_text_cstr(stderr, name ? name : "?");
+        fputs(": ", stderr);
+    } else if (d->offset != 0) {
+        fprintf(stderr, "offset %lu: ", (unsigned long)d->offset);
+    }
+    cli_text_string(stderr, d->message, cli_diag_message_len(d));
+    if (cli_diag_message_len(d) == 0)
+        fputs(kf3ds_status_string(d->code), stderr);
+    fputc('\n', stderr);
+}
+
+void cli_print_error(const char *file, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    fputs("kf3ds: ", stderr);
+    put_file_name(stderr, file);
+    fputs(": ", stderr);
+    cli_text_cstr(stderr, msg);
+    fputc('\n', stderr);
+}
+
+int cli_load_status(const kf3ds_scene *scene, const kf3ds_diag *error)
+{
+    uint32_t i;
+    if (!scene || (error && error->code != KF3DS_OK))
+        return CLI_EXIT_INPUT;
+    for (i = 0; i < scene->num_diags; i++)
+        if (scene->diags[i].severity == KF3DS_ERROR)
+            return CLI_EXIT_INPUT;
+    return CLI_EXIT_OK;
+}
+
+int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag *error)
+{
+    uint32_t i;
+    int printed_error = 0;
+    if (!scene) {
+        if (error && error->code != KF3DS_OK) {
+            kf3ds_diag d = *error;
+            d.severity = KF3DS_ERROR;
+            cli_print_diag(file, &d);
+        } else {
+            cli_print_error(file, "cannot load the file");
+        }
+        return CLI_EXIT_INPUT;
+    }
+    for (i = 0; i < scene->num_diags; i++) {
+        cli_print_diag(file, &scene->diags[i]);
+        if (scene->diags[i].severity == KF3DS_ERROR)
+            printed_error = 1;
+    }
+    if (scene->num_dropped_diags) {
+        fflush(stdout);
+        fputs("kf3ds: warning: ", stderr);
+        put_file_name(stderr, file);
+        fprintf(stderr, ": %lu more diagnostics not shown\n",
+                (unsigned long)scene->num_dropped_diags);
+    }
+    /* The first error is normally among the diagnostics; print it when not. */
+    if (error && error->code != KF3DS_OK && !printed_error) {
+        kf3ds_diag d = *error;
+        d.severity = KF3DS_ERROR;
+        cli_print_diag(file, &d);
+    }
+    return cli_load_status(scene, error);
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (1..4) or 0 when it is not one.
+ * Only called for a lead byte >= 0x80. */
+static size_t utf8_len(const unsigned char *s, size_t left, unsigned long *cp)
+{
+    unsigned long c;
+    size_t n, i;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        n = 2;
+        c = s[0] & 0x1Fu;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        n = 3;
+        c = s[0] & 0x0Fu;
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        n = 4;
+        c = s[0] & 0x07u;
+    } else {
+        return 0;
+    }
+    if (left < n)
+        return 0;
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3Fu);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || c > 0x10FFFF ||
+        (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+void cli_json_string(FILE *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    putc('"', out);
+    while (p && i < len) {
+        unsigned char c = p[i];
+        unsigned long cp;
+        size_t n;
+        if (c == '"' || c == '\\') {
+            putc('\\', out);
+            putc(c, out);
+            i++;
+        } else if (c == '\n') {
+            fputs("\\n", out);
+            i++;
+        } else if (c == '\t') {
+            fputs("\\t", out);
+            i++;
+        } else if (c == '\r') {
+            fputs("\\r", out);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            fprintf(out, "\\u%04x", (unsigned)c);
+            i++;
+        } else if (c < 0x80) {
+            putc(c, out);
+            i++;
+        } else if ((n = utf8_len(p + i, len - i, &cp)) != 0) {
+            fwrite(p + i, 1, n, out);
+            i += n;
+        } else {
+            fprintf(out, "\\u%04x", (unsigned)c);
+            i++;
+        }
+    }
+    putc('"', out);
+}
+
+void cli_json_cstr(FILE *out, const char *s)
+{
+    cli_json_string(out, s ? s : "", s ? strlen(s) : 0);
+}
+
+void cli_json_number(FILE *out, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.9g", v);
+}
+
+void cli_json_number_exact(FILE *out, double v)
+{
+    char buf[64];
+    int prec;
+    if (isnan(v) || isinf(v)) {
+        fputs("null", out);
+        return;
+    }
+    for (prec = 9; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    if (prec == 17)
+        snprintf(buf, sizeof buf, "%.17g", v);
+    fputs(buf, out);
+}
+
+void cli_text_string(FILE *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (p && i < len) {
+        unsigned char c = p[i];
+        unsigned long cp = 0;
+        size_t n;
+        if (c == '\\') {
+            fputs("\\\\", out);
+            i++;
+        } else if (c >= 0x20 && c < 0x7F) {
+            putc(c, out);
+            i++;
+        } else if (c >= 0x80 && (n = utf8_len(p + i, len - i, &cp)) != 0 &&
+                   !(cp >= 0x80 && cp <= 0x9F) && cp != 0x2028 && cp != 0x2029 &&
+                   !(cp >= 0x202A && cp <= 0x202E) && !(cp >= 0x2066 && cp <= 0x2069)) {
+            fwrite(p + i, 1, n, out);
+            i += n;
+        } else {
+            fprintf(out, "\\x%02X", (unsigned)c);
+            i++;
+        }
+    }
+}
+
+void cli_text_cstr(FILE *out, const char *s)
+{
+    cli_text_string(out, s ? s : "", s ? strlen(s) : 0);
+}
+
+void cli_text_name(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    int quote = *p == '\0';
+    for (; *p; p++)
+        if (*p <= ' ' || *p == '"' || *p == '(' || *p == ')' || *p == '\\' || *p == 0x7F)
+            quote = 1;
+    if (quote)
+        fputc('"', out);
+    if (s && quote) {
+        for (p = (const unsigned char *)s; *p; p++) {
+            if (*p == '"') {
+                fputs("\\\"", out);
+            } else {
+                const unsigned char *q = p;
+                while (*q && *q != '"')
+                    q++;
+                cli_text_string(out, (const char *)p, (size_t)(q - p));
+                p = q - 1;
+            }
+        }
+    } else {
+        cli_text_cstr(out, s);
+    }
+    if (quote)
+        fputc('"', out);
+}
+
+double cli_text_float(double v)
+{
+    if (isnan(v))
+        return fabs(v); /* "nan", not "-nan" */
+    return v == 0 ? 0.0 : v; /* no "-0" for people */
+}
+
+const char *cli_node_type(kf3ds_node_type type)
+{
+    const char *n = kf3ds_node_type_name(type);
+    return n ? n : "?";
+}

@@ -1,0 +1,91 @@
+/* kf3ds — the command: verb dispatch, --help, --version.
+ * Each verb lives in its own tools/cmd_VERB.c; shared helpers in cmd_common.c. */
+#include "cmd.h"
+#include <string.h>
+
+static const cli_verb *const verbs[] = {
+    &cmd_info_verb,
+    &cmd_dump_verb,
+    &cmd_eval_verb,
+};
+#define NUM_VERBS (sizeof verbs / sizeof verbs[0])
+
+static const cli_verb *find_verb(const char *name)
+{
+    size_t i;
+    for (i = 0; i < NUM_VERBS; i++)
+        if (strcmp(verbs[i]->name, name) == 0)
+            return verbs[i];
+    return NULL;
+}
+
+static void print_help(FILE *out)
+{
+    size_t i;
+    fputs("usage: kf3ds VERB FILE [options]\n"
+          "       kf3ds help VERB | kf3ds VERB --help | kf3ds --version\n"
+          "\n"
+          "Reads 3D Studio .3ds files and evaluates their keyframer animation.\n"
+          "\n"
+          "Verbs:\n",
+          out);
+    for (i = 0; i < NUM_VERBS; i++)
+        fprintf(out, "  %-6s %s\n", verbs[i]->name, verbs[i]->summary);
+    fputs("\n"
+          "FILE may be - for standard input.\n"
+          "\n"
+          "Exit status: 0 success (warnings allowed), 1 the input could not be read or\n"
+          "is malformed (what could be read is still printed), 2 wrong usage.\n"
+          "Errors and warnings go to standard error, one line each:\n"
+          "  kf3ds: FILE: offset N, chunk 0xB021 ROT_TRACK_TAG: message\n"
+          "  kf3ds: warning: FILE: offset N, chunk 0x4110 POINT_ARRAY: message\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    const cli_verb *verb;
+    int status;
+    if (argc < 2) {
+        print_help(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_help(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("kf3ds %s\n", KF3DS_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc == 2) {
+            print_help(stdout);
+            return CLI_EXIT_OK;
+        }
+        if (argc > 3)
+            return cli_usage_error(NULL, "help takes one verb");
+        verb = find_verb(argv[2]);
+        if (!verb)
+            return cli_usage_error(NULL, "unknown verb '%s'", argv[2]);
+        cli_print_verb_help(stdout, verb);
+        return CLI_EXIT_OK;
+    }
+    verb = find_verb(argv[1]);
+    if (!verb) {
+        if (argv[1][0] == '-')
+            return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+        return cli_usage_error(NULL, "unknown verb '%s'", argv[1]);
+    }
+    if (cli_wants_help(argc - 1, argv + 1)) {
+        cli_print_verb_help(stdout, verb);
+        return CLI_EXIT_OK;
+    }
+    status = verb->run(argc - 1, argv + 1);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fputs("kf3ds: cannot write the output\n", stderr);
+        if (status == CLI_EXIT_OK)
+            status = CLI_EXIT_INPUT;
+    }
+    return status;
+}
