@@ -69,11 +69,13 @@ test: deps-test
 	$(MAKE) check BUILD=build/san SAN=1 CFLAGS="-O1 -g"
 	$(MAKE) c99
 
-# The core must also compile as C99 with both compilers.
+# The core must also compile as C99, and everything as C11, with gcc and clang.
 c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
-	  echo "c99 ok with $$cc"; done
+	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) tests/support.c; do \
+	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests -fsyntax-only $$f || exit 1; done; \
+	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
 run: all
 	$(BUILD)/kf3ds info data/arm.3ds

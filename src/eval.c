@@ -104,6 +104,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
     uint32_t guard = 0;
     if (!scene || !out || node >= scene->num_nodes)
         return;
+    memset(out->segment_hint_, 0, sizeof out->segment_hint_); /* one-shot: no hints */
     eval_local(scene, &scene->nodes[node], frame, flags, out);
     if (scene->nodes[node].type == KF3DS_NODE_AMBIENT)
         return;

@@ -413,8 +413,8 @@ static uint32_t find_count(const kf3ds_track *t, size_t stride, double time, uin
 {
     uint32_t n = t->num_keys, count, h, i;
     if (hint && t->segments_) {
-        h = *hint;
-        for (i = 0; i < 2 && h + 1 + i < n; i++) {
+        h = *hint; /* untrusted: checked before use */
+        for (i = 0; i < 2 && h < n && h + i + 1 < n; i++) {
             const float *rec = t->segments_ + (size_t)(h + i) * stride;
             if ((double)seg_frame(rec, 0) <= time && time < (double)seg_frame(rec, 1)) {
                 *hint = h + i;
