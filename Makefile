@@ -24,7 +24,12 @@ TEST_SUPPORT := tests/support.c tools/write3ds.c
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
 
 .PHONY: all lib test check run bench data install clean deps-test deps-bench c99 fuzz
-all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BUILD)/kf3ds-bench $(BUILD)/mk3ds
+all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BUILD)/kf3ds-bench $(BUILD)/mk3ds \
+     $(BUILD)/play
+
+$(BUILD)/play: examples/play.c $(BUILD)/libkf3ds.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkf3ds.a $(LDLIBS)
 
 $(BUILD)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h)
 	@mkdir -p $(@D)
@@ -56,9 +61,10 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) tests/support.h $(BUILD)/libkf3ds.a
 	$(CC) $(CFLAGS) -Itools -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(BUILD)/libkf3ds.a \
 	  -lcmocka $(if $(findstring test_diff,$*),-l3ds) $(LDLIBS)
 
-check: $(TEST_BIN) $(BUILD)/kf3ds
+check: $(TEST_BIN) all
 	@set -e; fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; KF3DS_TOOL=$(BUILD)/kf3ds $$t || fail=1; done; \
+	echo "== examples/play"; $(BUILD)/play data/arm.3ds > /dev/null || fail=1; \
 	test $$fail = 0
 
 deps-test:
@@ -73,7 +79,7 @@ test: deps-test
 c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
-	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) tests/support.c; do \
+	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) tests/support.c examples/play.c; do \
 	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 

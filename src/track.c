@@ -188,9 +188,9 @@ static void setup_rotation(kf3ds_track *t)
  *   common:  [0] f_k, [1] f_k+1 (int32 bit patterns), [2] ease_from of k, [3] ease_to of k+1
  *   vector (16 floats): [4..15] c0, c1, c2, c3 (3 each): P(u) = ((c3 u + c2) u + c1) u + c0
  *   rotation (32 floats): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
- *            [20] ω and 1/sin ω of slerp(Q_k, Q_k+1), [22] the same for slerp(A_k, B_k+1)
- *            (1/sin ω = 0: the general routine; < 0: linear), [24] mode:
- *            0 squad, 1 multi-turn with [8] axis and [11] angle of key k+1
+ *            [20] ω, cos ω, 1/sin ω of slerp(Q_k, Q_k+1), [25] the same for
+ *            slerp(A_k, B_k+1), [24] mode: 0 squad, 1 multi-turn with [8] axis
+ *            and [11] angle of key k+1
  */
 #define SEG_VECTOR 16
 #define SEG_ROTATION 32
@@ -207,14 +207,17 @@ static int32_t seg_frame(const float *rec, int i)
     return f;
 }
 
-static void slerp_constants(const float a[4], const float b[4], float out[2])
+/* Constants of slerp(a, b, t) for a fixed pair: ω, cos ω and 1/sin ω, so that
+ * sq = sin(tω)/sin ω and sp = cos(tω) − cos ω·sq need one sine/cosine pair.
+ * 1/sin ω = 0 asks for the general routine (nearly opposite inputs), < 0 for
+ * linear weights (nearly equal inputs). */
+static void slerp_constants(const float a[4], const float b[4], float out[3])
 {
     double l = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] +
                (double)a[3] * b[3];
     double om, s;
-    out[0] = 0.0f;
-    out[1] = 0.0f;
-    if (1.0 + l <= 1e-6) /* nearly opposite: lib3ds's perpendicular fallback */
+    out[0] = out[1] = out[2] = 0.0f;
+    if (1.0 + l <= 1e-6)
         return;
     if (l > 1.0)
         l = 1.0;
@@ -222,9 +225,10 @@ static void slerp_constants(const float a[4], const float b[4], float out[2])
     s = sin(om);
     if (s > 1e-6) {
         out[0] = (float)om;
-        out[1] = (float)(1.0 / s);
+        out[1] = (float)l;
+        out[2] = (float)(1.0 / s);
     } else {
-        out[1] = -1.0f; /* (almost) equal: linear */
+        out[2] = -1.0f;
     }
 }
 
@@ -269,7 +273,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
             memcpy(s + 12, a->tan_out, 4 * sizeof(float));
             memcpy(s + 16, b->tan_in, 4 * sizeof(float));
             slerp_constants(s + 4, s + 8, s + 20);
-            slerp_constants(s + 12, s + 16, s + 22);
+            slerp_constants(s + 12, s + 16, s + 25);
         } else {
             for (d = 0; d < dims_of(kind); d++) {
                 float p0 = a->value[d], p1 = b->value[d], m0 = a->tan_out[d], m1 = b->tan_in[d];
@@ -343,15 +347,16 @@ static uint32_t keys_at_or_before(const kf3ds_track *t, double time)
 }
 
 /* slerp(a, b, t) with the constants of slerp_constants. */
-static void slerp_fixed(const float a[4], const float b[4], const float c[2], float t,
+static void slerp_fixed(const float a[4], const float b[4], const float c[3], float t,
                         float out[4])
 {
     float sp, sq;
     int i;
-    if (c[1] > 0.0f) {
-        sp = sinf((1.0f - t) * c[0]) * c[1];
-        sq = sinf(t * c[0]) * c[1];
-    } else if (c[1] < 0.0f) {
+    if (c[2] > 0.0f) {
+        float tw = t * c[0];
+        sq = sinf(tw) * c[2];
+        sp = cosf(tw) - c[1] * sq;
+    } else if (c[2] < 0.0f) {
         sp = 1.0f - t;
         sq = t;
     } else {
@@ -472,7 +477,7 @@ int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, do
             /* squad: slerp(slerp(Q_k, Q_k+1, u), slerp(A_k, B_k+1, u), 2u(1-u)) */
             float p0[4], p1[4];
             slerp_fixed(seg + 4, seg + 8, seg + 20, u, p0);
-            slerp_fixed(seg + 12, seg + 16, seg + 22, u, p1);
+            slerp_fixed(seg + 12, seg + 16, seg + 25, u, p1);
             kf3ds__quat_slerp(p0, p1, 2.0f * u * (1.0f - u), out);
         }
         return 4;

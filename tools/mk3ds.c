@@ -511,6 +511,7 @@ static int *sorted_keys(const track *t)
 {
     int *ix = xrealloc(NULL, (size_t)(t->n ? t->n : 1) * sizeof *ix);
     int i, j;
+    memset(ix, 0, (size_t)(t->n ? t->n : 1) * sizeof *ix); /* quiets gcc -O3 */
     for (i = 0; i < t->n; i++) {
         int v = i;
         for (j = i; j > 0 && t->k[ix[j - 1]].frame > t->k[v].frame; j--)
