@@ -23,7 +23,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT := tests/support.c tools/write3ds.c
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
 
-.PHONY: all lib test check run bench data install clean deps-test deps-bench c99 fuzz
+.PHONY: all test check run bench data install clean deps-build deps-test deps-bench c99
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BUILD)/kf3ds-bench $(BUILD)/mk3ds \
      $(BUILD)/play
 
@@ -67,7 +67,7 @@ check: $(TEST_BIN) all
 	echo "== examples/play"; $(BUILD)/play data/arm.3ds > /dev/null || fail=1; \
 	test $$fail = 0
 
-deps-test:
+deps-test: deps-build
 	@sh tools/ensure-deps.sh libcmocka-dev lib3ds-dev
 
 test: deps-test
@@ -83,7 +83,11 @@ c99:
 	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
-run: all
+deps-build:
+	@sh tools/ensure-deps.sh make gcc libc6-dev
+
+run: deps-build
+	$(MAKE) all
 	$(BUILD)/kf3ds info data/arm.3ds
 	$(BUILD)/kf3ds eval data/arm.3ds --frame 0 --frame 12.5
 
