@@ -264,6 +264,7 @@ typedef struct kf3ds_node {
     int32_t camera;         /* camera/target: index into cameras, or KF3DS_NONE */
     int32_t light;          /* light/spot/ltarget: index into lights, or KF3DS_NONE */
     int32_t target;         /* camera/spot: its target node; target: its camera/spot node */
+    uint32_t active_tracks_; /* private: bit k set when tracks[k] has keys and the type uses it */
     kf3ds_track tracks[KF3DS_TRACK_COUNT];
     float pivot[3];
     uint32_t offset;        /* file offset of the node chunk */

@@ -22,66 +22,85 @@ static const unsigned type_tracks[7] = {
         BIT(KF3DS_TRACK_HOT) | BIT(KF3DS_TRACK_FALL),                     /* spot */
 };
 
-/* Evaluates track k of node n into v when the node type uses it and it has keys. */
-static int track_value(const kf3ds_node *n, kf3ds_track_kind k, double frame, unsigned flags,
-                       float v[4], kf3ds_pose *p)
+unsigned kf3ds__node_type_tracks(kf3ds_node_type type)
 {
-    if (!(type_tracks[n->type] & BIT(k)) || !n->tracks[k].num_keys)
-        return 0;
-    kf3ds__track_eval_hinted(&n->tracks[k], k, frame, flags, v, &p->segment_hint_[k]);
-    return 1;
+    return (unsigned)type < 7 ? type_tracks[type] : 0;
 }
 
 /* The node's own pose (tracks and local matrix); world is left local.
- * The segment hints in *p are kept; everything else is overwritten. */
+ * The segment hints in *p are kept; every other field is written. */
 static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
                        kf3ds_pose *p)
 {
+    unsigned active = n->active_tracks_;
+    const kf3ds_track *t = n->tracks;
+    uint32_t *hint = p->segment_hint_;
     float v[4];
-    uint32_t hints[KF3DS_TRACK_COUNT];
-    memcpy(hints, p->segment_hint_, sizeof hints);
-    memset(p, 0, sizeof *p);
-    memcpy(p->segment_hint_, hints, sizeof hints);
+
+    p->position[0] = p->position[1] = p->position[2] = 0.0f;
     kf3ds__quat_identity(p->rotation);
     p->scale[0] = p->scale[1] = p->scale[2] = 1.0f;
+    p->color[0] = p->color[1] = p->color[2] = 0.0f;
+    p->fov = p->roll = p->hotspot = p->falloff = 0.0f;
+    p->hidden = (n->flags1 & 0x0800) != 0;
     p->morph_mesh = KF3DS_NONE;
     if (n->type == KF3DS_NODE_CAMERA && n->camera != KF3DS_NONE) {
         p->fov = s->cameras[n->camera].fov;
         p->roll = s->cameras[n->camera].roll;
-    }
-    if (n->type >= KF3DS_NODE_LIGHT && n->light != KF3DS_NONE) {
+    } else if (n->type >= KF3DS_NODE_LIGHT && n->light != KF3DS_NONE) {
         const kf3ds_light *l = &s->lights[n->light];
         memcpy(p->color, l->color, sizeof p->color);
         p->hotspot = l->hotspot;
         p->falloff = l->falloff;
         p->roll = l->roll;
-    }
-    if (n->type == KF3DS_NODE_AMBIENT)
+    } else if (n->type == KF3DS_NODE_AMBIENT) {
         memcpy(p->color, s->ambient, sizeof p->color);
+    }
 
-    if (track_value(n, KF3DS_TRACK_POS, frame, flags, v, p))
+    if (active & BIT(KF3DS_TRACK_POS)) {
+        kf3ds__track_eval_hinted(&t[KF3DS_TRACK_POS], KF3DS_TRACK_POS, frame, flags, v,
+                                 &hint[KF3DS_TRACK_POS]);
         memcpy(p->position, v, sizeof p->position);
-    if (track_value(n, KF3DS_TRACK_ROT, frame, flags, v, p))
-        memcpy(p->rotation, v, sizeof p->rotation);
-    if (track_value(n, KF3DS_TRACK_SCL, frame, flags, v, p))
+    }
+    if (active & BIT(KF3DS_TRACK_ROT))
+        kf3ds__track_eval_hinted(&t[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, frame, flags,
+                                 p->rotation, &hint[KF3DS_TRACK_ROT]);
+    if (active & BIT(KF3DS_TRACK_SCL)) {
+        kf3ds__track_eval_hinted(&t[KF3DS_TRACK_SCL], KF3DS_TRACK_SCL, frame, flags, v,
+                                 &hint[KF3DS_TRACK_SCL]);
         memcpy(p->scale, v, sizeof p->scale);
-    if (track_value(n, KF3DS_TRACK_COL, frame, flags, v, p))
-        memcpy(p->color, v, sizeof p->color);
-    if (track_value(n, KF3DS_TRACK_FOV, frame, flags, v, p))
-        p->fov = v[0];
-    if (track_value(n, KF3DS_TRACK_ROLL, frame, flags, v, p))
-        p->roll = v[0];
-    if (track_value(n, KF3DS_TRACK_HOT, frame, flags, v, p))
-        p->hotspot = v[0];
-    if (track_value(n, KF3DS_TRACK_FALL, frame, flags, v, p))
-        p->falloff = v[0];
-    p->hidden = (n->flags1 & 0x0800) != 0;
-    if (track_value(n, KF3DS_TRACK_HIDE, frame, flags, v, p))
-        p->hidden |= v[0] != 0.0f;
-    if (track_value(n, KF3DS_TRACK_MORPH, frame, flags, v, p)) {
-        uint32_t k = (uint32_t)v[0];
-        if (k < n->tracks[KF3DS_TRACK_MORPH].num_keys)
-            p->morph_mesh = n->tracks[KF3DS_TRACK_MORPH].keys[k].morph_mesh;
+    }
+    if (active & ~(BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))) {
+        if (active & BIT(KF3DS_TRACK_COL)) {
+            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_COL], KF3DS_TRACK_COL, frame, flags, v,
+                                     &hint[KF3DS_TRACK_COL]);
+            memcpy(p->color, v, sizeof p->color);
+        }
+        if (active & BIT(KF3DS_TRACK_FOV))
+            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_FOV], KF3DS_TRACK_FOV, frame, flags, v,
+                                     &hint[KF3DS_TRACK_FOV]), p->fov = v[0];
+        if (active & BIT(KF3DS_TRACK_ROLL))
+            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_ROLL], KF3DS_TRACK_ROLL, frame, flags, v,
+                                     &hint[KF3DS_TRACK_ROLL]), p->roll = v[0];
+        if (active & BIT(KF3DS_TRACK_HOT))
+            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_HOT], KF3DS_TRACK_HOT, frame, flags, v,
+                                     &hint[KF3DS_TRACK_HOT]), p->hotspot = v[0];
+        if (active & BIT(KF3DS_TRACK_FALL))
+            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_FALL], KF3DS_TRACK_FALL, frame, flags, v,
+                                     &hint[KF3DS_TRACK_FALL]), p->falloff = v[0];
+        if (active & BIT(KF3DS_TRACK_HIDE)) {
+            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_HIDE], KF3DS_TRACK_HIDE, frame, flags, v,
+                                     &hint[KF3DS_TRACK_HIDE]);
+            p->hidden |= v[0] != 0.0f;
+        }
+        if (active & BIT(KF3DS_TRACK_MORPH)) {
+            uint32_t k;
+            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_MORPH], KF3DS_TRACK_MORPH, frame, flags, v,
+                                     &hint[KF3DS_TRACK_MORPH]);
+            k = (uint32_t)v[0];
+            if (k < t[KF3DS_TRACK_MORPH].num_keys)
+                p->morph_mesh = t[KF3DS_TRACK_MORPH].keys[k].morph_mesh;
+        }
     }
 
     switch (n->type) {
@@ -114,7 +133,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
         kf3ds_pose pp;
         memset(pp.segment_hint_, 0, sizeof pp.segment_hint_);
         eval_local(scene, &scene->nodes[p], frame, flags, &pp);
-        kf3ds_mat4_mul(&pp.world, &out->world, &out->world);
+        kf3ds__mat4_mul_affine(&pp.world, &out->world, &out->world);
     }
 }
 
@@ -126,9 +145,20 @@ void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf
     for (i = 0; i < scene->num_nodes; i++) {
         uint32_t idx = scene->eval_order[i];
         const kf3ds_node *n = &scene->nodes[idx];
+#if defined(__GNUC__)
+        /* eval_order jumps around the node array: fetch a few nodes ahead. */
+        if (i + 4 < scene->num_nodes) {
+            const char *ahead = (const char *)&scene->nodes[scene->eval_order[i + 4]];
+            __builtin_prefetch(ahead);
+            __builtin_prefetch(ahead + 64);
+            __builtin_prefetch(ahead + 128);
+            __builtin_prefetch(&poses[scene->eval_order[i + 4]].segment_hint_);
+        }
+#endif
         eval_local(scene, n, frame, flags, &poses[idx]);
         if (n->parent != KF3DS_NONE && n->type != KF3DS_NODE_AMBIENT)
-            kf3ds_mat4_mul(&poses[n->parent].world, &poses[idx].world, &poses[idx].world);
+            kf3ds__mat4_mul_affine(&poses[n->parent].world, &poses[idx].world,
+                                   &poses[idx].world);
     }
 }
 

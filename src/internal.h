@@ -67,6 +67,11 @@ int kf3ds__allocate_scene_arrays(kf3ds__ctx *ctx);
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t offset, uint16_t chunk_id);
 
+/* The tracks a node type evaluates, as bits 1 << kind (eval.c). */
+unsigned kf3ds__node_type_tracks(kf3ds_node_type type);
+/* out = a·b for affine matrices (bottom rows 0 0 0 1); out may alias. */
+void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out);
+
 /* kf3ds_track_eval with a segment hint (may be NULL), read and updated. */
 int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
                              unsigned flags, float out[4], uint32_t *hint);

@@ -197,6 +197,22 @@ void kf3ds_mat4_mul(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out)
     *out = r;
 }
 
+void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out)
+{
+    kf3ds_mat4 r;
+    int i;
+    for (i = 0; i < 3; i++) {
+        const float *ar = a->m[i];
+        r.m[i][0] = ar[0] * b->m[0][0] + ar[1] * b->m[1][0] + ar[2] * b->m[2][0];
+        r.m[i][1] = ar[0] * b->m[0][1] + ar[1] * b->m[1][1] + ar[2] * b->m[2][1];
+        r.m[i][2] = ar[0] * b->m[0][2] + ar[1] * b->m[1][2] + ar[2] * b->m[2][2];
+        r.m[i][3] = ar[0] * b->m[0][3] + ar[1] * b->m[1][3] + ar[2] * b->m[2][3] + ar[3];
+    }
+    r.m[3][0] = r.m[3][1] = r.m[3][2] = 0.0f;
+    r.m[3][3] = 1.0f;
+    *out = r;
+}
+
 void kf3ds_mat4_transform_point(const kf3ds_mat4 *mat, const float p[3], float out[3])
 {
     const float(*m)[4] = mat->m;

@@ -425,6 +425,21 @@ static void link_nodes(kf3ds__ctx *ctx)
     }
 }
 
+/* Which tracks the evaluator will read for each node: those its type uses
+ * that have keys. */
+static void mark_active_tracks(kf3ds_scene *s)
+{
+    uint32_t i, k;
+    for (i = 0; i < s->num_nodes; i++) {
+        kf3ds_node *n = &s->nodes[i];
+        unsigned used = kf3ds__node_type_tracks(n->type);
+        n->active_tracks_ = 0;
+        for (k = 0; k < KF3DS_TRACK_COUNT; k++)
+            if ((used & (1u << k)) && n->tracks[k].num_keys && n->tracks[k].frames_)
+                n->active_tracks_ |= 1u << k;
+    }
+}
+
 void kf3ds__finish_keyframer(kf3ds__ctx *ctx)
 {
     if (!ctx->scene->num_nodes)
@@ -432,4 +447,5 @@ void kf3ds__finish_keyframer(kf3ds__ctx *ctx)
     resolve_parents(ctx);
     order_nodes(ctx);
     link_nodes(ctx);
+    mark_active_tracks(ctx->scene);
 }
