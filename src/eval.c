@@ -1,6 +1,6 @@
 /* Node and scene evaluation, mesh placement and camera views (rules §7).
  * Nothing here allocates or writes to the scene. */
-#include "internal.h"
+#include "track_eval.h"
 #include <math.h>
 #include <string.h>
 
@@ -27,10 +27,62 @@ unsigned kf3ds__node_type_tracks(kf3ds_node_type type)
     return (unsigned)type < 7 ? type_tracks[type] : 0;
 }
 
-/* The node's own pose (tracks and local matrix); world is left local.
- * The segment hints in *p are kept; every other field is written. */
+/* world = parent · T(pos) · R(rot) · S(scl) for objects, parent · T(pos) for
+ * cameras, lights and targets, identity for ambient (rules §7); parent may be
+ * NULL. One pass, written once: this runs for every node of every frame. */
+static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
+{
+    float l[3][4];
+    int i, j;
+    if (n->type == KF3DS_NODE_AMBIENT) {
+        kf3ds_mat4_identity(&p->world);
+        return;
+    }
+    if (n->type == KF3DS_NODE_OBJECT) {
+        const float *q = p->rotation;
+        float x = q[0], y = q[1], z = q[2], w = q[3];
+        float len = x * x + y * y + z * z + w * w;
+        float k = len > 0.0f ? 2.0f / len : 0.0f;
+        float xx = x * x * k, yy = y * y * k, zz = z * z * k;
+        float xy = x * y * k, xz = x * z * k, yz = y * z * k;
+        float wx = w * x * k, wy = w * y * k, wz = w * z * k;
+        l[0][0] = (1.0f - (yy + zz)) * p->scale[0];
+        l[0][1] = (xy - wz) * p->scale[1];
+        l[0][2] = (xz + wy) * p->scale[2];
+        l[1][0] = (xy + wz) * p->scale[0];
+        l[1][1] = (1.0f - (xx + zz)) * p->scale[1];
+        l[1][2] = (yz - wx) * p->scale[2];
+        l[2][0] = (xz - wy) * p->scale[0];
+        l[2][1] = (yz + wx) * p->scale[1];
+        l[2][2] = (1.0f - (xx + yy)) * p->scale[2];
+    } else {
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 3; j++)
+                l[i][j] = i == j ? 1.0f : 0.0f;
+    }
+    l[0][3] = p->position[0];
+    l[1][3] = p->position[1];
+    l[2][3] = p->position[2];
+    if (parent) {
+        const float(*a)[4] = parent->m;
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 4; j++)
+                p->world.m[i][j] = a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
+                                   (j == 3 ? a[i][3] : 0.0f);
+    } else {
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 4; j++)
+                p->world.m[i][j] = l[i][j];
+    }
+    p->world.m[3][0] = p->world.m[3][1] = p->world.m[3][2] = 0.0f;
+    p->world.m[3][3] = 1.0f;
+}
+
+/* The node's pose: its tracks, and its world matrix from the parent's
+ * (NULL for roots). The segment hints in *p are kept; every other field is
+ * written. */
 static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
-                       kf3ds_pose *p)
+                       const kf3ds_mat4 *parent, kf3ds_pose *p)
 {
     unsigned active = n->active_tracks_;
     const kf3ds_track *t = n->tracks;
@@ -103,17 +155,7 @@ static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, 
         }
     }
 
-    switch (n->type) {
-    case KF3DS_NODE_OBJECT:
-        kf3ds__mat4_from_trs(p->position, p->rotation, p->scale, &p->world);
-        break;
-    case KF3DS_NODE_AMBIENT:
-        kf3ds_mat4_identity(&p->world);
-        break;
-    default: /* cameras, lights and targets translate only */
-        kf3ds__mat4_translation(p->position, &p->world);
-        break;
-    }
+    place(n, p, parent);
 }
 
 void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsigned flags,
@@ -124,7 +166,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
     if (!scene || !out || node >= scene->num_nodes)
         return;
     memset(out->segment_hint_, 0, sizeof out->segment_hint_); /* one-shot: no hints */
-    eval_local(scene, &scene->nodes[node], frame, flags, out);
+    eval_local(scene, &scene->nodes[node], frame, flags, NULL, out);
     if (scene->nodes[node].type == KF3DS_NODE_AMBIENT)
         return;
     /* Ancestors multiply on the left, one at a time: no stack needed. */
@@ -132,7 +174,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
          p = scene->nodes[p].parent) {
         kf3ds_pose pp;
         memset(pp.segment_hint_, 0, sizeof pp.segment_hint_);
-        eval_local(scene, &scene->nodes[p], frame, flags, &pp);
+        eval_local(scene, &scene->nodes[p], frame, flags, NULL, &pp);
         kf3ds__mat4_mul_affine(&pp.world, &out->world, &out->world);
     }
 }
@@ -155,10 +197,8 @@ void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf
             __builtin_prefetch(&poses[scene->eval_order[i + 4]].segment_hint_);
         }
 #endif
-        eval_local(scene, n, frame, flags, &poses[idx]);
-        if (n->parent != KF3DS_NONE && n->type != KF3DS_NODE_AMBIENT)
-            kf3ds__mat4_mul_affine(&poses[n->parent].world, &poses[idx].world,
-                                   &poses[idx].world);
+        eval_local(scene, n, frame, flags,
+                   n->parent != KF3DS_NONE ? &poses[n->parent].world : NULL, &poses[idx]);
     }
 }
 

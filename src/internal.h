@@ -2,6 +2,7 @@
 #ifndef KF3DS_INTERNAL_H
 #define KF3DS_INTERNAL_H
 #include "kf3ds.h"
+#include <math.h>
 #include <stdarg.h>
 
 /* Every allocation of a scene comes from this arena; kf3ds_free releases the
@@ -72,10 +73,6 @@ unsigned kf3ds__node_type_tracks(kf3ds_node_type type);
 /* out = a·b for affine matrices (bottom rows 0 0 0 1); out may alias. */
 void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out);
 
-/* kf3ds_track_eval with a segment hint (may be NULL), read and updated. */
-int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
-                             unsigned flags, float out[4], uint32_t *hint);
-
 /* Math (kmath.c). Quaternions x, y, z, w. */
 void kf3ds__quat_identity(float q[4]);
 void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);
@@ -83,13 +80,50 @@ void kf3ds__quat_mul(const float a[4], const float b[4], float out[4]); /* a ⊗
 void kf3ds__quat_inv(const float q[4], float out[4]);
 void kf3ds__quat_ln(float q[4]);
 void kf3ds__quat_exp(float q[4]);
-float kf3ds__quat_dot(const float a[4], const float b[4]);
-void kf3ds__quat_slerp(const float a[4], const float b[4], float t, float out[4]);
-void kf3ds__quat_squad(const float a[4], const float p[4], const float q[4],
-                       const float b[4], float t, float out[4]);
-void kf3ds__mat4_from_trs(const float pos[3], const float rot[4], const float scl[3],
-                          kf3ds_mat4 *out);
-void kf3ds__mat4_translation(const float pos[3], kf3ds_mat4 *out);
 float kf3ds__mat4_det3(const kf3ds_mat4 *m);
+
+
+static inline float kf3ds__quat_dot(const float a[4], const float b[4])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+/* lib3ds 1.3's slerp: no short-arc flip; nearly opposite inputs turn through
+ * a perpendicular quaternion. In float, with sin((1-t)ω) = sin ω cos tω −
+ * cos ω sin tω so that one sine/cosine pair does. Inline: it runs for every
+ * rotation track of every node of every frame. */
+static inline void kf3ds__quat_slerp(const float a[4], const float b[4], float t, float out[4])
+{
+    float l = kf3ds__quat_dot(a, b), sp, sq;
+    int i;
+    if (1.0f + l > 1e-8f) {
+        float om, sinom;
+        if (l > 1.0f)
+            l = 1.0f;
+        if (l < -1.0f)
+            l = -1.0f;
+        om = acosf(l);
+        sinom = sqrtf((1.0f - l) * (1.0f + l));
+        if (sinom > 1e-6f) {
+            sq = sinf(t * om) / sinom;
+            sp = cosf(t * om) - l * sq;
+        } else {
+            sp = 1.0f - t;
+            sq = t;
+        }
+        for (i = 0; i < 4; i++)
+            out[i] = sp * a[i] + sq * b[i];
+    } else {
+        float flip[4];
+        flip[0] = -a[1];
+        flip[1] = a[0];
+        flip[2] = -a[3];
+        flip[3] = a[2];
+        sp = sinf((1.0f - t) * 1.5707963f);
+        sq = sinf(t * 1.5707963f);
+        for (i = 0; i < 4; i++)
+            out[i] = sp * a[i] + sq * flip[i];
+    }
+}
 
 #endif

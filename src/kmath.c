@@ -57,10 +57,6 @@ void kf3ds__quat_inv(const float q[4], float out[4])
     out[3] = (float)(q[3] / l);
 }
 
-float kf3ds__quat_dot(const float a[4], const float b[4])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-}
 
 void kf3ds__quat_ln(float q[4])
 {
@@ -83,52 +79,6 @@ void kf3ds__quat_exp(float q[4])
     q[3] = (float)cos(om);
 }
 
-/* lib3ds 1.3's slerp: no short-arc flip; nearly opposite inputs turn through
- * a perpendicular quaternion. In float, with sin((1-t)ω) = sin ω cos tω −
- * cos ω sin tω so that one sine/cosine pair does. */
-void kf3ds__quat_slerp(const float a[4], const float b[4], float t, float out[4])
-{
-    float l = kf3ds__quat_dot(a, b), sp, sq;
-    int i;
-    if (1.0f + l > 1e-8f) {
-        float om, sinom;
-        if (l > 1.0f)
-            l = 1.0f;
-        if (l < -1.0f)
-            l = -1.0f;
-        om = acosf(l);
-        sinom = sqrtf((1.0f - l) * (1.0f + l));
-        if (sinom > 1e-6f) {
-            sq = sinf(t * om) / sinom;
-            sp = cosf(t * om) - l * sq;
-        } else {
-            sp = 1.0f - t;
-            sq = t;
-        }
-        for (i = 0; i < 4; i++)
-            out[i] = sp * a[i] + sq * b[i];
-    } else {
-        float flip[4];
-        flip[0] = -a[1];
-        flip[1] = a[0];
-        flip[2] = -a[3];
-        flip[3] = a[2];
-        sp = sinf((1.0f - t) * (float)KF3DS__HALF_PI);
-        sq = sinf(t * (float)KF3DS__HALF_PI);
-        for (i = 0; i < 4; i++)
-            out[i] = sp * a[i] + sq * flip[i];
-    }
-}
-
-void kf3ds__quat_squad(const float a[4], const float p[4], const float q[4],
-                       const float b[4], float t, float out[4])
-{
-    float p0[4], p1[4];
-    kf3ds__quat_slerp(a, b, t, p0);
-    kf3ds__quat_slerp(p, q, t, p1);
-    kf3ds__quat_slerp(p0, p1, 2.0f * t * (1.0f - t), out);
-}
-
 void kf3ds_mat4_identity(kf3ds_mat4 *out)
 {
     int i, j;
@@ -137,46 +87,6 @@ void kf3ds_mat4_identity(kf3ds_mat4 *out)
             out->m[i][j] = i == j ? 1.0f : 0.0f;
 }
 
-void kf3ds__mat4_translation(const float pos[3], kf3ds_mat4 *out)
-{
-    kf3ds_mat4_identity(out);
-    out->m[0][3] = pos[0];
-    out->m[1][3] = pos[1];
-    out->m[2][3] = pos[2];
-}
-
-/* T(pos)·R(rot)·S(scl) for column vectors; rot need not be normalised. */
-void kf3ds__mat4_from_trs(const float pos[3], const float rot[4], const float scl[3],
-                          kf3ds_mat4 *o)
-{
-    float(*out)[4] = o->m;
-    float x = rot[0], y = rot[1], z = rot[2], w = rot[3];
-    float l = x * x + y * y + z * z + w * w;
-    float s = l > 0.0f ? 2.0f / l : 0.0f;
-    float xs = x * s, ys = y * s, zs = z * s;
-    float wx = w * xs, wy = w * ys, wz = w * zs;
-    float xx = x * xs, xy = x * ys, xz = x * zs;
-    float yy = y * ys, yz = y * zs, zz = z * zs;
-    float r[3][3];
-    int i;
-    r[0][0] = 1.0f - (yy + zz);
-    r[0][1] = xy - wz;
-    r[0][2] = xz + wy;
-    r[1][0] = xy + wz;
-    r[1][1] = 1.0f - (xx + zz);
-    r[1][2] = yz - wx;
-    r[2][0] = xz - wy;
-    r[2][1] = yz + wx;
-    r[2][2] = 1.0f - (xx + yy);
-    for (i = 0; i < 3; i++) {
-        out[i][0] = r[i][0] * scl[0];
-        out[i][1] = r[i][1] * scl[1];
-        out[i][2] = r[i][2] * scl[2];
-        out[i][3] = pos[i];
-    }
-    out[3][0] = out[3][1] = out[3][2] = 0.0f;
-    out[3][3] = 1.0f;
-}
 
 float kf3ds__mat4_det3(const kf3ds_mat4 *mat)
 {

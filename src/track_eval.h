@@ -1,0 +1,223 @@
+/* Track evaluation, inline: eval.c calls it with constant kinds for every
+ * node of every frame, and the compiler specialises it per kind. The layout
+ * of the per-segment records written by track.c is defined here too. */
+#ifndef KF3DS_TRACK_EVAL_H
+#define KF3DS_TRACK_EVAL_H
+#include "internal.h"
+#include <math.h>
+#include <string.h>
+
+#define KF3DS__PI_F 3.14159265358979f
+
+static inline int is_vector(kf3ds_track_kind kind)
+{
+    return kind == KF3DS_TRACK_POS || kind == KF3DS_TRACK_SCL || kind == KF3DS_TRACK_COL;
+}
+
+static inline int dims_of(kf3ds_track_kind kind)
+{
+    return is_vector(kind) ? 3 : 1;
+}
+
+/* ---- per-segment records ------------------------------------------------
+ * Evaluation reads one contiguous, cache-line aligned record per segment
+ * k → k+1, which also holds the segment's frames, so that playback with a
+ * hint touches nothing else of the track.
+ *   common:  [0] f_k, [1] f_k+1 (int32 bit patterns), [2] ease_from of k, [3] ease_to of k+1
+ *   vector (16 floats): [4..15] c0, c1, c2, c3 (3 each): P(u) = ((c3 u + c2) u + c1) u + c0
+ *   rotation (32 floats): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
+ *            [20] ω, cos ω, 1/sin ω of slerp(Q_k, Q_k+1), [25] the same for
+ *            slerp(A_k, B_k+1), [24] mode: 0 squad, 1 multi-turn with [8] axis
+ *            and [11] angle of key k+1
+ */
+#define SEG_VECTOR 16
+#define SEG_ROTATION 32
+
+static inline size_t seg_stride(kf3ds_track_kind kind)
+{
+    return kind == KF3DS_TRACK_ROT ? SEG_ROTATION : SEG_VECTOR;
+}
+
+static inline int32_t seg_frame(const float *rec, int i)
+{
+    int32_t f;
+    memcpy(&f, rec + i, sizeof f);
+    return f;
+}
+
+/* ---- evaluation ------------------------------------------------------- */
+
+/* Ease of notes §6.3: e_f = ease_from of the segment's start key, e_t =
+ * ease_to of its end key. */
+static inline float ease(float u, float ef, float et)
+{
+    float s = ef + et, a;
+    if (!(s > 0.0f))
+        return u;
+    if (s > 1.0f) {
+        ef /= s;
+        et /= s;
+    }
+    a = 1.0f / (2.0f - (ef + et));
+    if (ef > 0.0f && u < ef)
+        return (a / ef) * u * u;
+    if (et > 0.0f && u >= 1.0f - et) {
+        float v = 1.0f - u;
+        return 1.0f - (a / et) * v * v;
+    }
+    return a * (2.0f * u - ef);
+}
+
+/* Number of keys with frame <= t: a branchless binary search over the packed
+ * frames (the branchy one mispredicted on every other step). */
+static inline uint32_t keys_at_or_before(const kf3ds_track *t, double time)
+{
+    const int32_t *base = t->frames_;
+    uint32_t n = t->num_keys;
+    while (n > 1) {
+        uint32_t half = n / 2;
+        base = (double)base[half] <= time ? base + half : base;
+        n -= half;
+    }
+    return (uint32_t)(base - t->frames_) + ((double)*base <= time);
+}
+
+/* slerp(a, b, t) with the constants of slerp_constants. */
+static inline void slerp_fixed(const float a[4], const float b[4], const float c[3], float t,
+                        float out[4])
+{
+    float sp, sq;
+    int i;
+    if (c[2] > 0.0f) {
+        float tw = t * c[0];
+        sq = sinf(tw) * c[2];
+        sp = cosf(tw) - c[1] * sq;
+    } else if (c[2] < 0.0f) {
+        sp = 1.0f - t;
+        sq = t;
+    } else {
+        kf3ds__quat_slerp(a, b, t, out);
+        return;
+    }
+    for (i = 0; i < 4; i++)
+        out[i] = sp * a[i] + sq * b[i];
+}
+
+/* Maps time into the track's period when its loop bits ask for it (rules §3). */
+static inline double track_time(const kf3ds_track *t, double time)
+{
+    if ((t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2) {
+        double first = t->keys[0].frame;
+        double period = (double)t->keys[t->num_keys - 1].frame - first;
+        if (period > 0.0 && isfinite(time)) {
+            double r = fmod(time - first, period);
+            if (r < 0.0)
+                r += period;
+            return first + r;
+        }
+    }
+    if (time != time) /* NaN: hold the first key */
+        return t->num_keys ? (double)t->keys[0].frame : 0.0;
+    return time;
+}
+
+static inline int default_value(kf3ds_track_kind kind, float out[4])
+{
+    memset(out, 0, 4 * sizeof(float));
+    if (kind == KF3DS_TRACK_ROT) {
+        out[3] = 1.0f;
+        return 4;
+    }
+    if (kind == KF3DS_TRACK_MORPH)
+        out[0] = -1.0f;
+    return is_vector(kind) ? 3 : 1;
+}
+
+static inline int key_value(const kf3ds_key *k, kf3ds_track_kind kind, float out[4])
+{
+    int d, n = kind == KF3DS_TRACK_ROT ? 4 : dims_of(kind);
+    for (d = 0; d < n; d++)
+        out[d] = kind == KF3DS_TRACK_ROT ? k->quat[d] : k->value[d];
+    return n;
+}
+
+
+/* The segment search, trying the hinted segment and the one after it first:
+ * during playback that is nearly always where t is, and the records carry
+ * their frames, so the packed frames are only read when the hint misses. */
+static inline uint32_t find_count(const kf3ds_track *t, size_t stride, double time, uint32_t *hint)
+{
+    uint32_t n = t->num_keys, count, h, i;
+    if (hint && t->segments_) {
+        h = *hint; /* untrusted: checked before use */
+        for (i = 0; i < 2 && h < n && h + i + 1 < n; i++) {
+            const float *rec = t->segments_ + (size_t)(h + i) * stride;
+            if ((double)seg_frame(rec, 0) <= time && time < (double)seg_frame(rec, 1)) {
+                *hint = h + i;
+                return h + i + 1;
+            }
+        }
+    }
+    count = keys_at_or_before(t, time);
+    if (hint)
+        *hint = count ? count - 1 : 0;
+    return count;
+}
+
+static inline int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
+                             unsigned flags, float out[4], uint32_t *hint)
+{
+    uint32_t count;
+    const float *seg;
+    double t, span;
+    float u;
+    int d;
+    if (!track || !out || (unsigned)kind >= KF3DS_TRACK_COUNT)
+        return 0;
+    if (!track->num_keys)
+        return default_value(kind, out);
+    if (!track->frames_) /* not set up by the loader (hand-built track) */
+        return key_value(&track->keys[0], kind, out);
+    t = track_time(track, frame);
+    count = find_count(track, seg_stride(kind), t, hint);
+    if (kind == KF3DS_TRACK_HIDE) {
+        /* lib3ds 2.0's rule: the first key does not toggle, each later key does. */
+        out[0] = (count > 0 && count % 2 == 0) ? 1.0f : 0.0f;
+        return 1;
+    }
+    if (kind == KF3DS_TRACK_MORPH) {
+        out[0] = (float)(count ? count - 1 : 0);
+        return 1;
+    }
+    if (count == 0)
+        return key_value(&track->keys[0], kind, out);
+    if (count >= track->num_keys || !track->segments_)
+        return key_value(&track->keys[count - 1], kind, out);
+    seg = track->segments_ + (size_t)(count - 1) * seg_stride(kind);
+    span = (double)seg_frame(seg, 1) - seg_frame(seg, 0);
+    u = (float)((t - seg_frame(seg, 0)) / span);
+    if (!(flags & KF3DS_EVAL_NO_EASE))
+        u = ease(u, seg[2], seg[3]);
+    if (kind == KF3DS_TRACK_ROT) {
+        if (seg[24] != 0.0f) {
+            /* A half turn or more: turn the whole increment linearly (rules §6). */
+            float inc[4];
+            kf3ds__quat_axis_angle(inc, seg + 8, -u * seg[11]);
+            kf3ds__quat_mul(inc, seg + 4, out);
+        } else {
+            /* squad: slerp(slerp(Q_k, Q_k+1, u), slerp(A_k, B_k+1, u), 2u(1-u)) */
+            float p0[4], p1[4];
+            slerp_fixed(seg + 4, seg + 8, seg + 20, u, p0);
+            slerp_fixed(seg + 12, seg + 16, seg + 25, u, p1);
+            kf3ds__quat_slerp(p0, p1, 2.0f * u * (1.0f - u), out);
+        }
+        return 4;
+    } else {
+        int n = dims_of(kind);
+        for (d = 0; d < n; d++)
+            out[d] = ((seg[13 + d] * u + seg[10 + d]) * u + seg[7 + d]) * u + seg[4 + d];
+        return n;
+    }
+}
+
+#endif
