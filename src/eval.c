@@ -64,11 +64,12 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
     l[1][3] = p->position[1];
     l[2][3] = p->position[2];
     if (parent) {
+        static const float e3[4] = { 0.0f, 0.0f, 0.0f, 1.0f }; /* L's bottom row */
         const float(*a)[4] = parent->m;
         for (i = 0; i < 3; i++)
             for (j = 0; j < 4; j++)
                 p->world.m[i][j] = a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
-                                   (j == 3 ? a[i][3] : 0.0f);
+                                   a[i][3] * e3[j];
     } else {
         for (i = 0; i < 3; i++)
             for (j = 0; j < 4; j++)

@@ -194,10 +194,10 @@ static void get_u16s(kf3ds_reader *b, uint16_t *out, size_t count)
 static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, kf3ds_mesh *m)
 {
     kf3ds_chunk c;
-    kf3ds_reader sb;
-    uint32_t i, n = read_count(ctx, &b, fc, 8);
-    uint32_t groups = 0;
-    kf3ds_reader sub;
+    kf3ds_reader sb, sub;
+    kf3ds_chunk_result r;
+    uint32_t i, n = read_count(ctx, &b, fc, 8), groups = 0, num_smooth = 0;
+    const unsigned char *p, *smooth = NULL;
     m->groups = NULL; /* a second FACE_ARRAY replaces the first entirely */
     m->num_groups = 0;
     m->num_faces = 0;
@@ -205,28 +205,33 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     if (!m->faces)
         return;
     m->num_faces = n;
-    {
-        const unsigned char *p = b.data + b.pos;
-        for (i = 0; i < n; i++, p += 8) {
-            kf3ds_face *f = &m->faces[i];
-            f->v[0] = le16(p);
-            f->v[1] = le16(p + 2);
-            f->v[2] = le16(p + 4);
-            f->flags = le16(p + 6);
-            f->smoothing = 0;
-            f->material = KF3DS_NONE;
-        }
-        b.pos += (size_t)n * 8;
-    }
-    /* Count the material groups first so that one array holds them. */
+    /* Look at the sub-chunks first: how many material groups there are, and
+     * where the smoothing groups are, so that the faces are written once. */
     sub = b;
-    while (kf3ds_chunk_next(&sub, &c, NULL) == KF3DS_CHUNK_OK || c.id == 0x4130) {
-        if (c.length < 6)
-            break;
-        groups += c.id == 0x4130;
-        if (sub.pos >= sub.end)
-            break;
+    sub.pos += (size_t)n * 8;
+    while ((r = kf3ds_chunk_next(&sub, &c, &sb)) == KF3DS_CHUNK_OK || r == KF3DS_CHUNK_CLAMPED) {
+        if (c.id == 0x4130) {
+            groups++;
+        } else if (c.id == 0x4150) {
+            smooth = sb.data + sb.pos;
+            num_smooth = (uint32_t)(kf3ds_reader_left(&sb) / 4);
+            if (num_smooth < n)
+                kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, c.offset, c.id,
+                            "%lu smoothing groups for %lu faces", (unsigned long)num_smooth,
+                            (unsigned long)n);
+        }
     }
+    p = b.data + b.pos;
+    for (i = 0; i < n; i++, p += 8) {
+        kf3ds_face *f = &m->faces[i];
+        f->v[0] = le16(p);
+        f->v[1] = le16(p + 2);
+        f->v[2] = le16(p + 4);
+        f->flags = le16(p + 6);
+        f->smoothing = i < num_smooth ? le32(smooth + 4 * (size_t)i) : 0;
+        f->material = KF3DS_NONE;
+    }
+    b.pos += (size_t)n * 8;
     m->groups = (kf3ds_material_group *)kf3ds__alloc_array(ctx, groups, sizeof *m->groups);
     while (kf3ds__next_chunk(ctx, &b, fc->id, &c, &sb)) {
         if (c.id == 0x4130 && m->groups && m->num_groups < groups) {
@@ -240,14 +245,6 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
                 g->num_faces = k;
                 get_u16s(&sb, g->faces, k);
             }
-        } else if (c.id == 0x4150) {
-            uint32_t k = (uint32_t)(kf3ds_reader_left(&sb) / 4);
-            if (k < m->num_faces)
-                kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, c.offset, c.id,
-                            "%lu smoothing groups for %lu faces",
-                            (unsigned long)k, (unsigned long)m->num_faces);
-            for (i = 0; i < k && i < m->num_faces; i++)
-                m->faces[i].smoothing = le32(sb.data + sb.pos + 4 * (size_t)i);
         }
     }
 }
