@@ -437,6 +437,101 @@ static void test_hide_track(void **state)
     kf3ds_free(s);
 }
 
+/* Every scalar and vector kind runs through the same Hermite: a two-key
+ * track is the straight line between its keys, whatever the kind. */
+static void test_every_interpolated_kind(void **state)
+{
+    static const kf3ds_track_kind kinds[] = { KF3DS_TRACK_POS, KF3DS_TRACK_SCL,
+                                              KF3DS_TRACK_COL, KF3DS_TRACK_FOV,
+                                              KF3DS_TRACK_ROLL, KF3DS_TRACK_HOT,
+                                              KF3DS_TRACK_FALL };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        key_spec k[2];
+        kf3ds_scene *s;
+        float v[4];
+        int n, d;
+        memset(k, 0, sizeof k);
+        k[0].v[0] = 10; k[0].v[1] = 20; k[0].v[2] = 30;
+        k[1].frame = 8; k[1].v[0] = 50; k[1].v[1] = 60; k[1].v[2] = 70;
+        s = one_track(kinds[i], 0, k, 2);
+        n = kf3ds_track_eval(&s->nodes[0].tracks[kinds[i]], kinds[i], 2, 0, v);
+        assert_int_equal(n, kinds[i] == KF3DS_TRACK_POS || kinds[i] == KF3DS_TRACK_SCL ||
+                                    kinds[i] == KF3DS_TRACK_COL ? 3 : 1);
+        for (d = 0; d < n; d++)
+            assert_near(v[d], 10 * (d + 1) + 40 * 0.25, 1e-4, "kind");
+        kf3ds_free(s);
+    }
+}
+
+/* Morph: a step function over the keys' object names, resolved to meshes. */
+static void test_morph_track(void **state)
+{
+    static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+    static const uint16_t faces[] = { 0, 1, 2 };
+    static const char *names[] = { "A", "B", "Nowhere" };
+    w3ds w;
+    kf3ds_scene *s;
+    kf3ds_pose p;
+    int i;
+    (void)state;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0x3D3D);
+    w3ds_mesh(&w, "A", pts, 3, faces, 1, NULL, NULL);
+    w3ds_mesh(&w, "B", pts, 3, faces, 1, NULL, NULL);
+    w3ds_end(&w);
+    w3ds_begin(&w, 0xB000);
+    w3ds_begin(&w, 0xB002);
+    w3ds_node_hdr(&w, "A", 0, 0, 0xFFFF);
+    w3ds_begin(&w, 0xB026);
+    w3ds_track_header(&w, 0, 3);
+    for (i = 0; i < 3; i++) {
+        w3ds_key_header(&w, i * 10, NULL);
+        w3ds_cstr(&w, names[i]);
+    }
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    s = kf3ds_load_memory(w.buf, w.len, NULL, NULL);
+    w3ds_free(&w);
+    assert_non_null(s);
+    kf3ds_node_eval(s, 0, -3, 0, &p);
+    assert_int_equal(p.morph_mesh, 0);
+    kf3ds_node_eval(s, 0, 10, 0, &p);
+    assert_int_equal(p.morph_mesh, 1);
+    kf3ds_node_eval(s, 0, 19.9, 0, &p);
+    assert_int_equal(p.morph_mesh, 1);
+    kf3ds_node_eval(s, 0, 25, 0, &p);
+    assert_int_equal(p.morph_mesh, KF3DS_NONE); /* names an object that does not exist */
+    assert_string_equal(s->nodes[0].tracks[KF3DS_TRACK_MORPH].keys[2].morph_name, "Nowhere");
+    kf3ds_free(s);
+}
+
+/* Playback with search hints gives exactly what one-shot evaluation gives,
+ * forwards, backwards and jumping. */
+static void test_hints_match_search(void **state)
+{
+    kf3ds_scene *s = probe_scene(3);
+    kf3ds_pose hinted[2], fresh;
+    double t;
+    (void)state;
+    memset(hinted, 0, sizeof hinted);
+    for (t = -12; t < 60; t += 0.75) {
+        kf3ds_scene_eval(s, t, 0, hinted);
+        kf3ds_node_eval(s, 1, t, 0, &fresh);
+        assert_memory_equal(&hinted[1].world, &fresh.world, sizeof fresh.world);
+    }
+    for (t = 60; t > -12; t -= 3.3) {
+        kf3ds_scene_eval(s, t, 0, hinted);
+        kf3ds_node_eval(s, 1, t, 0, &fresh);
+        assert_memory_equal(&hinted[1].world, &fresh.world, sizeof fresh.world);
+    }
+    kf3ds_free(s);
+}
+
 static void test_nan_and_huge_frames(void **state)
 {
     kf3ds_scene *s = probe_scene(3);
@@ -468,6 +563,9 @@ int main(void)
         cmocka_unit_test(test_late_first_key),
         cmocka_unit_test(test_tcb_interior),
         cmocka_unit_test(test_hide_track),
+        cmocka_unit_test(test_every_interpolated_kind),
+        cmocka_unit_test(test_morph_track),
+        cmocka_unit_test(test_hints_match_search),
         cmocka_unit_test(test_nan_and_huge_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
