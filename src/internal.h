@@ -56,9 +56,12 @@ int kf3ds__next_chunk(kf3ds__ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
 int kf3ds__check_short(kf3ds__ctx *ctx, const kf3ds_reader *r, const kf3ds_chunk *chunk);
 void *kf3ds__alloc_raw(kf3ds__ctx *ctx, size_t n, size_t size); /* not zeroed */
 
+/* A zero-terminated name; without a terminator it runs to the chunk end (warning). */
+const char *kf3ds__read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c);
+
 /* Readers of the two sections (read_editor.c, read_keyframer.c). */
-void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body, int pass);
-void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body, int pass);
+void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body);
+void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body);
 void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body);
 void kf3ds__finish_keyframer(kf3ds__ctx *ctx);
 void kf3ds__finish_editor(kf3ds__ctx *ctx);

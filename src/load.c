@@ -227,7 +227,7 @@ static void read_sections(kf3ds__ctx *ctx, const kf3ds_chunk *root, const kf3ds_
     kf3ds_chunk c;
     kf3ds_reader body;
     if (root->id == 0x3D3D) {
-        kf3ds__read_mdata(ctx, root_body, ctx->pass);
+        kf3ds__read_mdata(ctx, root_body);
         return;
     }
     while (kf3ds__next_chunk(ctx, &it, root->id, &c, &body)) {
@@ -239,13 +239,13 @@ static void read_sections(kf3ds__ctx *ctx, const kf3ds_chunk *root, const kf3ds_
             }
             break;
         case 0x3D3D:
-            kf3ds__read_mdata(ctx, &body, ctx->pass);
+            kf3ds__read_mdata(ctx, &body);
             break;
         case 0xB000:
             if (ctx->pass == 0)
                 kf3ds__count_kfdata(ctx, &body);
             else
-                kf3ds__read_kfdata(ctx, &body, 1);
+                kf3ds__read_kfdata(ctx, &body);
             break;
         default:
             break;

@@ -58,7 +58,7 @@ static int read_percentage(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_i
 }
 
 /* Names may lack a terminator: they then run to the end of the chunk. */
-static const char *read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
+const char *kf3ds__read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
 {
     size_t len;
     int terminated;
@@ -81,7 +81,7 @@ static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_text
         switch (c.id) {
         case 0x0030: m->strength = kf3ds_read_i16(&b) / 100.0f; break;
         case 0x0031: m->strength = kf3ds_read_f32(&b); break;
-        case 0xA300: m->file = read_name(ctx, &b, &c); break;
+        case 0xA300: m->file = kf3ds__read_name(ctx, &b, &c); break;
         case 0xA351: m->tiling = kf3ds_read_u16(&b); break;
         case 0xA353: m->blur = kf3ds_read_f32(&b); break;
         case 0xA354: m->u_scale = kf3ds_read_f32(&b); break;
@@ -101,7 +101,7 @@ static void read_material(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_material *m)
     kf3ds_reader b;
     while (kf3ds__next_chunk(ctx, &body, 0xAFFF, &c, &b)) {
         switch (c.id) {
-        case 0xA000: m->name = read_name(ctx, &b, &c); break;
+        case 0xA000: m->name = kf3ds__read_name(ctx, &b, &c); break;
         case 0xA010: read_color(ctx, b, c.id, m->ambient); break;
         case 0xA020: read_color(ctx, b, c.id, m->diffuse); break;
         case 0xA030: read_color(ctx, b, c.id, m->specular); break;
@@ -237,7 +237,7 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
         if (c.id == 0x4130 && m->groups && m->num_groups < groups) {
             kf3ds_material_group *g = &m->groups[m->num_groups++];
             uint32_t k;
-            g->material_name = read_name(ctx, &sb, &c);
+            g->material_name = kf3ds__read_name(ctx, &sb, &c);
             g->material = KF3DS_NONE;
             k = read_count(ctx, &sb, &c, 2);
             g->faces = (uint16_t *)kf3ds__alloc_raw(ctx, k, 2);
@@ -411,7 +411,7 @@ static void read_named_object(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_ch
     const char *name = "";
     int hidden = 0;
     if (ctx->pass == 1)
-        name = read_name(ctx, &body, oc);
+        name = kf3ds__read_name(ctx, &body, oc);
     else
         kf3ds_read_cstr(&body, NULL, NULL);
     while (kf3ds__next_chunk(ctx, &body, oc->id, &c, &b)) {
@@ -442,13 +442,12 @@ static void read_named_object(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_ch
     }
 }
 
-void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body, int pass)
+void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body)
 {
     kf3ds_scene *s = ctx->scene;
     kf3ds_reader it = *mdata_body;
     kf3ds_chunk c;
     kf3ds_reader b;
-    (void)pass;
     while (kf3ds__next_chunk(ctx, &it, 0x3D3D, &c, &b)) {
         if (c.id == 0xAFFF) {
             kf3ds_material *m = NEXT_SLOT(ctx, s->materials, s->num_materials, ctx->cap_materials);

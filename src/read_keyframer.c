@@ -13,19 +13,6 @@ void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
             ctx->scene->num_nodes++;
 }
 
-static const char *read_string(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
-{
-    size_t len;
-    int terminated;
-    const char *s = kf3ds_read_cstr(r, &len, &terminated);
-    if (!terminated) {
-        r->short_read = 0;
-        kf3ds__diag(ctx, KF3DS_WARN_VALUE, c->offset, c->id,
-                    "string without terminator; taken up to the chunk end");
-    }
-    return kf3ds__strdup(ctx, s, len);
-}
-
 /* Bytes of a key's value in the file (MORPH: at least its terminator). */
 static size_t value_size(kf3ds_track_kind kind)
 {
@@ -133,7 +120,7 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
                 n->id = (int32_t)index;
             break;
         case 0xB010:
-            n->name = read_string(ctx, &b, &c);
+            n->name = kf3ds__read_name(ctx, &b, &c);
             n->flags1 = kf3ds_read_u16(&b);
             n->flags2 = kf3ds_read_u16(&b);
             n->parent_raw = kf3ds_read_u16(&b);
@@ -141,7 +128,7 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
                 n->parent_raw = 0xFFFF;
             break;
         case 0xB011:
-            n->instance = read_string(ctx, &b, &c);
+            n->instance = kf3ds__read_name(ctx, &b, &c);
             break;
         case 0xB012:
             for (i = 0; i < 3; i++)
@@ -180,18 +167,17 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
     n->is_dummy = strcmp(n->name, "$$$DUMMY") == 0;
 }
 
-void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body, int pass)
+void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
 {
     kf3ds_scene *s = ctx->scene;
     kf3ds_reader it = *kfdata_body;
     kf3ds_chunk c;
     kf3ds_reader b;
-    (void)pass;
     while (kf3ds__next_chunk(ctx, &it, 0xB000, &c, &b)) {
         switch (c.id) {
         case 0xB00A:
             s->kf_revision = kf3ds_read_u16(&b);
-            s->kf_filename = read_string(ctx, &b, &c);
+            s->kf_filename = kf3ds__read_name(ctx, &b, &c);
             s->anim_length = kf3ds_read_i32(&b);
             if (!s->segment_end && !s->segment_start)
                 s->segment_end = s->anim_length;

@@ -96,4 +96,7 @@ double cli_text_float(double v);
 /* The node type as the contracts name it ("object", "camera", ...). */
 const char *cli_node_type(kf3ds_node_type type);
 
+/* "[i] type name (instance) id N": how info and eval name a node. */
+void cli_node_label(FILE *out, const kf3ds_scene *s, uint32_t i);
+
 #endif

@@ -419,3 +419,17 @@ const char *cli_node_type(kf3ds_node_type type)
     const char *n = kf3ds_node_type_name(type);
     return n ? n : "?";
 }
+
+void cli_node_label(FILE *out, const kf3ds_scene *s, uint32_t i)
+{
+    const kf3ds_node *n = &s->nodes[i];
+    fprintf(out, "[%lu] %s ", (unsigned long)i, cli_node_type(n->type));
+    cli_text_name(out, n->name);
+    if (n->instance) {
+        fputs(" (", out);
+        cli_text_name(out, n->instance);
+        fputc(')', out);
+    }
+    if (n->has_node_id)
+        fprintf(out, " id %ld", (long)n->id);
+}

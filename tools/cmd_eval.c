@@ -73,15 +73,8 @@ static void text_node(FILE *out, const eval_opts *o, const kf3ds_scene *s, uint3
 {
     const kf3ds_node *n = &s->nodes[i];
     int r;
-    fprintf(out, "  [%lu] %s ", (unsigned long)i, cli_node_type(n->type));
-    cli_text_name(out, n->name);
-    if (n->instance) {
-        fputs(" (", out);
-        cli_text_name(out, n->instance);
-        fputc(')', out);
-    }
-    if (n->has_node_id)
-        fprintf(out, " id %ld", (long)n->id);
+    fputs("  ", out);
+    cli_node_label(out, s, i);
     fprintf(out, " parent %ld%s\n",
             (long)(n->parent >= 0 && (uint32_t)n->parent < s->num_nodes ? n->parent : -1),
             pose->hidden ? " hidden" : "");

@@ -37,15 +37,7 @@ static void print_node(FILE *out, const kf3ds_scene *s, uint32_t i, uint32_t dep
     fprintf(out, "  %*s", (int)(2 * d), "");
     if (depth > INFO_MAX_INDENT)
         fprintf(out, "(depth %lu) ", (unsigned long)depth);
-    fprintf(out, "[%lu] %s ", (unsigned long)i, cli_node_type(n->type));
-    cli_text_name(out, n->name);
-    if (n->instance) {
-        fputs(" (", out);
-        cli_text_name(out, n->instance);
-        fputc(')', out);
-    }
-    if (n->has_node_id)
-        fprintf(out, " id %ld", (long)n->id);
+    cli_node_label(out, s, i);
     if (n->flags1 & 0x800)
         fputs(" hidden", out);
     if (n->type == KF3DS_NODE_OBJECT && !n->is_dummy && n->mesh == KF3DS_NONE)
