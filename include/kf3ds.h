@@ -232,6 +232,8 @@ typedef struct kf3ds_key {
 /* Track flags: low two bits 0 single, 1 wrap, 2 repeat, 3 loop (see docs). */
 #define KF3DS_TRACK_LOOP_MASK 0x0003
 
+/* (The two reserved words of the track header are not kept: `kf3ds dump`
+ * shows them from the raw chunk.) */
 typedef struct kf3ds_track {
     kf3ds_key *keys;       /* sorted by frame (stable) */
     uint32_t num_keys;
@@ -240,7 +242,6 @@ typedef struct kf3ds_track {
      * the segment search and per-segment records. Do not use. */
     const int32_t *frames_;
     const float *segments_;
-    uint32_t unknown[2];   /* the two reserved header words, as stored */
 } kf3ds_track;
 
 typedef enum kf3ds_node_type {

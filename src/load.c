@@ -264,6 +264,7 @@ static void format_message(char *out, size_t cap, const char *fmt, ...)
 int kf3ds__allocate_scene_arrays(kf3ds__ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
+    unsigned char *nodes;
     if (s->num_nodes > ctx->limits.max_nodes) {
         ctx->pass = 1;
         kf3ds__diag(ctx, KF3DS_ERR_LIMIT, 0, 0xB000, "%lu nodes exceed the limit of %lu",
@@ -280,7 +281,10 @@ int kf3ds__allocate_scene_arrays(kf3ds__ctx *ctx)
     s->materials = (kf3ds_material *)kf3ds__alloc_array(ctx, s->num_materials, sizeof(kf3ds_material));
     s->cameras = (kf3ds_camera *)kf3ds__alloc_array(ctx, s->num_cameras, sizeof(kf3ds_camera));
     s->lights = (kf3ds_light *)kf3ds__alloc_array(ctx, s->num_lights, sizeof(kf3ds_light));
-    s->nodes = (kf3ds_node *)kf3ds__alloc_array(ctx, s->num_nodes, sizeof(kf3ds_node));
+    /* Nodes start on a 64-byte line: the fields evaluation reads then fill
+     * exactly two lines of each node. */
+    nodes = (unsigned char *)kf3ds__alloc_array(ctx, (size_t)s->num_nodes + 1, sizeof(kf3ds_node));
+    s->nodes = nodes ? (kf3ds_node *)(nodes + (64 - (uintptr_t)nodes % 64) % 64) : NULL;
     s->num_meshes = s->num_materials = s->num_cameras = s->num_lights = s->num_nodes = 0;
     return !ctx->out_of_memory;
 }

@@ -31,8 +31,8 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
     uint32_t count, fit, i;
     size_t min_key = 6 + value_size(kind);
     t->flags = kf3ds_read_u16(&b);
-    t->unknown[0] = kf3ds_read_u32(&b);
-    t->unknown[1] = kf3ds_read_u32(&b);
+    kf3ds_read_u32(&b); /* two reserved words */
+    kf3ds_read_u32(&b);
     count = kf3ds_read_u32(&b);
     if (kf3ds__check_short(ctx, &b, c))
         return;
