@@ -86,33 +86,6 @@ void kf3ds__quat_exp(float q[4]);
 float kf3ds__mat4_det3(const kf3ds_mat4 *m);
 
 
-/* sin x and cos x for |x| <= π in float, by Taylor polynomials on [−π/2, π/2]
- * (truncation below 6e-8) after folding x into that range; outside |x| <= π
- * libm is called. Inline, because every rotation track of every node of every
- * frame needs three of these and the libm calls dominated evaluation. */
-static inline void kf3ds__sincos(float x, float *s, float *c)
-{
-    const float half_pi = 1.57079632679f, pi = 3.14159265359f;
-    float y = x, sign_c = 1.0f, z;
-    if (!(x >= -pi && x <= pi)) {
-        *s = sinf(x);
-        *c = cosf(x);
-        return;
-    }
-    if (y > half_pi) { /* sin(π − y) = sin y, cos(π − y) = −cos y */
-        y = pi - y;
-        sign_c = -1.0f;
-    } else if (y < -half_pi) {
-        y = -pi - y;
-        sign_c = -1.0f;
-    }
-    z = y * y;
-    *s = y * (1.0f + z * (-1.0f / 6 + z * (1.0f / 120 + z * (-1.0f / 5040 +
-             z * (1.0f / 362880 + z * (-1.0f / 39916800))))));
-    *c = sign_c * (1.0f + z * (-0.5f + z * (1.0f / 24 + z * (-1.0f / 720 + z * (1.0f / 40320 +
-                   z * (-1.0f / 3628800 + z * (1.0f / 479001600)))))));
-}
-
 static inline float kf3ds__quat_dot(const float a[4], const float b[4])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
@@ -135,10 +108,8 @@ static inline void kf3ds__quat_slerp(const float a[4], const float b[4], float t
         om = acosf(l);
         sinom = sqrtf((1.0f - l) * (1.0f + l));
         if (sinom > 1e-6f) {
-            float st, ct;
-            kf3ds__sincos(t * om, &st, &ct);
-            sq = st / sinom;
-            sp = ct - l * sq;
+            sq = sinf(t * om) / sinom;
+            sp = cosf(t * om) - l * sq;
         } else {
             sp = 1.0f - t;
             sq = t;

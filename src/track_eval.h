@@ -89,10 +89,9 @@ static inline void slerp_fixed(const float a[4], const float b[4], const float c
     float sp, sq;
     int i;
     if (c[2] > 0.0f) {
-        float st, ct;
-        kf3ds__sincos(t * c[0], &st, &ct);
-        sq = st * c[2];
-        sp = ct - c[1] * sq;
+        float tw = t * c[0];
+        sq = sinf(tw) * c[2];
+        sp = cosf(tw) - c[1] * sq;
     } else if (c[2] < 0.0f) {
         sp = 1.0f - t;
         sq = t;
