@@ -311,8 +311,8 @@ static void resolve_parents(kf3ds__ctx *ctx)
     }
 }
 
-/* Depths and an evaluation order with every parent before its children
- * (a counting sort by depth). */
+/* Depths and an evaluation order with every parent before its children:
+ * file order when it already is one, else a counting sort by depth. */
 static void order_nodes(kf3ds__ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
@@ -340,6 +340,15 @@ static void order_nodes(kf3ds__ctx *ctx)
                 max_depth = s->nodes[j].depth;
             j = s->nodes[j].parent;
         }
+    }
+    /* File order already puts parents first in most files: keep it then, so
+     * that evaluation walks the nodes sequentially. */
+    for (i = 0; i < n && s->nodes[i].parent < (int32_t)i; i++)
+        ;
+    if (i == n) {
+        for (i = 0; i < n; i++)
+            s->eval_order[i] = i;
+        return;
     }
     count = (uint32_t *)kf3ds__alloc_array(ctx, (size_t)max_depth + 2, sizeof(uint32_t));
     if (!count)
