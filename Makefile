@@ -12,6 +12,9 @@ override CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 override LDFLAGS += -fsanitize=address,undefined
 endif
 LDLIBS  += -lm
+# Front ends only: the viewer links SDL2, rendering to PNG libpng.
+FRONT_CFLAGS = $(shell pkg-config --cflags sdl2 libpng 2>/dev/null)
+FRONT_LIBS   = $(shell pkg-config --libs sdl2 libpng 2>/dev/null || echo -lSDL2 -lpng)
 
 LIB_SRC   := $(sort $(wildcard src/*.c))
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
@@ -45,21 +48,24 @@ $(BUILD)/libkf3ds.so: $(LIB_OBJ)
 
 $(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(BUILD)/libkf3ds.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(BUILD)/libkf3ds.a $(FRONT_LIBS) $(LDLIBS)
 
 $(BUILD)/kf3ds-bench: tools/bench.c $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(BUILD)/libkf3ds.a $(LDLIBS)
 
+
 $(BUILD)/mk3ds: $(GEN_SRC) tools/write3ds.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(LDLIBS)
 
-# Tests: every tests/test_*.c is one cmocka program; test_diff_* also links lib3ds.
+# Tests: every tests/test_*.c is one cmocka program; test_diff_* also links lib3ds,
+# test_png_* SDL2 and libpng.
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) tests/support.h $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(BUILD)/libkf3ds.a \
-	  -lcmocka $(if $(findstring test_diff,$*),-l3ds) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itools -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
+	  $(BUILD)/libkf3ds.a -lcmocka $(if $(findstring test_diff,$*),-l3ds) \
+	  $(if $(findstring test_png,$*),$(FRONT_LIBS)) $(LDLIBS)
 
 check: $(TEST_BIN) all
 	@set -e; fail=0; for t in $(TEST_BIN); do \
@@ -80,11 +86,11 @@ c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
 	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) tests/support.c examples/play.c; do \
-	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests -fsyntax-only $$f || exit 1; done; \
+	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
 deps-build:
-	@sh tools/ensure-deps.sh make gcc libc6-dev
+	@sh tools/ensure-deps.sh make gcc libc6-dev pkg-config libsdl2-dev libpng-dev
 
 run: deps-build
 	$(MAKE) all
