@@ -4,6 +4,7 @@
  *   mk3ds samples DIR          DIR/orrery.3ds, DIR/arm.3ds, DIR/edge.3ds
  *   mk3ds bench-meshes FILE    200 meshes x 20,000 vertices (~90 MB)
  *   mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track
+ *   mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles
  *   mk3ds random SEED FILE     a random valid animated scene, deterministic
  *
  * A scene is built in memory (nodes with their tracks, meshes, materials,
@@ -1258,6 +1259,97 @@ static void make_bench_meshes(const char *path)
     free(faces);
 }
 
+#define BR_MESHES 100
+#define BR_LAT 20  /* latitude bands */
+#define BR_LON 25  /* longitude segments: 2 * 20 * 25 = 1,000 triangles a sphere */
+
+/* The render benchmark: a 10 x 10 grid of UV spheres (one smoothing group,
+ * one material each), every one spinning a full turn about Z over 0..100 in
+ * four 90-degree keys. */
+static void make_bench_render(const char *path)
+{
+    static const uint8_t amb[3] = {40, 40, 40}, spec[3] = {200, 200, 200};
+    w3ds w;
+    float pts[(BR_LAT + 1) * BR_LON * 3];
+    uint16_t faces[2 * BR_LAT * BR_LON * 3];
+    uint32_t nf = 0;
+    int i, a, b, k;
+    char name[32], mat[32];
+
+    for (a = 0; a < BR_LAT; a++)
+        for (b = 0; b < BR_LON; b++) {
+            uint16_t v0 = (uint16_t)(a * BR_LON + b);
+            uint16_t v1 = (uint16_t)(a * BR_LON + (b + 1) % BR_LON);
+            uint16_t v2 = (uint16_t)(v0 + BR_LON), v3 = (uint16_t)(v1 + BR_LON);
+            faces[3 * nf] = v0;
+            faces[3 * nf + 1] = v1;
+            faces[3 * nf + 2] = v3;
+            nf++;
+            faces[3 * nf] = v0;
+            faces[3 * nf + 1] = v3;
+            faces[3 * nf + 2] = v2;
+            nf++;
+        }
+    w3ds_init(&w);
+    write_file_start(&w);
+    for (i = 0; i < BR_MESHES; i++) {
+        uint8_t diffuse[3];
+        diffuse[0] = (uint8_t)(80 + (i * 37) % 170);
+        diffuse[1] = (uint8_t)(80 + (i * 73) % 170);
+        diffuse[2] = (uint8_t)(80 + (i * 151) % 170);
+        snprintf(mat, sizeof mat, "Mat%03d", i);
+        w3ds_material(&w, mat, amb, diffuse, spec);
+    }
+    for (i = 0; i < BR_MESHES; i++) {
+        double cx = (i % 10) * 30.0, cy = (i / 10) * 30.0;
+        float mf[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+        mf[9] = (float)cx;
+        mf[10] = (float)cy;
+        for (a = 0; a <= BR_LAT; a++)
+            for (b = 0; b < BR_LON; b++) {
+                double th = 3.14159265358979 * a / BR_LAT, ph = 6.28318530717959 * b / BR_LON;
+                float *p = pts + 3 * (a * BR_LON + b);
+                p[0] = (float)(cx + 10.0 * sin(th) * cos(ph));
+                p[1] = (float)(cy + 10.0 * sin(th) * sin(ph));
+                p[2] = (float)(10.0 * cos(th));
+            }
+        snprintf(name, sizeof name, "Ball%03d", i);
+        snprintf(mat, sizeof mat, "Mat%03d", i);
+        w3ds_mesh(&w, name, pts, (BR_LAT + 1) * BR_LON, faces, nf, mf, mat);
+    }
+    w3ds_end(&w); /* MDATA */
+
+    w3ds_begin(&w, 0xB000);
+    write_kfheader(&w, "benchrnd", 100, 0, 100);
+    for (i = 0; i < BR_MESHES; i++) {
+        snprintf(name, sizeof name, "Ball%03d", i);
+        w3ds_begin(&w, C_OBJECT_NODE);
+        w3ds_node_hdr(&w, name, 0, 0, 0xFFFF);
+        w3ds_begin(&w, C_POS);
+        w3ds_track_header(&w, 0, 1);
+        w3ds_key_header(&w, 0, NULL);
+        w3ds_f32(&w, (float)((i % 10) * 30.0));
+        w3ds_f32(&w, (float)((i / 10) * 30.0));
+        w3ds_f32(&w, 0);
+        w3ds_end(&w);
+        w3ds_begin(&w, C_ROT);
+        w3ds_track_header(&w, 0, 5);
+        for (k = 0; k < 5; k++) {
+            w3ds_key_header(&w, k * 25, NULL);
+            w3ds_f32(&w, k ? 1.5707963f : 0.0f);
+            w3ds_f32(&w, 0);
+            w3ds_f32(&w, 0);
+            w3ds_f32(&w, 1);
+        }
+        w3ds_end(&w);
+        w3ds_end(&w);
+    }
+    w3ds_end(&w); /* KFDATA */
+    w3ds_end(&w); /* M3DMAGIC */
+    save_or_die(&w, path);
+    w3ds_free(&w);
+}
+
 static void random_axis(double a[3])
 {
     double len;
@@ -1572,6 +1664,7 @@ static int usage(void)
     fputs("usage: mk3ds samples DIR          write DIR/orrery.3ds, DIR/arm.3ds, DIR/edge.3ds\n"
           "       mk3ds bench-meshes FILE    200 meshes of 20,000 vertices (~90 MB)\n"
           "       mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track\n"
+          "       mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles\n"
           "       mk3ds random SEED FILE     a random valid animated scene (SEED: unsigned integer)\n",
           stderr);
     return 2;
@@ -1604,6 +1697,10 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "bench-meshes") == 0) {
         make_bench_meshes(argv[2]);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "bench-render") == 0) {
+        make_bench_render(argv[2]);
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "bench-nodes") == 0) {
