@@ -1,6 +1,7 @@
 /* kf3ds-bench: load and evaluation timings (docs/contracts.md, "kf3ds-bench").
  *
  *   kf3ds-bench FILE [FRAMES]
+ *   kf3ds-bench --render WxH FILE [FRAMES]
  *
  * Loads FILE, then evaluates every node at FRAMES frames (default: the file's
  * animation length, anim_length or segment_end - segment_start if larger,
@@ -18,6 +19,19 @@
  *    for load and eval_ms is the BEST (minimum) time of one run.
  * Clock: clock_gettime(CLOCK_MONOTONIC).
  *
+ * --render WxH: renders FRAMES frames (default 100) evenly spread over the
+ * segment, first and last included, with the software rasterizer into a
+ * WxH framebuffer: smooth shading, depth test, no overlays, from the orbit
+ * view (azimuth 35, elevation 25, 45 degree FOV) framing the scene's bounds
+ * over all those frames. One run is kf3ds_scene_eval + kf3ds_render_scene
+ * (which clears the framebuffer) for every frame; runs repeat at least
+ * RENDER_MIN_RUNS times, then until they add up to RENDER_TARGET_MS or
+ * RENDER_MAX_RUNS runs; the best run gives the time per frame. Last line:
+ *
+ *   render_ms_per_frame 9.87 triangles 100000
+ *
+ * where triangles is the mean number submitted per frame (render stats).
+ *
  * Exit status: 0 success, 1 the file cannot be loaded, 2 wrong usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +45,10 @@
 #define TARGET_MS 200.0
 #define MIN_RUNS 3
 #define MAX_RUNS 50
+#define RENDER_TARGET_MS 1000.0
+#define RENDER_MIN_RUNS 2
+#define RENDER_MAX_RUNS 20
+#define RENDER_DEFAULT_FRAMES 100
 
 static double now_ms(void)
 {
@@ -42,8 +60,10 @@ static double now_ms(void)
 static int usage(void)
 {
     fputs("usage: kf3ds-bench FILE [FRAMES]\n"
+          "       kf3ds-bench --render WxH FILE [FRAMES]\n"
           "  FRAMES: number of frames to evaluate (positive integer; default: the\n"
-          "  file's animation length)\n",
+          "  file's animation length), or to render (default 100, spread over the\n"
+          "  segment) at WxH pixels\n",
           stderr);
     return 2;
 }
@@ -60,6 +80,154 @@ static void print_diag(const char *file, const kf3ds_diag *d, int warning)
     fprintf(stderr, "%s\n", d->message[0] ? d->message : kf3ds_status_string(d->code));
 }
 
+static int parse_frames(const char *arg, long *frames)
+{
+    char *end = NULL;
+    errno = 0;
+    *frames = strtol(arg, &end, 10);
+    if (end == arg || *end != '\0' || errno || *frames < 1 || *frames > 100000000L) {
+        fprintf(stderr, "kf3ds-bench: FRAMES must be a positive integer, not '%s'\n", arg);
+        return 0;
+    }
+    return 1;
+}
+
+/* "WxH", both 1..16384. */
+static int parse_size(const char *arg, int *w, int *h)
+{
+    char *end = NULL;
+    long a, b;
+    if (arg[0] < '0' || arg[0] > '9')
+        return 0;
+    errno = 0;
+    a = strtol(arg, &end, 10);
+    if (errno || *end != 'x' || end[1] < '0' || end[1] > '9')
+        return 0;
+    b = strtol(end + 1, &end, 10);
+    if (errno || *end != '\0' || a < 1 || b < 1 || a > 16384 || b > 16384)
+        return 0;
+    *w = (int)a;
+    *h = (int)b;
+    return 1;
+}
+
+/* Frame i of n spread evenly over [start, end], both ends included. */
+static double bench_frame(double start, double end, long i, long n)
+{
+    return n > 1 ? start + (end - start) * (double)i / (double)(n - 1) : start;
+}
+
+static int bench_render(int argc, char **argv)
+{
+    const char *file;
+    long frames = RENDER_DEFAULT_FRAMES, f;
+    int width, height, runs, have = 0, k;
+    kf3ds_diag err;
+    kf3ds_scene *scene;
+    kf3ds_pose *poses;
+    kf3ds_renderer *renderer;
+    kf3ds_framebuffer fb;
+    kf3ds_view view;
+    kf3ds_render_options ro;
+    kf3ds_render_stats st;
+    float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1};
+    double t0, t, total, best = 0.0, start, end;
+    unsigned long long submitted = 0, drawn = 0;
+    volatile uint32_t sink = 0;
+
+    if (argc < 4 || argc > 5 || !parse_size(argv[2], &width, &height) || argv[3][0] == '\0') {
+        if (argc >= 3 && !parse_size(argv[2], &width, &height))
+            fprintf(stderr, "kf3ds-bench: --render needs WxH (1 to 16384 each), not '%s'\n",
+                    argv[2]);
+        return usage();
+    }
+    file = argv[3];
+    if (argc == 5 && !parse_frames(argv[4], &frames))
+        return usage();
+
+    scene = kf3ds_load_file(file, NULL, &err);
+    if (!scene) {
+        print_diag(file, &err, 0);
+        return 1;
+    }
+    if (err.code != KF3DS_OK)
+        print_diag(file, &err, 1); /* malformed: benchmark what was read */
+    poses = (kf3ds_pose *)calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *poses);
+    renderer = kf3ds_renderer_create(scene, NULL);
+    fb.width = width;
+    fb.height = height;
+    fb.color = (uint32_t *)malloc((size_t)width * (size_t)height * sizeof *fb.color);
+    fb.depth = (float *)malloc((size_t)width * (size_t)height * sizeof *fb.depth);
+    if (!poses || !renderer || !fb.color || !fb.depth) {
+        fprintf(stderr, "kf3ds-bench: out of memory\n");
+        free(poses);
+        kf3ds_renderer_free(renderer);
+        free(fb.color);
+        free(fb.depth);
+        kf3ds_free(scene);
+        return 1;
+    }
+    start = scene->segment_start;
+    end = scene->segment_end > scene->segment_start ? scene->segment_end : start;
+    /* One view for every frame: the orbit framing the bounds over all of them. */
+    for (f = 0; f < frames; f++) {
+        float a[3], b[3];
+        kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
+        if (kf3ds_scene_bounds(scene, poses, a, b)) {
+            for (k = 0; k < 3; k++) {
+                if (!have || a[k] < mn[k])
+                    mn[k] = a[k];
+                if (!have || b[k] > mx[k])
+                    mx[k] = b[k];
+            }
+            have = 1;
+        }
+    }
+    kf3ds_view_orbit(mn, mx, 35.0f, 25.0f, 45.0f, (float)width / (float)height, &view);
+    memset(&ro, 0, sizeof ro);
+    ro.shading = KF3DS_SHADE_SMOOTH;
+    ro.through_camera = KF3DS_NONE;
+
+    /* Warm-up: one frame, so that the first run does not pay page faults. */
+    kf3ds_scene_eval(scene, start, 0, poses);
+    kf3ds_render_scene(renderer, poses, &view, &ro, &fb, &st);
+
+    total = 0.0;
+    for (runs = 0; runs < RENDER_MAX_RUNS && (runs < RENDER_MIN_RUNS || total < RENDER_TARGET_MS);
+         runs++) {
+        unsigned long long sub = 0, drw = 0;
+        t0 = now_ms();
+        for (f = 0; f < frames; f++) {
+            kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
+            kf3ds_render_scene(renderer, poses, &view, &ro, &fb, &st);
+            sub += st.triangles;
+            drw += st.triangles_drawn;
+        }
+        t = now_ms() - t0;
+        total += t;
+        if (runs == 0 || t < best)
+            best = t;
+        submitted = sub;
+        drawn = drw;
+        sink += fb.color[(size_t)(height / 2) * (size_t)width + (size_t)(width / 2)];
+    }
+    printf("file %s\n", file);
+    printf("render %dx%d frames %ld over %g..%g, smooth shading, orbit view\n", width, height,
+           frames, start, end);
+    printf("render runs %d best %.3f ms mean %.3f ms (%.3f ms per frame; %.1f triangles "
+           "drawn per frame)\n",
+           runs, best, total / runs, best / (double)frames, (double)drawn / (double)frames);
+    printf("render_ms_per_frame %.2f triangles %llu\n", best / (double)frames,
+           (submitted + (unsigned long long)frames / 2) / (unsigned long long)frames);
+    (void)sink;
+    free(fb.color);
+    free(fb.depth);
+    kf3ds_renderer_free(renderer);
+    free(poses);
+    kf3ds_free(scene);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *file;
@@ -73,6 +241,8 @@ int main(int argc, char **argv)
     uint32_t i, k;
     int runs;
 
+    if (argc >= 2 && strcmp(argv[1], "--render") == 0)
+        return bench_render(argc, argv);
     if (argc < 2 || argc > 3 || argv[1][0] == '\0')
         return usage();
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -80,16 +250,8 @@ int main(int argc, char **argv)
         return 0;
     }
     file = argv[1];
-    if (argc == 3) {
-        char *end = NULL;
-        errno = 0;
-        frames = strtol(argv[2], &end, 10);
-        if (end == argv[2] || *end != '\0' || errno || frames < 1 || frames > 100000000L) {
-            fprintf(stderr, "kf3ds-bench: FRAMES must be a positive integer, not '%s'\n",
-                    argv[2]);
-            return usage();
-        }
-    }
+    if (argc == 3 && !parse_frames(argv[2], &frames))
+        return usage();
 
     /* ---- load ---------------------------------------------------------- */
     best_load = 0.0;

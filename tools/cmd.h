@@ -26,6 +26,8 @@ typedef struct cli_verb {
 extern const cli_verb cmd_dump_verb;
 extern const cli_verb cmd_info_verb;
 extern const cli_verb cmd_eval_verb;
+extern const cli_verb cmd_render_verb;
+extern const cli_verb cmd_view_verb;
 
 /* ---- usage and help ---------------------------------------------------- */
 
@@ -92,6 +94,12 @@ void cli_text_cstr(FILE *out, const char *s);
 void cli_text_name(FILE *out, const char *s);
 /* v, with -0 turned into 0 (for text output). */
 double cli_text_float(double v);
+
+/* Writes fb as an 8-bit RGB PNG through libpng (cmd_png.c); path "-" is
+ * standard output. Returns 0 on success; on failure prints
+ * "kf3ds: PATH: cannot write: <reason>", removes a partly written regular
+ * file and returns -1. */
+int cli_write_png(const char *path, const kf3ds_framebuffer *fb);
 
 /* The node type as the contracts name it ("object", "camera", ...). */
 const char *cli_node_type(kf3ds_node_type type);

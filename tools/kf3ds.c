@@ -7,6 +7,8 @@ static const cli_verb *const verbs[] = {
     &cmd_info_verb,
     &cmd_dump_verb,
     &cmd_eval_verb,
+    &cmd_render_verb,
+    &cmd_view_verb,
 };
 #define NUM_VERBS (sizeof verbs / sizeof verbs[0])
 

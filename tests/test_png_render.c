@@ -1,0 +1,692 @@
+/* `kf3ds render` (build/kf3ds, or $KF3DS_TOOL): pictures read back with
+ * libpng (size, not empty, differences between views and frames), frame
+ * sequences and contact sheets, the output pattern and option checks, and
+ * the error lines and exit status of docs/contracts.md. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <png.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "write3ds.h"
+
+#define ARM "data/arm.3ds"
+
+static char tmpdir[256];
+static char out_path[300], err_path[300];
+static char editor_path[300], empty_path[300], text_path[300];
+
+/* ------------------------------------------------------------------------ */
+/* Running the tool                                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct run_result {
+    int status;        /* exit status, or 128 + signal, or -1 */
+    char *out, *err;   /* stdout and stderr (NUL-terminated) */
+    size_t out_len, err_len;
+} run_result;
+
+static void shell_quote(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    if (n + 1 < cap)
+        buf[n++] = '\'';
+    for (; *s && n + 5 < cap; s++) {
+        if (*s == '\'') {
+            memcpy(buf + n, "'\\''", 4);
+            n += 4;
+        } else {
+            buf[n++] = *s;
+        }
+    }
+    if (n + 1 < cap)
+        buf[n++] = '\'';
+    buf[n] = '\0';
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    size_t n = 0;
+    unsigned char *p = support_read_file(path, &n);
+    if (!p) {
+        p = malloc(1);
+        n = 0;
+    }
+    assert_non_null(p);
+    p[n] = '\0';
+    if (len)
+        *len = n;
+    return (char *)p;
+}
+
+/* Runs the tool with the arguments of a NULL-terminated array. */
+static run_result run_argv(const char *const *args)
+{
+    char cmd[4096] = "";
+    run_result r;
+    int st;
+    shell_quote(cmd, sizeof cmd, support_tool());
+    for (; *args; args++) {
+        strcat(cmd, " ");
+        shell_quote(cmd, sizeof cmd, *args);
+    }
+    strcat(cmd, " >");
+    shell_quote(cmd, sizeof cmd, out_path);
+    strcat(cmd, " 2>");
+    shell_quote(cmd, sizeof cmd, err_path);
+    assert_true(strlen(cmd) + 1 < sizeof cmd);
+    st = system(cmd);
+    memset(&r, 0, sizeof r);
+    if (st == -1)
+        r.status = -1;
+    else if (WIFEXITED(st))
+        r.status = WEXITSTATUS(st);
+    else if (WIFSIGNALED(st))
+        r.status = 128 + WTERMSIG(st);
+    else
+        r.status = -1;
+    r.out = slurp(out_path, &r.out_len);
+    r.err = slurp(err_path, &r.err_len);
+    return r;
+}
+
+static run_result run_tool(const char *arg, ...)
+{
+    const char *args[64];
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, arg);
+    for (; arg && n + 1 < sizeof args / sizeof args[0]; arg = va_arg(ap, const char *))
+        args[n++] = arg;
+    va_end(ap);
+    args[n] = NULL;
+    return run_argv(args);
+}
+
+static void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files and pictures                                                       */
+/* ------------------------------------------------------------------------ */
+
+static void tmp_path(char *buf, size_t cap, const char *name)
+{
+    snprintf(buf, cap, "%s/%s", tmpdir, name);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void save_bytes(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (len)
+        assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A picture read back as 8-bit RGB. */
+typedef struct picture {
+    unsigned char *rgb;
+    int width, height;
+} picture;
+
+/* Reads a PNG with libpng; fails the test when it is not one. */
+static picture read_png(const char *path)
+{
+    png_image image;
+    picture p;
+    memset(&image, 0, sizeof image);
+    memset(&p, 0, sizeof p);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, path))
+        fail_msg("%s: not a PNG: %s", path, image.message);
+    assert_int_equal(image.format & PNG_FORMAT_FLAG_ALPHA, 0); /* written as RGB */
+    image.format = PNG_FORMAT_RGB;
+    p.width = (int)image.width;
+    p.height = (int)image.height;
+    p.rgb = malloc(PNG_IMAGE_SIZE(image));
+    assert_non_null(p.rgb);
+    if (!png_image_finish_read(&image, NULL, p.rgb, 0, NULL))
+        fail_msg("%s: cannot decode: %s", path, image.message);
+    return p;
+}
+
+/* Pixels that differ from the top-left one (the background). */
+static long foreground(const picture *p)
+{
+    long n = 0, i, count = (long)p->width * p->height;
+    for (i = 1; i < count; i++)
+        if (memcmp(p->rgb + 3 * i, p->rgb, 3) != 0)
+            n++;
+    return n;
+}
+
+/* Pixels that differ between two pictures of the same size. */
+static long difference(const picture *a, const picture *b)
+{
+    long n = 0, i, count = (long)a->width * a->height;
+    assert_int_equal(a->width, b->width);
+    assert_int_equal(a->height, b->height);
+    for (i = 0; i < count; i++)
+        if (memcmp(a->rgb + 3 * i, b->rgb + 3 * i, 3) != 0)
+            n++;
+    return n;
+}
+
+/* Distinct colours, up to `stop`. */
+static int colours(const picture *p, int stop)
+{
+    unsigned char seen[64][3];
+    int n = 0, k;
+    long i, count = (long)p->width * p->height;
+    for (i = 0; i < count && n < stop && n < 64; i++) {
+        for (k = 0; k < n; k++)
+            if (memcmp(seen[k], p->rgb + 3 * i, 3) == 0)
+                break;
+        if (k == n)
+            memcpy(seen[n++], p->rgb + 3 * i, 3);
+    }
+    return n;
+}
+
+/* Every stderr line is "kf3ds: FILE: message" (the input and output error
+ * line of the contract); returns the number of lines. */
+static int check_file_errors(const char *err, const char *file)
+{
+    regex_t re;
+    char pattern[1024], esc[600];
+    const char *p = err, *f;
+    size_t n = 0;
+    int lines = 0;
+    for (f = file; *f && n + 3 < sizeof esc; f++) {
+        if (strchr(".[]()*+?{}|^$\\", *f))
+            esc[n++] = '\\';
+        esc[n++] = *f;
+    }
+    esc[n] = '\0';
+    snprintf(pattern, sizeof pattern,
+             "^kf3ds: %s: (offset [0-9]+, chunk 0x[0-9A-F]{4} [A-Z0-9_?]+: [^\n]+|[^\n]+)$", esc);
+    assert_int_equal(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB), 0);
+    while (*p) {
+        char line[2048];
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        assert_non_null(nl);
+        assert_true(len < sizeof line);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        if (regexec(&re, line, 0, NULL, 0) != 0)
+            fail_msg("stderr line does not follow the contract: '%s'", line);
+        lines++;
+        p = nl + 1;
+    }
+    regfree(&re);
+    return lines;
+}
+
+/* A usage error: exit 2 and one line "kf3ds: render: ... (see 'kf3ds help render')". */
+static void expect_usage_error(const run_result *r)
+{
+    const char *nl = strchr(r->err, '\n');
+    const char *tail = "(see 'kf3ds help render')\n";
+    if (r->status != 2)
+        fail_msg("exit %d, not 2; stderr: %s", r->status, r->err);
+    assert_int_equal(strncmp(r->err, "kf3ds: render: ", 15), 0);
+    assert_non_null(nl);
+    assert_int_equal(nl[1], '\0'); /* one line */
+    assert_true(r->err_len > strlen(tail));
+    assert_string_equal(r->err + r->err_len - strlen(tail), tail);
+}
+
+/* No file in the temporary folder whose name starts with `prefix`. */
+static void expect_no_output(const char *prefix)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+            fail_msg("unexpected output file %s", e->d_name);
+    closedir(d);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Setup                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Editor data only: an octahedron with a material and a camera, no keyframer. */
+static int write_editor_only(const char *path)
+{
+    static const float pts[18] = {10, 0, 0, -10, 0, 0, 0, 10, 0, 0, -10, 0, 0, 0, 10, 0, 0, -10};
+    static const uint16_t faces[24] = {0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4,
+                                       2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5};
+    static const uint8_t red[3] = {220, 40, 30};
+    static const float cam_pos[3] = {0, -35, 12}, cam_target[3] = {0, 0, 0};
+    w3ds w;
+    int rc;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0x0002);
+    w3ds_u32(&w, 3);
+    w3ds_end(&w);
+    w3ds_begin(&w, 0x3D3D);
+    w3ds_begin(&w, 0x3D3E);
+    w3ds_u32(&w, 3);
+    w3ds_end(&w);
+    w3ds_material(&w, "Red", red, red, red);
+    w3ds_mesh(&w, "Octa", pts, 6, faces, 8, NULL, "Red");
+    w3ds_camera(&w, "EdCam", cam_pos, cam_target, 30.0f, 50.0f);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    rc = w.failed ? -1 : w3ds_save(&w, path);
+    w3ds_free(&w);
+    return rc;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kf3ds_test_png_render_XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    tmp_path(out_path, sizeof out_path, "stdout.txt");
+    tmp_path(err_path, sizeof err_path, "stderr.txt");
+    tmp_path(editor_path, sizeof editor_path, "editor.3ds");
+    if (write_editor_only(editor_path) != 0)
+        return -1;
+    tmp_path(empty_path, sizeof empty_path, "empty.3ds");
+    save_bytes(empty_path, "", 0);
+    tmp_path(text_path, sizeof text_path, "text.3ds");
+    save_bytes(text_path, "This is not a 3DS file at all.\n", 31);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    DIR *d;
+    struct dirent *e;
+    (void)state;
+    d = opendir(tmpdir);
+    if (d) {
+        while ((e = readdir(d)) != NULL) {
+            char p[600];
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+            remove(p);
+        }
+        closedir(d);
+    }
+    rmdir(tmpdir);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void test_single_frame(void **state)
+{
+    char png[300];
+    run_result r;
+    picture p;
+    (void)state;
+    tmp_path(png, sizeof png, "single.png");
+    r = run_tool("render", ARM, "-o", png, "--size", "320x240", "--no-label", NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_int_equal(r.err_len, 0);
+    assert_non_null(strstr(r.out, "wrote "));
+    run_free(&r);
+    p = read_png(png);
+    assert_int_equal(p.width, 320);
+    assert_int_equal(p.height, 240);
+    assert_true(colours(&p, 3) >= 3);
+    assert_true(foreground(&p) > 320 * 240 / 100); /* the arm covers more than 1% */
+    free(p.rgb);
+}
+
+static void test_camera_differs_from_orbit(void **state)
+{
+    char orbit[300], cam[300], other[300];
+    run_result r;
+    picture a, b, c;
+    (void)state;
+    tmp_path(orbit, sizeof orbit, "orbit.png");
+    tmp_path(cam, sizeof cam, "cam.png");
+    tmp_path(other, sizeof other, "orbit2.png");
+    r = run_tool("render", ARM, "-o", orbit, "--size", "160x120", "--frame", "30", "-q", NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.out_len, 0); /* -q */
+    run_free(&r);
+    r = run_tool("render", ARM, "-o", cam, "--size", "160x120", "--frame", "30", "--camera",
+                 "Cam01", NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    r = run_tool("render", ARM, "-o", other, "--size", "160x120", "--frame", "30", "--orbit",
+                 "200,-10", "--shading", "flat", "--overlays", "grid,hierarchy", NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    a = read_png(orbit);
+    b = read_png(cam);
+    c = read_png(other);
+    assert_true(foreground(&b) > 0);
+    assert_true(difference(&a, &b) > 160 * 120 / 100);
+    assert_true(difference(&a, &c) > 160 * 120 / 100);
+    free(a.rgb);
+    free(b.rgb);
+    free(c.rgb);
+}
+
+static void test_sequence(void **state)
+{
+    char pattern[300], path[300];
+    static const char *const names[3] = {"seq_0000.png", "seq_0005.png", "seq_0010.png"};
+    picture p[3];
+    run_result r;
+    int i;
+    (void)state;
+    tmp_path(pattern, sizeof pattern, "seq_%04d.png");
+    r = run_tool("render", ARM, "--frames", "0:10:5", "-o", pattern, "--size", "96x72", NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    for (i = 0; i < 3; i++) {
+        tmp_path(path, sizeof path, names[i]);
+        p[i] = read_png(path);
+        assert_int_equal(p[i].width, 96);
+        assert_int_equal(p[i].height, 72);
+    }
+    tmp_path(path, sizeof path, "seq_0015.png");
+    assert_false(exists(path));
+    tmp_path(path, sizeof path, "seq_0001.png");
+    assert_false(exists(path));
+    assert_true(difference(&p[0], &p[2]) > 0); /* the arm moves */
+    for (i = 0; i < 3; i++)
+        free(p[i].rgb);
+
+    /* %d and %% */
+    tmp_path(pattern, sizeof pattern, "pct%%_%d.png");
+    r = run_tool("render", ARM, "--frames", "3:4", "-o", pattern, "--size", "32x24", "-q", NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    tmp_path(path, sizeof path, "pct%_3.png");
+    assert_true(exists(path));
+    tmp_path(path, sizeof path, "pct%_4.png");
+    assert_true(exists(path));
+}
+
+static void test_sheet(void **state)
+{
+    char path[300];
+    run_result r;
+    picture p;
+    (void)state;
+    tmp_path(path, sizeof path, "sheet.png");
+    r = run_tool("render", ARM, "--sheet", "3x2", "--size", "80x60", "-o", path, NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "3x2 cells"));
+    run_free(&r);
+    p = read_png(path);
+    assert_int_equal(p.width, 240);
+    assert_int_equal(p.height, 120);
+    assert_true(foreground(&p) > 240 * 120 / 100);
+    free(p.rgb);
+
+    /* default cell size 200x150 */
+    tmp_path(path, sizeof path, "sheet1.png");
+    r = run_tool("render", ARM, "--sheet", "2x1", "-o", path, "-q", NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    p = read_png(path);
+    assert_int_equal(p.width, 400);
+    assert_int_equal(p.height, 150);
+    free(p.rgb);
+}
+
+static void test_editor_only_file(void **state)
+{
+    char path[300];
+    run_result r;
+    picture p, q;
+    (void)state;
+    tmp_path(path, sizeof path, "editor.png");
+    r = run_tool("render", editor_path, "-o", path, "--size", "64x48", "--no-label", NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    p = read_png(path);
+    assert_true(foreground(&p) > 64 * 48 / 20); /* the octahedron is drawn */
+
+    /* through the editor camera (there is no camera node) */
+    tmp_path(path, sizeof path, "editor_cam.png");
+    r = run_tool("render", editor_path, "-o", path, "--size", "64x48", "--no-label", "--camera",
+                 "EdCam", NULL);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_free(&r);
+    q = read_png(path);
+    assert_true(foreground(&q) > 64 * 48 / 20);
+    assert_true(difference(&p, &q) > 64 * 48 / 20);
+    free(p.rgb);
+    free(q.rgb);
+}
+
+static void test_stdout(void **state)
+{
+    run_result r;
+    (void)state;
+    r = run_tool("render", ARM, "-o", "-", "--size", "16x12", NULL);
+    assert_int_equal(r.status, 0);
+    assert_true(r.out_len > 8);
+    assert_int_equal(memcmp(r.out, "\x89PNG\r\n\x1a\n", 8), 0);
+    run_free(&r);
+}
+
+static void test_bad_options(void **state)
+{
+    static const char *const patterns[] = {
+        "bad_.png", "bad_%s.png", "bad_%d_%d.png", "bad_%x.png", "bad_%n.png", "bad_%*d.png",
+        "bad_%.3d.png", "bad_%5d.png", "bad_%ld.png", "bad_%", "bad_%00d.png", "bad_%010d.png",
+    };
+    static const char *const bad[][2] = {
+        {"--size", "0x10"},    {"--size", "10x"},      {"--size", "x10"},
+        {"--size", "abc"},     {"--size", "10x10x"},   {"--size", "-5x5"},
+        {"--size", "99999x10"}, {"--size", " 10x10"},  {"--size", "10X10"},
+        {"--sheet", "0x2"},    {"--sheet", "3"},       {"--sheet", "100x1"},
+        {"--frames", "5:1"},   {"--frames", "0:10:0"}, {"--frames", "a:b"},
+        {"--frames", "1"},     {"--frames", "1:2:3:4"}, {"--frame", "x"},
+        {"--frame", "nan"},    {"--orbit", "10"},      {"--orbit", "10,95"},
+        {"--shading", "phong"}, {"--overlays", "grid,bogus"}, {"--bogus", "1"},
+    };
+    char out[300], path[300];
+    const char *args[16];
+    run_result r;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
+        tmp_path(path, sizeof path, patterns[i]);
+        r = run_tool("render", ARM, "--frames", "0:2", "-o", path, NULL);
+        expect_usage_error(&r);
+        run_free(&r);
+    }
+    expect_no_output("bad_");
+
+    tmp_path(out, sizeof out, "bad_opt.png");
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        args[0] = "render";
+        args[1] = ARM;
+        args[2] = "-o";
+        args[3] = out;
+        args[4] = bad[i][0];
+        args[5] = bad[i][1];
+        args[6] = NULL;
+        r = run_argv(args);
+        expect_usage_error(&r);
+        run_free(&r);
+    }
+    /* conflicts and missing pieces */
+    r = run_tool("render", ARM, "-o", out, "--frame", "1", "--sheet", "2x2", NULL);
+    expect_usage_error(&r);
+    run_free(&r);
+    r = run_tool("render", ARM, "-o", out, "--camera", "Cam01", "--orbit", "1,2", NULL);
+    expect_usage_error(&r);
+    run_free(&r);
+    r = run_tool("render", ARM, NULL);
+    expect_usage_error(&r);
+    run_free(&r);
+    r = run_tool("render", "-o", out, NULL);
+    expect_usage_error(&r);
+    run_free(&r);
+    r = run_tool("render", ARM, "-o", NULL);
+    expect_usage_error(&r);
+    run_free(&r);
+    r = run_tool("render", ARM, "-o", out, "--sheet", "64x64", "--size", "1000x1000", NULL);
+    expect_usage_error(&r);
+    run_free(&r);
+    expect_no_output("bad_");
+}
+
+static void test_unknown_camera(void **state)
+{
+    char out[300];
+    run_result r;
+    (void)state;
+    tmp_path(out, sizeof out, "nocam.png");
+    r = run_tool("render", ARM, "-o", out, "--camera", "NoSuchCamera", NULL);
+    expect_usage_error(&r);
+    assert_non_null(strstr(r.err, "NoSuchCamera"));
+    assert_non_null(strstr(r.err, "Cam01")); /* the cameras the file has */
+    run_free(&r);
+    /* a file with an editor camera only */
+    r = run_tool("render", editor_path, "-o", out, "--camera", "Cam01", NULL);
+    expect_usage_error(&r);
+    assert_non_null(strstr(r.err, "EdCam"));
+    run_free(&r);
+    assert_false(exists(out));
+}
+
+static void test_bad_input(void **state)
+{
+    char out[300], missing[300];
+    const char *inputs[3];
+    run_result r;
+    int i;
+    (void)state;
+    tmp_path(out, sizeof out, "input.png");
+    tmp_path(missing, sizeof missing, "missing.3ds");
+    inputs[0] = missing;
+    inputs[1] = empty_path;
+    inputs[2] = text_path;
+    for (i = 0; i < 3; i++) {
+        r = run_tool("render", inputs[i], "-o", out, NULL);
+        if (r.status != 1)
+            fail_msg("%s: exit %d, not 1", inputs[i], r.status);
+        assert_true(check_file_errors(r.err, inputs[i]) >= 1);
+        assert_int_equal(r.out_len, 0);
+        run_free(&r);
+        assert_false(exists(out)); /* nothing rendered */
+    }
+    /* the same error line as the other verbs */
+    r = run_tool("render", text_path, "-o", out, "--sheet", "2x2", NULL);
+    {
+        run_result info = run_tool("info", text_path, NULL);
+        assert_int_equal(info.status, 1);
+        assert_string_equal(r.err, info.err);
+        run_free(&info);
+    }
+    run_free(&r);
+}
+
+static void test_unwritable_output(void **state)
+{
+    char out[300];
+    run_result r;
+    (void)state;
+    tmp_path(out, sizeof out, "no/such/dir/out.png");
+    r = run_tool("render", ARM, "-o", out, "--size", "16x12", NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(check_file_errors(r.err, out), 1);
+    assert_non_null(strstr(r.err, ": cannot write: "));
+    run_free(&r);
+
+    /* a folder as the output */
+    r = run_tool("render", ARM, "-o", tmpdir, "--size", "16x12", NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(check_file_errors(r.err, tmpdir), 1);
+    assert_non_null(strstr(r.err, ": cannot write: "));
+    run_free(&r);
+
+    /* a sequence stops at the first file it cannot write */
+    tmp_path(out, sizeof out, "no/such/dir/f_%d.png");
+    r = run_tool("render", ARM, "--frames", "0:3", "-o", out, "--size", "16x12", NULL);
+    assert_int_equal(r.status, 1);
+    tmp_path(out, sizeof out, "no/such/dir/f_0.png");
+    assert_int_equal(check_file_errors(r.err, out), 1);
+    assert_non_null(strstr(r.err, "f_0.png: cannot write: "));
+    assert_null(strstr(r.err, "f_1.png"));
+    run_free(&r);
+}
+
+static void test_help(void **state)
+{
+    static const char *const words[] = {
+        "--frame ", "--frames", "--sheet", "--size", "--camera", "--orbit", "--shading",
+        "--hierarchy", "--names", "--grid", "--pivots", "--cameras", "--lights",
+        "--overlays", "--no-ease", "%0Nd", "cannot write",
+    };
+    run_result r;
+    size_t i;
+    (void)state;
+    r = run_tool("help", "render", NULL);
+    assert_int_equal(r.status, 0);
+    for (i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strstr(r.out, words[i]))
+            fail_msg("'kf3ds help render' does not mention %s", words[i]);
+    run_free(&r);
+    r = run_tool("--help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "render"));
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_single_frame),
+        cmocka_unit_test(test_camera_differs_from_orbit),
+        cmocka_unit_test(test_sequence),
+        cmocka_unit_test(test_sheet),
+        cmocka_unit_test(test_editor_only_file),
+        cmocka_unit_test(test_stdout),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_unknown_camera),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_unwritable_output),
+        cmocka_unit_test(test_help),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,962 @@
+/* kf3ds render FILE -o OUT.png [options]
+ * Renders frames of the animation headless with the library's software
+ * rasterizer and writes them as PNG (cmd_png.c): one frame, a numbered
+ * sequence (--frames), or a contact sheet (--sheet). */
+#include "cmd.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VERB "render"
+#define DEFAULT_W 640
+#define DEFAULT_H 480
+#define SHEET_CELL_W 200
+#define SHEET_CELL_H 150
+#define MAX_SIDE 16384                 /* pixels, either side of any picture */
+#define MAX_PIXELS (32L * 1024 * 1024) /* per picture: 256 MB of colour + depth */
+#define MAX_SHEET_CELLS 64             /* per side of a sheet */
+#define MAX_SEQUENCE 1000000L          /* pictures of one --frames run */
+#define ORBIT_FOV 45.0f
+#define DEFAULT_AZIMUTH 35.0f
+#define DEFAULT_ELEVATION 25.0f
+#define LABEL_COLOR 0xFFF0F0F0u
+#define LABEL_SHADOW 0xFF000000u
+#define SHEET_RULE 0xFF101010u
+
+/* An output pattern "out_%04d.png": text before and after one frame-number
+ * conversion, with "%%" already turned into "%". */
+typedef struct out_pattern {
+    char *prefix, *suffix;
+    int zero_width;        /* N of %0Nd, 0 for %d */
+} out_pattern;
+
+typedef struct render_opts {
+    const char *file, *out;
+    double frame;
+    int has_frame;
+    int has_frames;
+    long first, last, step;    /* --frames A:B:STEP */
+    int sheet_cols, sheet_rows; /* --sheet, 0 when absent */
+    int width, height, has_size;
+    const char *camera;
+    float azimuth, elevation;
+    int has_orbit;
+    kf3ds_shading shading;
+    unsigned overlays;
+    int no_ease, no_label, quiet;
+    out_pattern pattern;
+} render_opts;
+
+/* ---- option values ------------------------------------------------------ */
+
+/* A decimal integer in [lo, hi], the whole string (optional leading '-'
+ * only when allow_sign). */
+static int parse_long(const char *s, long lo, long hi, int allow_sign, long *out)
+{
+    long v = 0;
+    int neg = 0;
+    if (allow_sign && *s == '-') {
+        neg = 1;
+        s++;
+    }
+    if (*s < '0' || *s > '9')
+        return 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (hi > -lo ? hi : -lo) / 10)
+            return 0;
+        v = v * 10 + (*s - '0');
+    }
+    if (neg)
+        v = -v;
+    if (v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* "WxH" with both in [1, max]. */
+static int parse_dims(const char *s, long max, int *w, int *h)
+{
+    char buf[32];
+    const char *x = strchr(s, 'x');
+    size_t n;
+    long a, b;
+    if (!x || (n = (size_t)(x - s)) >= sizeof buf)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (!parse_long(buf, 1, max, 0, &a) || !parse_long(x + 1, 1, max, 0, &b))
+        return 0;
+    *w = (int)a;
+    *h = (int)b;
+    return 1;
+}
+
+/* "A:B" or "A:B:STEP", integers, A <= B, STEP >= 1. */
+static int parse_range(const char *s, long *a, long *b, long *step)
+{
+    char buf[3][32];
+    int parts = 0;
+    const char *p = s;
+    for (;;) {
+        const char *c = strchr(p, ':');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        if (parts == 3 || n >= sizeof buf[0])
+            return 0;
+        memcpy(buf[parts], p, n);
+        buf[parts][n] = '\0';
+        parts++;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    if (parts < 2)
+        return 0;
+    if (!parse_long(buf[0], -1000000000L, 1000000000L, 1, a) ||
+        !parse_long(buf[1], -1000000000L, 1000000000L, 1, b))
+        return 0;
+    *step = 1;
+    if (parts == 3 && !parse_long(buf[2], 1, 1000000000L, 0, step))
+        return 0;
+    return *a <= *b;
+}
+
+/* "AZ,EL" in degrees, finite, elevation within [-90, 90]. */
+static int parse_orbit(const char *s, float *az, float *el)
+{
+    char buf[64];
+    const char *c = strchr(s, ',');
+    size_t n;
+    double a, e;
+    if (!c || (n = (size_t)(c - s)) >= sizeof buf)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (!cli_parse_frame(buf, &a) || !cli_parse_frame(c + 1, &e))
+        return 0;
+    if (e < -90.0 || e > 90.0 || fabs(a) > 1e6)
+        return 0;
+    *az = (float)a;
+    *el = (float)e;
+    return 1;
+}
+
+static int parse_shading(const char *s, kf3ds_shading *out)
+{
+    if (strcmp(s, "smooth") == 0)
+        *out = KF3DS_SHADE_SMOOTH;
+    else if (strcmp(s, "flat") == 0)
+        *out = KF3DS_SHADE_FLAT;
+    else if (strcmp(s, "wire") == 0 || strcmp(s, "wireframe") == 0)
+        *out = KF3DS_SHADE_WIRE;
+    else
+        return 0;
+    return 1;
+}
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} overlay_names[] = {
+    {"hierarchy", KF3DS_OVERLAY_HIERARCHY}, {"pivots", KF3DS_OVERLAY_PIVOTS},
+    {"cameras", KF3DS_OVERLAY_CAMERAS},     {"lights", KF3DS_OVERLAY_LIGHTS},
+    {"grid", KF3DS_OVERLAY_GRID},           {"names", KF3DS_OVERLAY_NAMES},
+};
+#define NUM_OVERLAYS (sizeof overlay_names / sizeof overlay_names[0])
+#define ALL_OVERLAYS 0x3Fu
+
+/* The bit of "--hierarchy" etc., 0 when `flag` is not an overlay switch. */
+static unsigned overlay_switch(const char *flag)
+{
+    size_t i;
+    if (strncmp(flag, "--", 2) != 0)
+        return 0;
+    for (i = 0; i < NUM_OVERLAYS; i++)
+        if (strcmp(flag + 2, overlay_names[i].name) == 0)
+            return overlay_names[i].bit;
+    return 0;
+}
+
+/* "hierarchy,names", "all" or "none", added to *bits ("none" clears them).
+ * Returns 0 and the bad word on error. */
+static int parse_overlays(const char *s, unsigned *bits, char *bad, size_t bad_cap)
+{
+    unsigned out = 0;
+    const char *p = s;
+    for (;;) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p), i;
+        unsigned bit = 0;
+        if (n == 3 && strncmp(p, "all", 3) == 0) {
+            bit = ALL_OVERLAYS;
+        } else if (n == 4 && strncmp(p, "none", 4) == 0) {
+            *bits = 0; /* also clears the switches given before */
+            out = 0;
+        } else {
+            for (i = 0; i < NUM_OVERLAYS; i++)
+                if (strlen(overlay_names[i].name) == n && strncmp(p, overlay_names[i].name, n) == 0)
+                    bit = overlay_names[i].bit;
+            if (!bit) {
+                snprintf(bad, bad_cap, "%.*s", (int)(n < 40 ? n : 40), p);
+                return 0;
+            }
+        }
+        out |= bit;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    *bits |= out;
+    return 1;
+}
+
+/* Parses an output pattern: exactly one %d or %0Nd (N 1..9), "%%" for a
+ * literal percent sign, no other conversion. Returns 0 with a reason. */
+static int parse_pattern(const char *s, out_pattern *pat, const char **why)
+{
+    size_t len = strlen(s), i, n = 0;
+    char *buf = malloc(len + 1);
+    int found = 0;
+    size_t split = 0;
+    pat->prefix = pat->suffix = NULL;
+    pat->zero_width = 0;
+    if (!buf) {
+        *why = "out of memory";
+        return 0;
+    }
+    for (i = 0; i < len; i++) {
+        if (s[i] != '%') {
+            buf[n++] = s[i];
+            continue;
+        }
+        if (s[i + 1] == '%') {
+            buf[n++] = '%';
+            i++;
+            continue;
+        }
+        if (found) {
+            free(buf);
+            *why = "has more than one %d conversion";
+            return 0;
+        }
+        if (s[i + 1] == 'd') {
+            i += 1;
+        } else if (s[i + 1] == '0' && s[i + 2] >= '1' && s[i + 2] <= '9' && s[i + 3] == 'd') {
+            pat->zero_width = s[i + 2] - '0';
+            i += 3;
+        } else {
+            free(buf);
+            *why = "may only contain %d or %0Nd (N 1-9) once, and %% for a percent sign";
+            return 0;
+        }
+        found = 1;
+        split = n;
+    }
+    buf[n] = '\0';
+    if (!found) {
+        free(buf);
+        *why = "needs a %d or %0Nd for the frame number (e.g. out_%04d.png)";
+        return 0;
+    }
+    pat->suffix = malloc(n - split + 1);
+    if (!pat->suffix) {
+        free(buf);
+        *why = "out of memory";
+        return 0;
+    }
+    memcpy(pat->suffix, buf + split, n - split + 1);
+    buf[split] = '\0';
+    pat->prefix = buf;
+    return 1;
+}
+
+/* The file name of frame `number`; NULL when out of memory. Free it. */
+static char *pattern_path(const out_pattern *pat, long number)
+{
+    char num[32];
+    size_t a, b;
+    char *p;
+    snprintf(num, sizeof num, "%0*ld", pat->zero_width, number);
+    a = strlen(pat->prefix);
+    b = strlen(num);
+    p = malloc(a + b + strlen(pat->suffix) + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, pat->prefix, a);
+    memcpy(p + a, num, b);
+    strcpy(p + a + b, pat->suffix);
+    return p;
+}
+
+/* ---- rendering ----------------------------------------------------------- */
+
+typedef struct render_ctx {
+    const render_opts *o;
+    const kf3ds_scene *scene;
+    kf3ds_renderer *renderer;
+    kf3ds_pose *poses;
+    unsigned eval_flags;
+    int32_t camera_node;       /* a camera node to look through, or KF3DS_NONE */
+    int32_t editor_camera;     /* else an editor camera (no keyframer node), or -1 */
+    int fixed_bounds;          /* the orbit view frames fixed_min/max (sequences, sheets) */
+    float fixed_min[3], fixed_max[3];
+} render_ctx;
+
+static void bounds_add(float mn[3], float mx[3], int *have, const float p[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        if (!(p[k] == p[k]) || fabsf(p[k]) > 1e30f)
+            return; /* NaN or absurd: ignore the point */
+    }
+    for (k = 0; k < 3; k++) {
+        if (!*have || p[k] < mn[k])
+            mn[k] = p[k];
+        if (!*have || p[k] > mx[k])
+            mx[k] = p[k];
+    }
+    *have = 1;
+}
+
+/* The box to frame at the current poses: the placed vertices of the visible
+ * object nodes (cameras and lights far away would make the objects small),
+ * or, without any, everything kf3ds_scene_bounds sees (editor-only files:
+ * the meshes as stored). Returns 0 when there is nothing. */
+static int frame_bounds(const render_ctx *c, float mn[3], float mx[3])
+{
+    const kf3ds_scene *s = c->scene;
+    int have = 0;
+    uint32_t i, v;
+    for (i = 0; i < s->num_nodes; i++) {
+        const kf3ds_node *n = &s->nodes[i];
+        const kf3ds_pose *pose = &c->poses[i];
+        int32_t mi = pose->morph_mesh >= 0 ? pose->morph_mesh : n->mesh;
+        kf3ds_mat4 place;
+        if (n->type != KF3DS_NODE_OBJECT || pose->hidden || mi < 0 ||
+            (uint32_t)mi >= s->num_meshes || !kf3ds_node_mesh_matrix(s, i, pose, &place))
+            continue;
+        for (v = 0; v < s->meshes[mi].num_points; v++) {
+            float w[3];
+            kf3ds_mat4_transform_point(&place, s->meshes[mi].points[v], w);
+            bounds_add(mn, mx, &have, w);
+        }
+    }
+    if (!have) {
+        float a[3], b[3];
+        if (kf3ds_scene_bounds(s, c->poses, a, b)) {
+            bounds_add(mn, mx, &have, a);
+            bounds_add(mn, mx, &have, b);
+        }
+    }
+    return have;
+}
+
+static void cross(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static int normalize(double v[3])
+{
+    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(l > 1e-30))
+        return 0;
+    v[0] /= l;
+    v[1] /= l;
+    v[2] /= l;
+    return 1;
+}
+
+/* The view through an editor camera that has no keyframer node, which
+ * kf3ds_view_from_camera cannot take: the look-at and roll sign of
+ * kf3ds_camera_view, the planes from the distance to the scene box. */
+static void editor_camera_view(const render_ctx *c, const kf3ds_camera *cam, kf3ds_view *v)
+{
+    double pos[3], fwd[3], up0[3] = {0, 0, 1}, right[3], up[3], rows[3][3], r, cr, sr;
+    double far_d = 0.0;
+    float mn[3], mx[3];
+    int i, j;
+    for (i = 0; i < 3; i++) {
+        pos[i] = cam->position[i];
+        fwd[i] = (double)cam->target[i] - pos[i];
+    }
+    if (!normalize(fwd)) {
+        fwd[0] = 0;
+        fwd[1] = 1;
+        fwd[2] = 0;
+    }
+    if (fabs(fwd[0]) < 1e-12 && fabs(fwd[1]) < 1e-12) {
+        up0[0] = -1.0;
+        up0[2] = 0.0;
+    }
+    cross(fwd, up0, right);
+    normalize(right);
+    cross(right, fwd, up);
+    normalize(up);
+    r = -(double)cam->roll * 3.14159265358979323846 / 180.0;
+    cr = cos(r);
+    sr = sin(r);
+    for (j = 0; j < 3; j++) {
+        rows[0][j] = cr * right[j] - sr * up[j];
+        rows[1][j] = sr * right[j] + cr * up[j];
+        rows[2][j] = -fwd[j];
+    }
+    kf3ds_mat4_identity(&v->view);
+    for (i = 0; i < 3; i++) {
+        double t = 0.0;
+        for (j = 0; j < 3; j++) {
+            v->view.m[i][j] = (float)rows[i][j];
+            t -= rows[i][j] * pos[j];
+        }
+        v->view.m[i][3] = (float)t;
+    }
+    v->fov_y_degrees = cam->fov > 0.5f && cam->fov < 179.0f ? cam->fov : 45.0f;
+    if (frame_bounds(c, mn, mx)) {
+        for (i = 0; i < 8; i++) {
+            double d = 0.0, q;
+            for (j = 0; j < 3; j++) {
+                q = ((i >> j) & 1 ? mx[j] : mn[j]) - pos[j];
+                d += q * q;
+            }
+            if (d > far_d)
+                far_d = d;
+        }
+        far_d = sqrt(far_d);
+    }
+    if (!(far_d > 0.0))
+        far_d = 1000.0;
+    v->far_plane = (float)(far_d * 1.5);
+    v->near_plane = (float)(far_d * 1e-4);
+}
+
+/* "12", "12.5", "-3.25": a frame number for people. */
+static void format_frame(char *buf, size_t cap, double frame)
+{
+    size_t n;
+    if (fabs(frame - floor(frame + 0.5)) < 5e-4) {
+        snprintf(buf, cap, "%.0f", floor(frame + 0.5));
+        return;
+    }
+    snprintf(buf, cap, "%.3f", frame);
+    n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '0')
+        buf[--n] = '\0';
+}
+
+static void draw_label(kf3ds_framebuffer *fb, const char *text)
+{
+    int scale = fb->height >= 720 ? 2 : 1;
+    int h = 8 * scale, x = 4 * scale, y = fb->height - h - 4 * scale;
+    if (fb->height < h + 2 || fb->width < 16)
+        return;
+    if (y < 0)
+        y = 0;
+    kf3ds_raster_text(fb, x + scale, y + scale, text, LABEL_SHADOW, scale);
+    kf3ds_raster_text(fb, x, y, text, LABEL_COLOR, scale);
+}
+
+/* Draws one frame into fb (cleared by the library). */
+static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
+{
+    const kf3ds_scene *s = c->scene;
+    kf3ds_view view;
+    kf3ds_render_options ro;
+    char label[160], num[48];
+
+    kf3ds_scene_eval(s, frame, c->eval_flags, c->poses);
+    memset(&view, 0, sizeof view);
+    if (c->camera_node != KF3DS_NONE) {
+        kf3ds_view_from_camera(s, (uint32_t)c->camera_node, c->poses, &view);
+    } else if (c->editor_camera >= 0) {
+        editor_camera_view(c, &s->cameras[c->editor_camera], &view);
+    } else {
+        float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1};
+        if (c->fixed_bounds) {
+            memcpy(mn, c->fixed_min, sizeof mn);
+            memcpy(mx, c->fixed_max, sizeof mx);
+        } else if (!frame_bounds(c, mn, mx)) {
+            mn[0] = mn[1] = mn[2] = -1.0f;
+            mx[0] = mx[1] = mx[2] = 1.0f;
+        }
+        kf3ds_view_orbit(mn, mx, c->o->azimuth, c->o->elevation, ORBIT_FOV,
+                         (float)fb->width / (float)fb->height, &view);
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.shading = c->o->shading;
+    ro.overlays = c->o->overlays;
+    ro.through_camera = c->camera_node;
+    kf3ds_render_scene(c->renderer, c->poses, &view, &ro, fb, NULL);
+    if (!c->o->no_label) {
+        format_frame(num, sizeof num, frame);
+        snprintf(label, sizeof label, "frame %s", num);
+        if (c->camera_node != KF3DS_NONE || c->editor_camera >= 0) {
+            size_t n = strlen(label);
+            snprintf(label + n, sizeof label - n, "  %.60s", c->o->camera);
+        }
+        draw_label(fb, label);
+    }
+}
+
+static int fb_alloc(kf3ds_framebuffer *fb, int w, int h, int with_depth)
+{
+    size_t n = (size_t)w * (size_t)h;
+    fb->width = w;
+    fb->height = h;
+    fb->color = malloc(n * sizeof *fb->color);
+    fb->depth = with_depth ? malloc(n * sizeof *fb->depth) : NULL;
+    if (!fb->color || (with_depth && !fb->depth)) {
+        free(fb->color);
+        free(fb->depth);
+        fb->color = NULL;
+        fb->depth = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+static void fb_release(kf3ds_framebuffer *fb)
+{
+    free(fb->color);
+    free(fb->depth);
+    fb->color = NULL;
+    fb->depth = NULL;
+}
+
+static void report(const render_ctx *c, const char *path, int w, int h, const char *what)
+{
+    if (c->o->quiet || strcmp(path, "-") == 0)
+        return;
+    fputs("wrote ", stdout);
+    cli_text_cstr(stdout, path);
+    printf(" (%dx%d, %s)\n", w, h, what);
+}
+
+/* The frames of a sheet: evenly spaced over the segment, both ends included,
+ * rounded to whole frames when the segment has at least one per cell. */
+static double sheet_frame(const kf3ds_scene *s, int i, int n)
+{
+    double a = s->segment_start, b = s->segment_end, f;
+    if (b < a)
+        b = a;
+    if (n <= 1)
+        return a;
+    f = a + (b - a) * (double)i / (double)(n - 1);
+    return b - a >= (double)(n - 1) ? floor(f + 0.5) : f;
+}
+
+/* Unites the scene bounds over `n` frames (frame_at(i)) into the fixed
+ * orbit box, so that every picture of a sequence or sheet shares one view. */
+static void fix_bounds(render_ctx *c, long n, double (*frame_at)(const render_ctx *, long))
+{
+    long i, stride = n > 2000 ? n / 2000 : 1; /* a sample is enough for long runs */
+    int have = 0;
+    for (i = 0; i < n; i += stride) {
+        float mn[3], mx[3];
+        kf3ds_scene_eval(c->scene, frame_at(c, i), c->eval_flags, c->poses);
+        if (frame_bounds(c, mn, mx)) {
+            bounds_add(c->fixed_min, c->fixed_max, &have, mn);
+            bounds_add(c->fixed_min, c->fixed_max, &have, mx);
+        }
+        if (i + stride >= n && i != n - 1)
+            i = n - 1 - stride; /* always include the last frame */
+    }
+    c->fixed_bounds = have;
+}
+
+static double sequence_frame_at(const render_ctx *c, long i)
+{
+    return (double)(c->o->first + i * c->o->step);
+}
+
+static double sheet_frame_at(const render_ctx *c, long i)
+{
+    return sheet_frame(c->scene, (int)i, c->o->sheet_cols * c->o->sheet_rows);
+}
+
+static int render_single(render_ctx *c)
+{
+    const render_opts *o = c->o;
+    kf3ds_framebuffer fb;
+    double frame = o->has_frame ? o->frame : (double)c->scene->segment_start;
+    char what[64];
+    int status = CLI_EXIT_OK;
+    if (!fb_alloc(&fb, o->width, o->height, 1)) {
+        cli_print_error(o->out, "cannot write: out of memory for %dx%d", o->width, o->height);
+        return CLI_EXIT_INPUT;
+    }
+    render_frame(c, frame, &fb);
+    if (cli_write_png(o->out, &fb) != 0) {
+        status = CLI_EXIT_INPUT;
+    } else {
+        format_frame(what + 6, sizeof what - 6, frame);
+        memcpy(what, "frame ", 6);
+        report(c, o->out, fb.width, fb.height, what);
+    }
+    fb_release(&fb);
+    return status;
+}
+
+static int render_sequence(render_ctx *c)
+{
+    const render_opts *o = c->o;
+    kf3ds_framebuffer fb;
+    long n = (o->last - o->first) / o->step + 1, i;
+    int status = CLI_EXIT_OK;
+    if (!fb_alloc(&fb, o->width, o->height, 1)) {
+        cli_print_error(o->out, "cannot write: out of memory for %dx%d", o->width, o->height);
+        return CLI_EXIT_INPUT;
+    }
+    if (c->camera_node == KF3DS_NONE && c->editor_camera < 0)
+        fix_bounds(c, n, sequence_frame_at);
+    for (i = 0; i < n && status == CLI_EXIT_OK; i++) {
+        long f = o->first + i * o->step;
+        char *path = pattern_path(&o->pattern, f), what[48];
+        if (!path) {
+            cli_print_error(o->out, "cannot write: out of memory");
+            status = CLI_EXIT_INPUT;
+            break;
+        }
+        render_frame(c, (double)f, &fb);
+        if (cli_write_png(path, &fb) != 0) {
+            status = CLI_EXIT_INPUT;
+        } else {
+            snprintf(what, sizeof what, "frame %ld", f);
+            report(c, path, fb.width, fb.height, what);
+        }
+        free(path);
+    }
+    fb_release(&fb);
+    return status;
+}
+
+static int render_sheet(render_ctx *c)
+{
+    const render_opts *o = c->o;
+    kf3ds_framebuffer cell, sheet;
+    int cols = o->sheet_cols, rows = o->sheet_rows, n = cols * rows, i, x, y;
+    int status = CLI_EXIT_OK;
+    char what[200], a[48], b[48];
+    if (!fb_alloc(&cell, o->width, o->height, 1)) {
+        cli_print_error(o->out, "cannot write: out of memory for %dx%d", o->width, o->height);
+        return CLI_EXIT_INPUT;
+    }
+    if (!fb_alloc(&sheet, o->width * cols, o->height * rows, 0)) {
+        fb_release(&cell);
+        cli_print_error(o->out, "cannot write: out of memory for %dx%d", o->width * cols,
+                        o->height * rows);
+        return CLI_EXIT_INPUT;
+    }
+    if (c->camera_node == KF3DS_NONE && c->editor_camera < 0)
+        fix_bounds(c, n, sheet_frame_at);
+    for (i = 0; i < n; i++) {
+        int cx = (i % cols) * cell.width, cy = (i / cols) * cell.height;
+        render_frame(c, sheet_frame(c->scene, i, n), &cell);
+        for (y = 0; y < cell.height; y++)
+            memcpy(sheet.color + (size_t)(cy + y) * (size_t)sheet.width + (size_t)cx,
+                   cell.color + (size_t)y * (size_t)cell.width,
+                   (size_t)cell.width * sizeof *cell.color);
+    }
+    /* One-pixel rules between the cells. */
+    for (i = 1; i < cols; i++)
+        for (y = 0; y < sheet.height; y++)
+            sheet.color[(size_t)y * (size_t)sheet.width + (size_t)(i * cell.width)] = SHEET_RULE;
+    for (i = 1; i < rows; i++)
+        for (x = 0; x < sheet.width; x++)
+            sheet.color[(size_t)(i * cell.height) * (size_t)sheet.width + (size_t)x] = SHEET_RULE;
+    if (cli_write_png(o->out, &sheet) != 0) {
+        status = CLI_EXIT_INPUT;
+    } else {
+        format_frame(a, sizeof a, sheet_frame(c->scene, 0, n));
+        format_frame(b, sizeof b, sheet_frame(c->scene, n - 1, n));
+        snprintf(what, sizeof what, "%dx%d cells of %dx%d, frames %s..%s", cols, rows,
+                 cell.width, cell.height, a, b);
+        report(c, o->out, sheet.width, sheet.height, what);
+    }
+    fb_release(&cell);
+    fb_release(&sheet);
+    return status;
+}
+
+/* Lists the camera names of the scene on stderr (for an unknown --camera). */
+static int camera_usage_error(const kf3ds_scene *s, const char *name)
+{
+    char list[300];
+    size_t n = 0;
+    uint32_t i;
+    int count = 0;
+    list[0] = '\0';
+    for (i = 0; i < s->num_nodes; i++)
+        if (s->nodes[i].type == KF3DS_NODE_CAMERA && n + 40 < sizeof list) {
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%.32s", count ? ", " : "",
+                                  s->nodes[i].name);
+            count++;
+        }
+    if (!count)
+        for (i = 0; i < s->num_cameras && n + 40 < sizeof list; i++) {
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%.32s", count ? ", " : "",
+                                  s->cameras[i].name ? s->cameras[i].name : "");
+            count++;
+        }
+    if (!count)
+        return cli_usage_error(VERB, "--camera '%s': the file has no camera", name);
+    return cli_usage_error(VERB, "--camera '%s': no such camera (the file has: %s)", name,
+                           list);
+}
+
+static int run_render(render_opts *o)
+{
+    unsigned char *data;
+    size_t size;
+    kf3ds_diag err;
+    kf3ds_scene *scene;
+    render_ctx c;
+    uint32_t i;
+    int status;
+
+    status = cli_read_file(o->file, &data, &size);
+    if (status)
+        return status;
+    scene = kf3ds_load_memory(data, size, NULL, &err);
+    free(data);
+    status = cli_report_load(o->file, scene, &err);
+    if (status != CLI_EXIT_OK) {
+        kf3ds_free(scene);
+        return status;
+    }
+
+    memset(&c, 0, sizeof c);
+    c.o = o;
+    c.scene = scene;
+    c.eval_flags = o->no_ease ? KF3DS_EVAL_NO_EASE : 0;
+    c.camera_node = KF3DS_NONE;
+    c.editor_camera = -1;
+    if (o->camera) {
+        for (i = 0; i < scene->num_nodes && c.camera_node == KF3DS_NONE; i++)
+            if (scene->nodes[i].type == KF3DS_NODE_CAMERA && scene->nodes[i].name &&
+                strcmp(scene->nodes[i].name, o->camera) == 0)
+                c.camera_node = (int32_t)i;
+        for (i = 0; c.camera_node == KF3DS_NONE && i < scene->num_cameras; i++) {
+            uint32_t k;
+            int has_node = 0;
+            if (!scene->cameras[i].name || strcmp(scene->cameras[i].name, o->camera) != 0)
+                continue;
+            for (k = 0; k < scene->num_nodes; k++)
+                if (scene->nodes[k].type == KF3DS_NODE_CAMERA &&
+                    scene->nodes[k].camera == (int32_t)i)
+                    has_node = 1;
+            if (!has_node) {
+                c.editor_camera = (int32_t)i;
+                break;
+            }
+        }
+        if (c.camera_node == KF3DS_NONE && c.editor_camera < 0) {
+            status = camera_usage_error(scene, o->camera);
+            kf3ds_free(scene);
+            return status;
+        }
+    }
+
+    c.poses = calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *c.poses);
+    c.renderer = kf3ds_renderer_create(scene, NULL);
+    if (!c.poses || !c.renderer) {
+        cli_print_error(o->file, "out of memory preparing the renderer");
+        free(c.poses);
+        kf3ds_renderer_free(c.renderer);
+        kf3ds_free(scene);
+        return CLI_EXIT_INPUT;
+    }
+    if (o->sheet_cols)
+        status = render_sheet(&c);
+    else if (o->has_frames)
+        status = render_sequence(&c);
+    else
+        status = render_single(&c);
+    kf3ds_renderer_free(c.renderer);
+    free(c.poses);
+    kf3ds_free(scene);
+    return status;
+}
+
+/* ---- the verb ------------------------------------------------------------ */
+
+static int cmd_render(int argc, char **argv)
+{
+    render_opts o;
+    int i, no_more_options = 0, status;
+    const char *why = NULL;
+    memset(&o, 0, sizeof o);
+    o.azimuth = DEFAULT_AZIMUTH;
+    o.elevation = DEFAULT_ELEVATION;
+    o.shading = KF3DS_SHADE_SMOOTH;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        unsigned bit;
+        int r;
+        if (no_more_options || a[0] != '-' || a[1] == '\0') {
+            if (o.file)
+                return cli_usage_error(VERB, "more than one FILE ('%s' and '%s')", o.file, a);
+            o.file = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            no_more_options = 1;
+        } else if (strcmp(a, "--no-ease") == 0) {
+            o.no_ease = 1;
+        } else if (strcmp(a, "--no-label") == 0) {
+            o.no_label = 1;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o.quiet = 1;
+        } else if ((bit = overlay_switch(a)) != 0) {
+            o.overlays |= bit;
+        } else if ((r = cli_value_option(argc, argv, &i, "-o", &v)) != 0 ||
+                   (r = cli_value_option(argc, argv, &i, "--output", &v)) != 0) {
+            if (r < 0)
+                return cli_usage_error(VERB, "%s needs a file name", a);
+            if (o.out)
+                return cli_usage_error(VERB, "more than one output ('%s' and '%s')", o.out, v);
+            if (!*v)
+                return cli_usage_error(VERB, "the output file name is empty");
+            o.out = v;
+        } else if ((r = cli_value_option(argc, argv, &i, "--frame", &v)) != 0) {
+            if (r < 0)
+                return cli_usage_error(VERB, "--frame needs a number");
+            if (!cli_parse_frame(v, &o.frame) || fabs(o.frame) > 1e9)
+                return cli_usage_error(VERB, "--frame '%s' is not a finite number", v);
+            o.has_frame = 1;
+        } else if ((r = cli_value_option(argc, argv, &i, "--frames", &v)) != 0) {
+            if (r < 0 || !parse_range(v, &o.first, &o.last, &o.step))
+                return cli_usage_error(VERB,
+                                       "--frames needs A:B or A:B:STEP (integers, A <= B, "
+                                       "STEP >= 1), not '%s'",
+                                       r < 0 ? "" : v);
+            if ((o.last - o.first) / o.step + 1 > MAX_SEQUENCE)
+                return cli_usage_error(VERB, "--frames '%s' makes more than %ld pictures", v,
+                                       MAX_SEQUENCE);
+            o.has_frames = 1;
+        } else if ((r = cli_value_option(argc, argv, &i, "--sheet", &v)) != 0) {
+            if (r < 0 || !parse_dims(v, MAX_SHEET_CELLS, &o.sheet_cols, &o.sheet_rows))
+                return cli_usage_error(VERB, "--sheet needs COLSxROWS (1 to %d each), not '%s'",
+                                       MAX_SHEET_CELLS, r < 0 ? "" : v);
+        } else if ((r = cli_value_option(argc, argv, &i, "--size", &v)) != 0) {
+            if (r < 0 || !parse_dims(v, MAX_SIDE, &o.width, &o.height))
+                return cli_usage_error(VERB, "--size needs WxH (1 to %d pixels each), not '%s'",
+                                       MAX_SIDE, r < 0 ? "" : v);
+            o.has_size = 1;
+        } else if ((r = cli_value_option(argc, argv, &i, "--camera", &v)) != 0) {
+            if (r < 0 || !*v)
+                return cli_usage_error(VERB, "--camera needs a camera name");
+            o.camera = v;
+        } else if ((r = cli_value_option(argc, argv, &i, "--orbit", &v)) != 0) {
+            if (r < 0 || !parse_orbit(v, &o.azimuth, &o.elevation))
+                return cli_usage_error(VERB,
+                                       "--orbit needs AZ,EL in degrees (elevation -90 to 90), "
+                                       "not '%s'",
+                                       r < 0 ? "" : v);
+            o.has_orbit = 1;
+        } else if ((r = cli_value_option(argc, argv, &i, "--shading", &v)) != 0) {
+            if (r < 0 || !parse_shading(v, &o.shading))
+                return cli_usage_error(VERB, "--shading needs smooth, flat or wire, not '%s'",
+                                       r < 0 ? "" : v);
+        } else if ((r = cli_value_option(argc, argv, &i, "--overlays", &v)) != 0) {
+            char bad[48];
+            if (r < 0)
+                return cli_usage_error(VERB, "--overlays needs a list (e.g. hierarchy,names)");
+            if (!parse_overlays(v, &o.overlays, bad, sizeof bad))
+                return cli_usage_error(VERB,
+                                       "--overlays: unknown overlay '%s' (hierarchy, pivots, "
+                                       "cameras, lights, grid, names, all, none)",
+                                       bad);
+        } else {
+            return cli_usage_error(VERB, "unknown option '%s'", a);
+        }
+    }
+    if (!o.file)
+        return cli_usage_error(VERB, "no FILE given");
+    if (!o.out)
+        return cli_usage_error(VERB, "no output given (-o OUT.png)");
+    if (o.has_frame + o.has_frames + (o.sheet_cols != 0) > 1)
+        return cli_usage_error(VERB, "--frame, --frames and --sheet exclude each other");
+    if (o.camera && o.has_orbit)
+        return cli_usage_error(VERB, "--camera and --orbit exclude each other");
+    if (!o.has_size) {
+        o.width = o.sheet_cols ? SHEET_CELL_W : DEFAULT_W;
+        o.height = o.sheet_cols ? SHEET_CELL_H : DEFAULT_H;
+    }
+    if ((long)o.width * o.height > MAX_PIXELS)
+        return cli_usage_error(VERB, "--size %dx%d: more than %ld pixels", o.width, o.height,
+                               MAX_PIXELS);
+    if (o.sheet_cols) {
+        long w = (long)o.width * o.sheet_cols, h = (long)o.height * o.sheet_rows;
+        if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_PIXELS)
+            return cli_usage_error(VERB,
+                                   "the sheet would be %ldx%ld pixels (at most %d a side and "
+                                   "%ld in all): make --size or --sheet smaller",
+                                   w, h, MAX_SIDE, MAX_PIXELS);
+    }
+    if (o.has_frames) {
+        if (strcmp(o.out, "-") == 0)
+            return cli_usage_error(VERB, "--frames writes several files: -o needs a pattern");
+        if (!parse_pattern(o.out, &o.pattern, &why))
+            return cli_usage_error(VERB, "-o '%s' %s", o.out, why);
+    }
+    status = run_render(&o);
+    free(o.pattern.prefix);
+    free(o.pattern.suffix);
+    return status;
+}
+
+const cli_verb cmd_render_verb = {
+    VERB,
+    cmd_render,
+    "render FILE -o OUT.png [--frame F | --frames A:B[:STEP] | --sheet COLSxROWS]\n"
+    "                    [--size WxH] [--camera NAME | --orbit AZ,EL] [--shading MODE]\n"
+    "                    [--hierarchy] [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
+    "                    [--overlays LIST] [--no-ease] [--no-label] [-q]",
+    "Render frames of the animation to PNG with the software rasterizer.",
+    "What to render (one of):\n"
+    "  --frame F          one frame (any finite number; default: the first frame of\n"
+    "                     the segment, KFSEG)\n"
+    "  --frames A:B[:STEP]  frames A, A+STEP, ... up to B (integers; STEP default 1),\n"
+    "                     one PNG each: -o is a pattern with one %d or %0Nd (N 1-9)\n"
+    "                     for the frame number, %% for a literal percent sign, e.g.\n"
+    "                     -o out_%04d.png writes out_0000.png, out_0005.png, ...\n"
+    "  --sheet COLSxROWS  a contact sheet: COLS*ROWS frames evenly spaced over the\n"
+    "                     segment (first and last included; whole frames when the\n"
+    "                     segment is long enough), left to right, top to bottom,\n"
+    "                     each cell labelled with its frame number\n"
+    "\n"
+    "Picture:\n"
+    "  -o, --output OUT   the PNG to write (8-bit RGB); - is standard output\n"
+    "  --size WxH         picture size in pixels (default 640x480); with --sheet the\n"
+    "                     size of one cell (default 200x150)\n"
+    "  --camera NAME      look through this camera node with its animated position,\n"
+    "                     target, roll and field of view (the camera itself is not\n"
+    "                     drawn); in a file without camera nodes, an editor camera\n"
+    "  --orbit AZ,EL      otherwise an orbit view at azimuth AZ and elevation EL in\n"
+    "                     degrees (default 35,25; azimuth 0 looks along +y) framing the\n"
+    "                     visible objects (everything when there are none): at the\n"
+    "                     rendered frame for one picture, over all rendered frames for\n"
+    "                     --frames and --sheet (one fixed view)\n"
+    "  --shading MODE     smooth (default; normals from smoothing groups), flat, or wire\n"
+    "                     (the visible edges of every face)\n"
+    "  --hierarchy        lines from every node's pivot to its parent's, dummies as boxes\n"
+    "  --pivots           a small cross at every object node's pivot\n"
+    "  --cameras          camera frusta towards their targets\n"
+    "  --lights           light positions and spot cones\n"
+    "  --grid             a grid on the ground plane z = 0\n"
+    "  --names            node names next to their pivots\n"
+    "  --overlays LIST    the same as a comma-separated list: hierarchy, pivots, cameras,\n"
+    "                     lights, grid, names, or all / none\n"
+    "  --no-ease          evaluate without ease-to/ease-from (as lib3ds does)\n"
+    "  --no-label         do not draw the frame number in the bottom-left corner\n"
+    "  -q, --quiet        do not print a 'wrote OUT (WxH, frame F)' line per file\n"
+    "\n"
+    "A file without keyframer nodes (editor data only) is drawn as stored.\n"
+    "Errors: the input is checked before anything is rendered (exit 1 with the\n"
+    "same error line as the other verbs); an output that cannot be written gives\n"
+    "'kf3ds: OUT: cannot write: reason' and exit 1; a camera name the file does not\n"
+    "have is a usage error (exit 2).\n",
+};
