@@ -473,7 +473,7 @@ typedef struct kf3ds_render_options {
     unsigned overlays;          /* KF3DS_OVERLAY_* bits */
     uint32_t background;        /* 0 means the default dark grey */
     uint8_t no_file_lights;     /* headlight only */
-    int32_t through_camera;     /* camera node being looked through (not drawn), or KF3DS_NONE */
+    int32_t through_camera;     /* 1 + index of the camera node looked through (not drawn); 0: none */
 } kf3ds_render_options;
 
 typedef struct kf3ds_render_stats {
@@ -498,8 +498,10 @@ void kf3ds_render_scene(kf3ds_renderer *renderer, const kf3ds_pose *poses,
                         const kf3ds_view *view, const kf3ds_render_options *options,
                         kf3ds_framebuffer *fb, kf3ds_render_stats *stats);
 
-/* The box holding every placed vertex (and node position) at these poses;
- * returns 0 when the scene has nothing to bound. */
+/* The box to frame at these poses: the placed vertices of visible object
+ * meshes and the object nodes' positions; cameras, lights and targets only when
+ * there is nothing else (they often stand far off); for files without object
+ * nodes, the meshes as stored. Returns 0 when the scene has nothing to bound. */
 int kf3ds_scene_bounds(const kf3ds_scene *scene, const kf3ds_pose *poses, float min[3],
                        float max[3]);
 /* An orbit view looking at the centre of [min, max] from azimuth/elevation

@@ -1250,7 +1250,7 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
                 if (n->type != KF3DS_NODE_CAMERA)
                     continue;
                 have = 1;
-                if ((int32_t)i == o->through_camera)
+                if ((int32_t)i + 1 == o->through_camera)
                     continue;
                 world_pos(&poses[i], pos);
                 if (n->target >= 0 && (uint32_t)n->target < s->num_nodes)
@@ -1308,7 +1308,7 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
                 continue;
             if (n->type == KF3DS_NODE_OBJECT && poses[i].hidden)
                 continue;
-            if ((n->type == KF3DS_NODE_CAMERA && (int32_t)i == o->through_camera))
+            if ((n->type == KF3DS_NODE_CAMERA && (int32_t)i + 1 == o->through_camera))
                 continue;
             if (n->is_dummy && n->instance && n->instance[0])
                 label = n->instance;
@@ -1345,7 +1345,7 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
         o = *options;
     } else {
         memset(&o, 0, sizeof o);
-        o.through_camera = KF3DS_NONE;
+        o.through_camera = 0;
     }
     kf3ds_fb_clear(fb, o.background ? (o.background | 0xFF000000u) : DEFAULT_BACKGROUND);
     if (!r || !fb->depth || !kf3ds__proj_setup(&p, view, fb->width, fb->height))

@@ -223,7 +223,7 @@ static void render(const kf3ds_scene *s, const kf3ds_view *v, kf3ds_shading shad
     o.shading = shading;
     o.overlays = overlays;
     o.background = BG;
-    o.through_camera = KF3DS_NONE;
+    o.through_camera = 0;
     if (s->num_nodes)
         kf3ds_scene_eval(s, 0.0, 0, poses);
     kf3ds_render_scene(r, poses, v, &o, &pic->fb, st);
@@ -832,7 +832,7 @@ static void test_camera_view(void **state)
         int box[4];
         memset(&o, 0, sizeof o);
         o.background = BG;
-        o.through_camera = cam;
+        o.through_camera = cam + 1;
         o.overlays = KF3DS_OVERLAY_CAMERAS;
         pic_init(&pic, 160, 120);
         kf3ds_render_scene(r, poses, &v, &o, &pic.fb, &st);
@@ -1087,7 +1087,7 @@ static void render_lit(const float *lamp, int off, const float *spot_target, int
     pic_init(&pic, 160, 120);
     memset(&o, 0, sizeof o);
     o.background = BG;
-    o.through_camera = KF3DS_NONE;
+    o.through_camera = 0;
     o.no_file_lights = (uint8_t)no_file_lights;
     r = kf3ds_renderer_create(s, NULL);
     kf3ds_render_scene(r, NULL, &v, &o, &pic.fb, NULL);
@@ -1289,7 +1289,7 @@ static void test_corpus(void **state)
         }
         memset(&o, 0, sizeof o);
         o.background = BG;
-        o.through_camera = KF3DS_NONE;
+        o.through_camera = 0;
         for (f = 0; f < 3; f++) {
             kf3ds_render_stats st;
             int box[4];
@@ -1350,7 +1350,7 @@ static void test_corpus(void **state)
             if (s->nodes[k].type != KF3DS_NODE_CAMERA)
                 continue;
             assert_int_equal(kf3ds_view_from_camera(s, (uint32_t)k, poses[1], &v), 1);
-            o.through_camera = k;
+            o.through_camera = (int32_t)k + 1;
             o.overlays = 0x3F;
             kf3ds_render_scene(r, poses[1], &v, &o, &pic.fb, NULL);
         }

@@ -186,7 +186,7 @@ static int bench_render(int argc, char **argv)
     kf3ds_view_orbit(mn, mx, 35.0f, 25.0f, 45.0f, (float)width / (float)height, &view);
     memset(&ro, 0, sizeof ro);
     ro.shading = KF3DS_SHADE_SMOOTH;
-    ro.through_camera = KF3DS_NONE;
+    ro.through_camera = 0;
 
     /* Warm-up: one frame, so that the first run does not pay page faults. */
     kf3ds_scene_eval(scene, start, 0, poses);

@@ -318,37 +318,11 @@ static void bounds_add(float mn[3], float mx[3], int *have, const float p[3])
     *have = 1;
 }
 
-/* The box to frame at the current poses: the placed vertices of the visible
- * object nodes (cameras and lights far away would make the objects small),
- * or, without any, everything kf3ds_scene_bounds sees (editor-only files:
- * the meshes as stored). Returns 0 when there is nothing. */
+/* The box to frame at the current poses (kf3ds_scene_bounds). Returns 0
+ * when there is nothing. */
 static int frame_bounds(const render_ctx *c, float mn[3], float mx[3])
 {
-    const kf3ds_scene *s = c->scene;
-    int have = 0;
-    uint32_t i, v;
-    for (i = 0; i < s->num_nodes; i++) {
-        const kf3ds_node *n = &s->nodes[i];
-        const kf3ds_pose *pose = &c->poses[i];
-        int32_t mi = pose->morph_mesh >= 0 ? pose->morph_mesh : n->mesh;
-        kf3ds_mat4 place;
-        if (n->type != KF3DS_NODE_OBJECT || pose->hidden || mi < 0 ||
-            (uint32_t)mi >= s->num_meshes || !kf3ds_node_mesh_matrix(s, i, pose, &place))
-            continue;
-        for (v = 0; v < s->meshes[mi].num_points; v++) {
-            float w[3];
-            kf3ds_mat4_transform_point(&place, s->meshes[mi].points[v], w);
-            bounds_add(mn, mx, &have, w);
-        }
-    }
-    if (!have) {
-        float a[3], b[3];
-        if (kf3ds_scene_bounds(s, c->poses, a, b)) {
-            bounds_add(mn, mx, &have, a);
-            bounds_add(mn, mx, &have, b);
-        }
-    }
-    return have;
+    return kf3ds_scene_bounds(c->scene, c->poses, mn, mx);
 }
 
 static void cross(const double a[3], const double b[3], double out[3])
@@ -486,7 +460,7 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     memset(&ro, 0, sizeof ro);
     ro.shading = c->o->shading;
     ro.overlays = c->o->overlays;
-    ro.through_camera = c->camera_node;
+    ro.through_camera = c->camera_node + 1; /* -1 (orbit) gives 0: none */
     kf3ds_render_scene(c->renderer, c->poses, &view, &ro, fb, NULL);
     if (!c->o->no_label) {
         format_frame(num, sizeof num, frame);

@@ -107,64 +107,27 @@ static void step_frame(viewer *v, int dir)
 /* Views                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* The box around the placed vertices of the visible objects (their mesh, or
- * the morph track's current mesh). Cameras and lights are left out: they
- * usually stand far away and would make the objects small. Returns 0 when
- * no object has a vertex. */
-static int object_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float mn[3],
-                         float mx[3])
-{
-    uint32_t i, p;
-    int any = 0, k;
-    for (i = 0; i < s->num_nodes; i++) {
-        const kf3ds_node *n = &s->nodes[i];
-        const kf3ds_mesh *m;
-        kf3ds_mat4 place;
-        int32_t mi = poses[i].morph_mesh >= 0 ? poses[i].morph_mesh : n->mesh;
-        if (n->type != KF3DS_NODE_OBJECT || poses[i].hidden || mi < 0 ||
-            (uint32_t)mi >= s->num_meshes || !kf3ds_node_mesh_matrix(s, i, &poses[i], &place))
-            continue;
-        m = &s->meshes[mi];
-        for (p = 0; p < m->num_points; p++) {
-            float w[3];
-            kf3ds_mat4_transform_point(&place, m->points[p], w);
-            if (!isfinite(w[0]) || !isfinite(w[1]) || !isfinite(w[2]))
-                continue;
-            for (k = 0; k < 3; k++) {
-                if (!any || w[k] < mn[k])
-                    mn[k] = w[k];
-                if (!any || w[k] > mx[k])
-                    mx[k] = w[k];
-            }
-            any = 1;
-        }
-    }
-    return any;
-}
 
-/* The box around the objects over the whole animation (sampled over the
- * segment), or around everything kf3ds_scene_bounds sees when there are no
- * objects. Leaves the poses at some sampled frame: evaluate before drawing. */
+/* The box around the objects over the whole animation (kf3ds_scene_bounds
+ * sampled over the segment). Leaves the poses at some sampled frame: evaluate
+ * before drawing. */
 static void frame_whole_scene(viewer *v)
 {
     double s = seg_start(v), e = seg_end(v);
-    int i, k, n = e > s ? VIEW_BOUNDS_SAMPLES : 0, any = 0, pass;
+    int i, k, n = e > s ? VIEW_BOUNDS_SAMPLES : 0, any = 0;
     float lo[3], hi[3];
-    for (pass = 0; pass < 2 && !any; pass++) {
-        for (i = 0; i <= n; i++) {
-            double f = n ? s + (e - s) * i / n : s;
-            kf3ds_scene_eval(v->scene, f, 0, v->poses);
-            if (!(pass ? kf3ds_scene_bounds(v->scene, v->poses, lo, hi)
-                       : object_bounds(v->scene, v->poses, lo, hi)))
-                continue;
-            for (k = 0; k < 3; k++) {
-                if (!any || lo[k] < v->bmin[k])
-                    v->bmin[k] = lo[k];
-                if (!any || hi[k] > v->bmax[k])
-                    v->bmax[k] = hi[k];
-            }
-            any = 1;
+    for (i = 0; i <= n; i++) {
+        double f = n ? s + (e - s) * i / n : s;
+        kf3ds_scene_eval(v->scene, f, 0, v->poses);
+        if (!kf3ds_scene_bounds(v->scene, v->poses, lo, hi))
+            continue;
+        for (k = 0; k < 3; k++) {
+            if (!any || lo[k] < v->bmin[k])
+                v->bmin[k] = lo[k];
+            if (!any || hi[k] > v->bmax[k])
+                v->bmax[k] = hi[k];
         }
+        any = 1;
     }
     if (!any) {
         for (k = 0; k < 3; k++) {
@@ -183,7 +146,7 @@ static int current_half(viewer *v, float half[3])
     float lo[3], hi[3];
     int k;
     kf3ds_scene_eval(v->scene, v->frame, 0, v->poses);
-    if (!object_bounds(v->scene, v->poses, lo, hi))
+    if (!kf3ds_scene_bounds(v->scene, v->poses, lo, hi))
         return 0;
     for (k = 0; k < 3; k++)
         half[k] = 0.5f * (hi[k] - lo[k]);
@@ -231,7 +194,7 @@ static void orbit_view(const viewer *v, kf3ds_view *view)
     memcpy(mx, v->bmax, sizeof mx);
     /* Following: a box of the size the objects had when following started,
      * around them as they are now (the poses hold the frame being drawn). */
-    if (v->follow && object_bounds(v->scene, v->poses, mn, mx)) {
+    if (v->follow && kf3ds_scene_bounds(v->scene, v->poses, mn, mx)) {
         for (k = 0; k < 3; k++) {
             float m = 0.5f * (mn[k] + mx[k]);
             mn[k] = m - v->fhalf[k];
@@ -391,7 +354,7 @@ static void draw_frame(viewer *v)
     memset(&ro, 0, sizeof ro);
     ro.shading = v->shading;
     ro.overlays = v->overlays;
-    ro.through_camera = current_view(v, &view);
+    ro.through_camera = current_view(v, &view) + 1; /* -1 (orbit) gives 0: none */
     kf3ds_render_scene(v->renderer, v->poses, &view, &ro, &v->fb, NULL);
     t1 = SDL_GetPerformanceCounter();
     ms = (double)(t1 - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
