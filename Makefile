@@ -26,7 +26,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT := tests/support.c tools/write3ds.c
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
 
-.PHONY: all test check run bench data install clean deps-build deps-test deps-bench c99
+.PHONY: all test check run images bench data install clean deps-build deps-test deps-bench c99
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BUILD)/kf3ds-bench $(BUILD)/mk3ds \
      $(BUILD)/play
 
@@ -92,10 +92,27 @@ c99:
 deps-build:
 	@sh tools/ensure-deps.sh make gcc libc6-dev pkg-config libsdl2-dev libpng-dev
 
+# The main job: the bundled arm's node tree, then the animation playing in the
+# viewer — or, without a display, its contact sheet written to a PNG.
 run: deps-build
 	$(MAKE) all
 	$(BUILD)/kf3ds info data/arm.3ds
-	$(BUILD)/kf3ds eval data/arm.3ds --frame 0 --frame 12.5
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  echo "$(BUILD)/kf3ds view data/arm.3ds   (press ? for the keys, q to quit)"; \
+	  $(BUILD)/kf3ds view data/arm.3ds; \
+	else \
+	  $(BUILD)/kf3ds render data/arm.3ds --sheet 4x3 --hierarchy -o $(BUILD)/arm-sheet.png && \
+	  echo "no display here: wrote the contact sheet $(BUILD)/arm-sheet.png" \
+	       "(where there is a display: $(BUILD)/kf3ds view data/arm.3ds)"; \
+	fi
+
+# The pictures in the README, made by the project's own tools.
+images: all
+	$(BUILD)/kf3ds render data/arm.3ds --sheet 4x2 --hierarchy -q -o docs/img/arm-sheet.png
+	SDL_VIDEODRIVER=dummy $(BUILD)/kf3ds view data/arm.3ds --size 480x360 --paused --frame 30 \
+	  --hierarchy --exit-after-frames 1 --screenshot docs/img/viewer.png
+	SDL_VIDEODRIVER=dummy $(BUILD)/kf3ds view data/arm.3ds --size 480x360 --paused --frame 30 \
+	  --camera Cam01 --exit-after-frames 1 --screenshot docs/img/viewer-cam01.png
 
 data: $(BUILD)/mk3ds
 	$(BUILD)/mk3ds samples data
