@@ -90,6 +90,17 @@ static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, 
     uint32_t *hint = p->segment_hint_;
     float v[4];
 
+#if defined(__GNUC__)
+    /* Start fetching every hinted segment record now, so that the tracks'
+     * cache misses overlap instead of following one another. */
+    {
+        unsigned k;
+        for (k = 0; k < 3; k++)
+            if ((active & (1u << k)) && hint[k] + 1 < t[k].num_keys)
+                __builtin_prefetch(t[k].segments_ +
+                                   (size_t)hint[k] * kf3ds__seg_stride((kf3ds_track_kind)k));
+    }
+#endif
     p->position[0] = p->position[1] = p->position[2] = 0.0f;
     kf3ds__quat_identity(p->rotation);
     p->scale[0] = p->scale[1] = p->scale[2] = 1.0f;

@@ -195,7 +195,7 @@ static void slerp_constants(const float a[4], const float b[4], float out[3])
 static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
 {
     uint32_t k, n = t->num_keys;
-    size_t stride = seg_stride(kind);
+    size_t stride = kf3ds__seg_stride(kind);
     int32_t *frames;
     float *seg;
     int d;

@@ -33,7 +33,7 @@ static inline int dims_of(kf3ds_track_kind kind)
 #define SEG_VECTOR 16
 #define SEG_ROTATION 32
 
-static inline size_t seg_stride(kf3ds_track_kind kind)
+static inline size_t kf3ds__seg_stride(kf3ds_track_kind kind)
 {
     return kind == KF3DS_TRACK_ROT ? SEG_ROTATION : SEG_VECTOR;
 }
@@ -179,7 +179,7 @@ static inline int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track
     if (!track->frames_) /* not set up by the loader (hand-built track) */
         return key_value(&track->keys[0], kind, out);
     t = track_time(track, frame);
-    count = find_count(track, seg_stride(kind), t, hint);
+    count = find_count(track, kf3ds__seg_stride(kind), t, hint);
     if (kind == KF3DS_TRACK_HIDE) {
         /* lib3ds 2.0's rule: the first key does not toggle, each later key does. */
         out[0] = (count > 0 && count % 2 == 0) ? 1.0f : 0.0f;
@@ -193,7 +193,7 @@ static inline int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track
         return key_value(&track->keys[0], kind, out);
     if (count >= track->num_keys || !track->segments_)
         return key_value(&track->keys[count - 1], kind, out);
-    seg = track->segments_ + (size_t)(count - 1) * seg_stride(kind);
+    seg = track->segments_ + (size_t)(count - 1) * kf3ds__seg_stride(kind);
     span = (double)seg_frame(seg, 1) - seg_frame(seg, 0);
     u = (float)((t - seg_frame(seg, 0)) / span);
     if (!(flags & KF3DS_EVAL_NO_EASE))
