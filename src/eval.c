@@ -79,6 +79,22 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
     p->world.m[3][3] = 1.0f;
 }
 
+/* Starts fetching the segment records a node's hints point to (position,
+ * rotation, scale), so that the tracks' cache misses overlap. */
+static void prefetch_records(const kf3ds_node *n, const kf3ds_pose *p)
+{
+#if defined(__GNUC__)
+    unsigned k;
+    for (k = 0; k < 3; k++)
+        if ((n->active_tracks_ & (1u << k)) && p->segment_hint_[k] + 1 < n->tracks[k].num_keys)
+            __builtin_prefetch(n->tracks[k].segments_ + (size_t)p->segment_hint_[k] *
+                                                           kf3ds__seg_stride((kf3ds_track_kind)k));
+#else
+    (void)n;
+    (void)p;
+#endif
+}
+
 /* The node's pose: its tracks, and its world matrix from the parent's
  * (NULL for roots). The segment hints in *p are kept; every other field is
  * written. */
@@ -90,17 +106,7 @@ static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, 
     uint32_t *hint = p->segment_hint_;
     float v[4];
 
-#if defined(__GNUC__)
-    /* Start fetching every hinted segment record now, so that the tracks'
-     * cache misses overlap instead of following one another. */
-    {
-        unsigned k;
-        for (k = 0; k < 3; k++)
-            if ((active & (1u << k)) && hint[k] + 1 < t[k].num_keys)
-                __builtin_prefetch(t[k].segments_ +
-                                   (size_t)hint[k] * kf3ds__seg_stride((kf3ds_track_kind)k));
-    }
-#endif
+    prefetch_records(n, p);
     p->position[0] = p->position[1] = p->position[2] = 0.0f;
     kf3ds__quat_identity(p->rotation);
     p->scale[0] = p->scale[1] = p->scale[2] = 1.0f;
