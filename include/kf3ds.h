@@ -143,11 +143,12 @@ typedef struct kf3ds_material {
         shininess_map, self_illum_map, reflection;
 } kf3ds_material;
 
+/* 8 bytes, as in the file: big meshes stay small. A face's smoothing groups
+ * and material are in the mesh's optional per-face arrays; see
+ * kf3ds_face_smoothing and kf3ds_face_material. */
 typedef struct kf3ds_face {
     uint16_t v[3];
     uint16_t flags;        /* 0x4 AB, 0x2 BC, 0x1 CA edge visible; 0x8/0x10 wrap seams */
-    uint32_t smoothing;    /* SMOOTH_GROUP bits, 0 when absent */
-    int32_t material;      /* index into scene->materials or KF3DS_NONE */
 } kf3ds_face;
 
 typedef struct kf3ds_material_group {
@@ -169,6 +170,8 @@ typedef struct kf3ds_mesh {
     uint32_t num_texcoords;
     kf3ds_face *faces;
     uint32_t num_faces;
+    uint32_t *smoothing;       /* per face SMOOTH_GROUP bits; NULL when the mesh has none */
+    int32_t *face_materials;   /* per face material index or KF3DS_NONE; NULL without groups */
     kf3ds_material_group *groups;
     uint32_t num_groups;
     kf3ds_mat4 matrix;      /* MESH_MATRIX as a column-vector matrix (identity if absent) */
@@ -176,6 +179,16 @@ typedef struct kf3ds_mesh {
     uint8_t mirrored;       /* det(matrix) < 0: points were mirrored at load */
     uint8_t has_matrix, hidden, color;
 } kf3ds_mesh;
+
+static inline uint32_t kf3ds_face_smoothing(const kf3ds_mesh *m, uint32_t face)
+{
+    return m->smoothing && face < m->num_faces ? m->smoothing[face] : 0;
+}
+
+static inline int32_t kf3ds_face_material(const kf3ds_mesh *m, uint32_t face)
+{
+    return m->face_materials && face < m->num_faces ? m->face_materials[face] : KF3DS_NONE;
+}
 
 typedef struct kf3ds_camera {
     const char *name;

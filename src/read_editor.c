@@ -201,6 +201,8 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     m->groups = NULL; /* a second FACE_ARRAY replaces the first entirely */
     m->num_groups = 0;
     m->num_faces = 0;
+    m->smoothing = NULL;
+    m->face_materials = NULL;
     m->faces = (kf3ds_face *)kf3ds__alloc_raw(ctx, n, sizeof(kf3ds_face));
     if (!m->faces)
         return;
@@ -228,10 +230,13 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
         f->v[1] = le16(p + 2);
         f->v[2] = le16(p + 4);
         f->flags = le16(p + 6);
-        f->smoothing = i < num_smooth ? le32(smooth + 4 * (size_t)i) : 0;
-        f->material = KF3DS_NONE;
     }
     b.pos += (size_t)n * 8;
+    if (smooth && n) {
+        m->smoothing = (uint32_t *)kf3ds__alloc_array(ctx, n, sizeof(uint32_t));
+        for (i = 0; m->smoothing && i < n && i < num_smooth; i++)
+            m->smoothing[i] = le32(smooth + 4 * (size_t)i);
+    }
     m->groups = (kf3ds_material_group *)kf3ds__alloc_array(ctx, groups, sizeof *m->groups);
     while (kf3ds__next_chunk(ctx, &b, fc->id, &c, &sb)) {
         if (c.id == 0x4130 && m->groups && m->num_groups < groups) {
@@ -502,10 +507,16 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
         if (g->material == KF3DS_NONE)
             kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, 0, 0x4130,
                         "mesh '%s' uses unknown material '%s'", m->name, g->material_name);
+        if (!m->face_materials && m->num_faces) {
+            m->face_materials = (int32_t *)kf3ds__alloc_raw(ctx, m->num_faces, sizeof(int32_t));
+            for (j = 0; m->face_materials && j < m->num_faces; j++)
+                m->face_materials[j] = KF3DS_NONE;
+        }
         for (j = 0; j < g->num_faces; j++)
             if (g->faces[j] < m->num_faces) {
                 g->faces[kept++] = g->faces[j];
-                m->faces[g->faces[j]].material = g->material;
+                if (m->face_materials)
+                    m->face_materials[g->faces[j]] = g->material;
             }
         if (kept < g->num_faces)
             kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4130,

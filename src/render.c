@@ -403,14 +403,14 @@ static int build_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, rmesh *rm, temp *t
      * restored by the shift below). */
     for (f = 0; f < nf; f++) {
         const kf3ds_face *fc = &m->faces[f];
-        int32_t mat = fc->material;
+        int32_t mat = kf3ds_face_material(m, f);
         if (fc->v[0] >= np || fc->v[1] >= np || fc->v[2] >= np)
             continue;
         if (mat < 0 || (uint32_t)mat >= s->num_materials)
             mat = KF3DS_NONE;
         for (k = 0; k < 3; k++) {
             ckey *key = &t->keys[t->start[fc->v[k]]++];
-            key->mask = fc->smoothing;
+            key->mask = kf3ds_face_smoothing(m, f);
             key->mat = mat;
             key->corner = 3 * f + (uint32_t)k;
         }
@@ -823,8 +823,8 @@ static void draw_mesh(kf3ds_renderer *r, const kf3ds__proj *p, uint32_t mi, cons
         for (f = 0; f < nf; f++) {
             const kf3ds_face *fc = &m->faces[f];
             const kf3ds__vtx *a, *b, *c;
-            uint32_t mat = (fc->material >= 0 && (uint32_t)fc->material < nomat)
-                               ? (uint32_t)fc->material : nomat;
+            int32_t fm = kf3ds_face_material(m, f);
+            uint32_t mat = (fm >= 0 && (uint32_t)fm < nomat) ? (uint32_t)fm : nomat;
             const float *d = r->mat_diffuse[mat];
             uint32_t col;
             if (fc->v[0] >= np || fc->v[1] >= np || fc->v[2] >= np)
@@ -868,8 +868,10 @@ static void draw_mesh(kf3ds_renderer *r, const kf3ds__proj *p, uint32_t mi, cons
         c = &V[fc->v[2]];
         if (a->code & b->code & c->code)
             continue;
-        mat = (fc->material >= 0 && (uint32_t)fc->material < nomat) ? (uint32_t)fc->material
-                                                                      : nomat;
+        {
+            int32_t fm = kf3ds_face_material(m, f);
+            mat = (fm >= 0 && (uint32_t)fm < nomat) ? (uint32_t)fm : nomat;
+        }
         cull = r->mat_two_sided[mat] ? 0 : (det < 0.0f ? -1 : 1);
         any = a->code | b->code | c->code;
         if (!(any & (OC_CLIP | OC_BAD))) {

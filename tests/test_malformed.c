@@ -213,8 +213,9 @@ static void check_meshes(const kf3ds_scene *s)
         for (j = 0; j < m->num_faces; j++) {
             const kf3ds_face *f = &m->faces[j];
             MUST(f->v[0] < m->num_points && f->v[1] < m->num_points && f->v[2] < m->num_points);
-            MUST(f->material == KF3DS_NONE ||
-                 (f->material >= 0 && (uint32_t)f->material < s->num_materials));
+            MUST(kf3ds_face_material(m, j) == KF3DS_NONE ||
+                 (kf3ds_face_material(m, j) >= 0 &&
+                  (uint32_t)kf3ds_face_material(m, j) < s->num_materials));
         }
         for (j = 0; j < m->num_groups; j++) {
             const kf3ds_material_group *g = &m->groups[j];
@@ -1032,8 +1033,8 @@ static void inspect_rich(const kf3ds_scene *s, const kf3ds_diag *err, void *user
     MUST(s->meshes[box].num_faces == 12);
     MUST(s->meshes[box].num_texcoords == 8);
     MUST(s->meshes[box].num_groups == 2);
-    MUST(s->meshes[box].faces[0].material == 0);
-    MUST(s->meshes[box].faces[11].material == 1);
+    MUST(kf3ds_face_material(&s->meshes[box], 0) == 0);
+    MUST(kf3ds_face_material(&s->meshes[box], 11) == 1);
     MUST(s->meshes[mirror].mirrored == 1);
     MUST(s->nodes[2].parent == 1);
     MUST(s->nodes[3].parent == 2);
@@ -1496,9 +1497,9 @@ static void test_array_counts_beyond_chunk(void **state)
     MUST(b->groups[0].num_faces == 1);
     MUST(b->groups[0].material == 0);
     MUST(b->groups[0].faces[0] == 1);
-    MUST(b->faces[0].material == KF3DS_NONE);
-    MUST(b->faces[1].material == 0);
-    MUST(b->faces[0].smoothing == 1);
+    MUST(kf3ds_face_material(b, 0) == KF3DS_NONE);
+    MUST(kf3ds_face_material(b, 1) == 0);
+    MUST(kf3ds_face_smoothing(b, 0) == 1);
     MUST(c.bytes < 1024u * 1024u);
     kf3ds_free(s);
     MUST(c.live == 0);

@@ -218,8 +218,8 @@ static void test_targets_and_links(void **state)
     assert_near(s->lights[0].hotspot, 20, 0);
     assert_near(s->lights[0].color[1], 0.5, 0);
     assert_near(s->materials[0].diffuse[0], 1.0, 0);
-    assert_int_equal(s->meshes[0].faces[0].material, 0);
-    assert_int_equal(s->meshes[0].faces[0].smoothing, 1);
+    assert_int_equal(kf3ds_face_material(&s->meshes[0], 0), 0);
+    assert_int_equal(kf3ds_face_smoothing(&s->meshes[0], 0), 1);
     /* The camera at (0,−10,0) looking at the origin: world origin lands on
      * the −z axis of the view, 10 units away; world +Z is view +y. */
     kf3ds_scene_eval(s, 0, 0, p);
