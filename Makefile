@@ -138,3 +138,6 @@ install: all
 
 clean:
 	rm -rf build
+
+# Further targets, one fragment per concern (fuzzing, cross builds).
+-include mk/*.mk
