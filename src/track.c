@@ -1,6 +1,7 @@
-/* Per-track setup at load (stable sort, accumulated rotations, tangents and
- * squad controls) and evaluation at any time. The mathematics is lib3ds 1.3's
- * with the fixes of evaluation-rules.md; see docs/evaluation.md. */
+/* Per-track setup at load: stable sort, accumulated rotations, tangents and
+ * squad controls, and the per-segment records that evaluation (the inline
+ * code of track_eval.h) reads. The mathematics is lib3ds 1.3's with the
+ * fixes of evaluation-rules.md; see docs/evaluation.md. */
 #include "track_eval.h"
 
 static int is_cyclic(const kf3ds_track *t)
