@@ -2,6 +2,22 @@
  * from mmap on Linux, marked for transparent huge pages: loading a 90 MB file
  * writes over 100 MB of fresh memory, and with 4 KB pages the page faults
  * alone cost more than the parsing. Everywhere else: malloc. */
+#if defined(KF3DS_NO_DEFAULT_ALLOCATOR)
+/* Freestanding builds (-ffreestanding, no malloc): no default. Loading and
+ * kf3ds_renderer_create then need the caller's allocator hooks and fail
+ * cleanly (KF3DS_ERR_ARGUMENT, NULL) without them. */
+#include "internal.h"
+
+kf3ds_allocator kf3ds__default_allocator(void)
+{
+    kf3ds_allocator a;
+    a.malloc_fn = NULL;
+    a.realloc_fn = NULL;
+    a.free_fn = NULL;
+    a.user = NULL;
+    return a;
+}
+#else
 #if defined(__linux__)
 #define _DEFAULT_SOURCE 1
 #endif
@@ -84,3 +100,4 @@ kf3ds_allocator kf3ds__default_allocator(void)
     a.user = NULL;
     return a;
 }
+#endif /* KF3DS_NO_DEFAULT_ALLOCATOR */

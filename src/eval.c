@@ -27,6 +27,34 @@ unsigned kf3ds__node_type_tracks(kf3ds_node_type type)
     return (unsigned)type < 7 ? type_tracks[type] : 0;
 }
 
+/* Keeps the three top rows of a matrix within ±KF3DS__MAX_WORLD (NaN, which
+ * finite inputs cannot produce, would become 0): a long chain of scaled
+ * nodes must not overflow to infinity (docs/robustness.md). The check is
+ * branch-free and nearly always passes. */
+static int rows_in_range(const float *v)
+{
+    int i, ok = 1;
+    for (i = 0; i < 12; i++)
+        ok &= fabsf(v[i]) <= KF3DS__MAX_WORLD;
+    return ok;
+}
+
+static void clamp_rows(float *v)
+{
+    int i;
+    for (i = 0; i < 12; i++)
+        v[i] = v[i] > KF3DS__MAX_WORLD    ? KF3DS__MAX_WORLD
+               : v[i] < -KF3DS__MAX_WORLD ? -KF3DS__MAX_WORLD
+               : v[i] == v[i]             ? v[i]
+                                          : 0.0f;
+}
+
+static void bound_matrix(kf3ds_mat4 *m)
+{
+    if (!rows_in_range(&m->m[0][0]))
+        clamp_rows(&m->m[0][0]);
+}
+
 /* world = parent · T(pos) · R(rot) · S(scl) for objects, parent · T(pos) for
  * cameras, lights and targets, identity for ambient (rules §7); parent may be
  * NULL. One pass, written once: this runs for every node of every frame. */
@@ -63,6 +91,8 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
     l[0][3] = p->position[0];
     l[1][3] = p->position[1];
     l[2][3] = p->position[2];
+    if (!rows_in_range(&l[0][0]))
+        clamp_rows(&l[0][0]);
     if (parent) {
         static const float e3[4] = { 0.0f, 0.0f, 0.0f, 1.0f }; /* L's bottom row */
         const float(*a)[4] = parent->m;
@@ -77,6 +107,7 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
     }
     p->world.m[3][0] = p->world.m[3][1] = p->world.m[3][2] = 0.0f;
     p->world.m[3][3] = 1.0f;
+    bound_matrix(&p->world);
 }
 
 /* Starts fetching the segment records a node's hints point to (position,
@@ -194,6 +225,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
         memset(pp.segment_hint_, 0, sizeof pp.segment_hint_);
         eval_local(scene, &scene->nodes[p], frame, flags, NULL, &pp);
         kf3ds__mat4_mul_affine(&pp.world, &out->world, &out->world);
+        bound_matrix(&out->world);
     }
 }
 
@@ -238,6 +270,7 @@ int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_
     for (i = 0; i < 3; i++)
         local.m[i][3] -= n->pivot[i];
     kf3ds_mat4_mul(&pose->world, &local, out);
+    bound_matrix(out);
     return 1;
 }
 

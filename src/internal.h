@@ -59,6 +59,29 @@ void *kf3ds__alloc_raw(kf3ds__ctx *ctx, size_t n, size_t size); /* not zeroed */
 /* A zero-terminated name; without a terminator it runs to the chunk end (warning). */
 const char *kf3ds__read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c);
 
+/* Numbers that cannot explode (docs/robustness.md). Every float read from a
+ * file is finite and at most KF3DS__MAX_VALUE in magnitude after loading
+ * (NaN and infinities replaced, huge values clamped, with a KF3DS_WARN_VALUE
+ * naming the chunk); spline parameters (tension, continuity, bias, ease) at
+ * most KF3DS__MAX_SPLINE. Evaluation clamps world and mesh matrices to
+ * KF3DS__MAX_WORLD, so that matrices, and vertices placed with them, stay
+ * finite at every finite frame. */
+#define KF3DS__MAX_VALUE 1e18f
+#define KF3DS__MAX_SPLINE 1e3f
+#define KF3DS__MAX_WORLD 1e18f
+
+/* Replaces non-finite values of v[0..n) with `fallback` and clamps the others
+ * to ±limit; counts what it changed into *bad (non-finite) and *big (clamped). */
+void kf3ds__clean_floats(float *v, size_t n, float fallback, float limit, uint32_t *bad,
+                         uint32_t *big);
+/* The same, then one KF3DS_WARN_VALUE for the chunk when something changed
+ * (`what` names the values, e.g. "points of mesh 'Box'"). Returns 1 then. */
+int kf3ds__sanitize(kf3ds__ctx *ctx, float *v, size_t n, float fallback, float limit,
+                    uint32_t offset, uint16_t chunk_id, const char *what);
+/* Warns about values changed by kf3ds__clean_floats (counts from it). */
+void kf3ds__warn_cleaned(kf3ds__ctx *ctx, uint32_t bad, uint32_t big, uint32_t offset,
+                         uint16_t chunk_id, const char *what);
+
 /* Readers of the two sections (read_editor.c, read_keyframer.c). */
 void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body);
 void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body);

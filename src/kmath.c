@@ -31,12 +31,18 @@ void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle)
     q[3] = (float)cos(half);
 }
 
+/* In double, rounded once to float: the products of floats are exact in
+ * double, so the result no longer depends on FLT_EVAL_METHOD (68881 and x87
+ * evaluate float expressions in extended precision, SSE and PowerPC in
+ * float) and the accumulated rotation keys are the same on every host. */
 void kf3ds__quat_mul(const float a[4], const float b[4], float out[4])
 {
-    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    float y = a[3] * b[1] + a[1] * b[3] + a[2] * b[0] - a[0] * b[2];
-    float z = a[3] * b[2] + a[2] * b[3] + a[0] * b[1] - a[1] * b[0];
-    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    double b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
+    float x = (float)(a3 * b0 + a0 * b3 + a1 * b2 - a2 * b1);
+    float y = (float)(a3 * b1 + a1 * b3 + a2 * b0 - a0 * b2);
+    float z = (float)(a3 * b2 + a2 * b3 + a0 * b1 - a1 * b0);
+    float w = (float)(a3 * b3 - a0 * b0 - a1 * b1 - a2 * b2);
     out[0] = x;
     out[1] = y;
     out[2] = z;

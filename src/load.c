@@ -16,6 +16,29 @@ static size_t align_up(size_t n)
 
 #define BLOCK_HEADER align_up(sizeof(kf3ds__block))
 
+/* Under AddressSanitizer the arena tells ASan which bytes are handed out:
+ * a block's free space and a 16-byte red zone after every allocation stay
+ * poisoned, so that an overread of an arena array is reported like one of a
+ * malloc'ed array (the fuzzers rely on it). No effect in other builds. */
+#if defined(__SANITIZE_ADDRESS__)
+#define KF3DS__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KF3DS__ASAN 1
+#endif
+#endif
+#ifdef KF3DS__ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define POISON(p, n) __asan_poison_memory_region((p), (n))
+#define UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#define REDZONE KF3DS__ALIGN
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#define REDZONE 0
+#endif
+
 /* Blocks grow with the arena (half of what it holds so far, 64 KB to 32 MB),
  * so a big scene needs few allocator calls and small ones stay small. */
 static kf3ds__block *new_block(kf3ds__owner *owner, size_t min_payload, size_t max_memory)
@@ -40,6 +63,7 @@ static kf3ds__block *new_block(kf3ds__owner *owner, size_t min_payload, size_t m
     b->size = payload;
     b->used = 0;
     owner->total += payload + BLOCK_HEADER;
+    POISON((unsigned char *)b + BLOCK_HEADER, payload);
     return b;
 }
 
@@ -50,9 +74,9 @@ void *kf3ds__alloc_raw(kf3ds__ctx *ctx, size_t n, size_t size)
     size_t bytes;
     if (ctx->out_of_memory)
         return NULL;
-    if (size && n > ((size_t)-1 - KF3DS__ALIGN) / size)
+    if (size && n > ((size_t)-1 - 2 * KF3DS__ALIGN) / size)
         goto fail;
-    bytes = align_up((n * size) != 0 ? n * size : 1);
+    bytes = align_up((n * size) != 0 ? n * size : 1) + REDZONE;
     if (!b || b->size - b->used < bytes) {
         kf3ds__block *nb = new_block(owner, bytes, ctx->limits.max_memory);
         if (!nb)
@@ -69,6 +93,7 @@ void *kf3ds__alloc_raw(kf3ds__ctx *ctx, size_t n, size_t size)
         b = nb;
     }
     b->used += bytes;
+    UNPOISON((unsigned char *)b + BLOCK_HEADER + b->used - bytes, (n * size) != 0 ? n * size : 1);
     return (unsigned char *)b + BLOCK_HEADER + b->used - bytes;
 fail:
     ctx->out_of_memory = 1;
@@ -145,6 +170,44 @@ void kf3ds__diag(kf3ds__ctx *ctx, kf3ds_status code, uint32_t offset, uint16_t c
     va_start(ap, fmt);
     fill_diag(&s->diags[s->num_diags++], code, offset, chunk_id, fmt, ap);
     va_end(ap);
+}
+
+void kf3ds__clean_floats(float *v, size_t n, float fallback, float limit, uint32_t *bad,
+                         uint32_t *big)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        float x = v[i];
+        if (!isfinite(x)) {
+            v[i] = fallback;
+            (*bad)++;
+        } else if (x > limit || x < -limit) {
+            v[i] = x > 0.0f ? limit : -limit;
+            (*big)++;
+        }
+    }
+}
+
+void kf3ds__warn_cleaned(kf3ds__ctx *ctx, uint32_t bad, uint32_t big, uint32_t offset,
+                         uint16_t chunk_id, const char *what)
+{
+    if (bad)
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, offset, chunk_id,
+                    "%s: %lu NaN or infinite values replaced%s", what, (unsigned long)bad,
+                    big ? ", huge values clamped" : "");
+    else if (big)
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, offset, chunk_id,
+                    "%s: %lu values beyond the supported range clamped", what,
+                    (unsigned long)big);
+}
+
+int kf3ds__sanitize(kf3ds__ctx *ctx, float *v, size_t n, float fallback, float limit,
+                    uint32_t offset, uint16_t chunk_id, const char *what)
+{
+    uint32_t bad = 0, big = 0;
+    kf3ds__clean_floats(v, n, fallback, limit, &bad, &big);
+    kf3ds__warn_cleaned(ctx, bad, big, offset, chunk_id, what);
+    return bad || big;
 }
 
 int kf3ds__next_chunk(kf3ds__ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
@@ -337,6 +400,10 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     } else {
         owner_init.allocator = kf3ds__default_allocator();
     }
+    if (!owner_init.allocator.malloc_fn || !owner_init.allocator.free_fn) {
+        fail(error, KF3DS_ERR_ARGUMENT, 0, 0, "no allocator hooks (built without a default allocator)");
+        return NULL;
+    }
     if (!ctx.limits.max_nodes) ctx.limits.max_nodes = 1000000;
     if (!ctx.limits.max_keys) ctx.limits.max_keys = 10000000;
     if (!ctx.limits.max_diags) ctx.limits.max_diags = 1000;
@@ -369,6 +436,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     first->next = NULL;
     ctx.owner = (kf3ds__owner *)((unsigned char *)first + BLOCK_HEADER);
     first->used = align_up(sizeof(kf3ds__owner));
+    UNPOISON(ctx.owner, sizeof(kf3ds__owner));
     *ctx.owner = owner_init;
     ctx.owner->blocks = first;
     ctx.scene = (kf3ds_scene *)kf3ds__alloc(&ctx, sizeof(kf3ds_scene));
@@ -418,6 +486,7 @@ void kf3ds_free(kf3ds_scene *scene)
     b = owner->blocks;
     while (b) { /* the owner record lives in the last block of the list */
         next = b->next;
+        UNPOISON(b, BLOCK_HEADER + b->size); /* the allocator may reuse it */
         a.free_fn(b, a.user);
         b = next;
     }

@@ -29,6 +29,7 @@ static int read_color(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_id, fl
             continue;
         if (have_linear && !linear)
             continue;
+        kf3ds__sanitize(ctx, v, 3, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id, "colour");
         memcpy(rgb, v, sizeof v);
         found = 1;
         have_linear |= linear;
@@ -50,6 +51,7 @@ static int read_percentage(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_i
         else
             continue;
         if (!kf3ds__check_short(ctx, &b, &c)) {
+            kf3ds__sanitize(ctx, &v, 1, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id, "percentage");
             *out = v;
             found = 1;
         }
@@ -75,6 +77,7 @@ static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_text
 {
     kf3ds_chunk c;
     kf3ds_reader b;
+    uint32_t at = (uint32_t)(body.pos >= 6 ? body.pos - 6 : 0); /* the map chunk */
     m->u_scale = m->v_scale = 1.0f;
     m->strength = 1.0f;
     while (kf3ds__next_chunk(ctx, &body, id, &c, &b)) {
@@ -92,6 +95,16 @@ static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_text
         default: break;
         }
         kf3ds__check_short(ctx, &b, &c);
+    }
+    {
+        uint32_t bad = 0, big = 0;
+        float *one[7];
+        int i;
+        one[0] = &m->strength; one[1] = &m->blur; one[2] = &m->u_offset;
+        one[3] = &m->v_offset; one[4] = &m->rotation; one[5] = &m->u_scale; one[6] = &m->v_scale;
+        for (i = 0; i < 7; i++)
+            kf3ds__clean_floats(one[i], 1, i < 5 ? 0.0f : 1.0f, KF3DS__MAX_VALUE, &bad, &big);
+        kf3ds__warn_cleaned(ctx, bad, big, at, id, "texture map");
     }
 }
 
@@ -116,7 +129,12 @@ static void read_material(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_material *m)
         case 0xA085: m->wire = 1; break;
         case 0xA088: m->face_map = 1; break;
         case 0xA08C: m->soften = 1; break;
-        case 0xA087: m->wire_size = kf3ds_read_f32(&b); break;
+        case 0xA087:
+            m->wire_size = kf3ds_read_f32(&b);
+            if (!b.short_read)
+                kf3ds__sanitize(ctx, &m->wire_size, 1, 1.0f, KF3DS__MAX_VALUE, c.offset, c.id,
+                                "wire size");
+            break;
         case 0xA100: m->shading = kf3ds_read_u16(&b); break;
         case 0xA200: read_map(ctx, b, c.id, &m->texture1); break;
         case 0xA33A: read_map(ctx, b, c.id, &m->texture2); break;
@@ -269,6 +287,8 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
                 break;
             m->num_points = n;
             get_f32s(&b, &m->points[0][0], (size_t)n * 3);
+            kf3ds__sanitize(ctx, &m->points[0][0], (size_t)n * 3, 0.0f, KF3DS__MAX_VALUE,
+                            c.offset, c.id, "vertices");
             break;
         case 0x4111:
             n = read_count(ctx, &b, &c, 2);
@@ -288,6 +308,8 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
                 break;
             m->num_texcoords = n;
             get_f32s(&b, &m->texcoords[0][0], (size_t)n * 2);
+            kf3ds__sanitize(ctx, &m->texcoords[0][0], (size_t)n * 2, 0.0f, KF3DS__MAX_VALUE,
+                            c.offset, c.id, "texture coordinates");
             break;
         case 0x4160: {
             float v[12];
@@ -295,6 +317,14 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
                 v[i] = kf3ds_read_f32(&b);
             if (kf3ds__check_short(ctx, &b, &c))
                 break;
+            /* a NaN or infinite entry is taken from the identity */
+            {
+                uint32_t bad = 0, big = 0;
+                for (i = 0; i < 12; i++)
+                    kf3ds__clean_floats(&v[i], 1, i < 9 && i % 4 == 0 ? 1.0f : 0.0f,
+                                        KF3DS__MAX_VALUE, &bad, &big);
+                kf3ds__warn_cleaned(ctx, bad, big, c.offset, c.id, "mesh matrix");
+            }
             /* X axis, Y axis, Z axis, origin: the columns of M. */
             for (i = 0; i < 4; i++) {
                 m->matrix.m[0][i] = v[i * 3 + 0];
@@ -326,6 +356,13 @@ static void read_camera(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *c
         cam->target[i] = kf3ds_read_f32(&body);
     cam->roll = kf3ds_read_f32(&body);
     cam->lens = kf3ds_read_f32(&body);
+    /* (what was read before a short read is kept: check it too) */
+    kf3ds__sanitize(ctx, cam->position, 3, 0.0f, KF3DS__MAX_VALUE, cc->offset, cc->id,
+                    "camera position");
+    kf3ds__sanitize(ctx, cam->target, 3, 0.0f, KF3DS__MAX_VALUE, cc->offset, cc->id,
+                    "camera target");
+    kf3ds__sanitize(ctx, &cam->roll, 1, 0.0f, KF3DS__MAX_VALUE, cc->offset, cc->id, "camera roll");
+    kf3ds__sanitize(ctx, &cam->lens, 1, 0.0f, KF3DS__MAX_VALUE, cc->offset, cc->id, "camera lens");
     if (kf3ds__check_short(ctx, &body, cc))
         return;
     cam->fov = fabsf(cam->lens) < 1e-6f ? 45.0f : 2400.0f / cam->lens;
@@ -336,6 +373,12 @@ static void read_camera(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *c
             cam->near_range = kf3ds_read_f32(&b);
             cam->far_range = kf3ds_read_f32(&b);
             kf3ds__check_short(ctx, &b, &c);
+            {
+                uint32_t bad = 0, big = 0;
+                kf3ds__clean_floats(&cam->near_range, 1, 0.0f, KF3DS__MAX_VALUE, &bad, &big);
+                kf3ds__clean_floats(&cam->far_range, 1, 0.0f, KF3DS__MAX_VALUE, &bad, &big);
+                kf3ds__warn_cleaned(ctx, bad, big, c.offset, c.id, "camera ranges");
+            }
         }
     }
 }
@@ -350,11 +393,20 @@ static void read_spot(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *sc, kf
         l->target[i] = kf3ds_read_f32(&b);
     l->hotspot = kf3ds_read_f32(&b);
     l->falloff = kf3ds_read_f32(&b);
+    kf3ds__sanitize(ctx, l->target, 3, 0.0f, KF3DS__MAX_VALUE, sc->offset, sc->id,
+                    "spotlight target");
+    kf3ds__sanitize(ctx, &l->hotspot, 1, 0.0f, KF3DS__MAX_VALUE, sc->offset, sc->id, "hotspot");
+    kf3ds__sanitize(ctx, &l->falloff, 1, 0.0f, KF3DS__MAX_VALUE, sc->offset, sc->id, "falloff");
     if (kf3ds__check_short(ctx, &b, sc))
         return;
     while (kf3ds__next_chunk(ctx, &b, sc->id, &c, &sb)) {
         switch (c.id) {
-        case 0x4656: l->roll = kf3ds_read_f32(&sb); break;
+        case 0x4656:
+            l->roll = kf3ds_read_f32(&sb);
+            if (!sb.short_read)
+                kf3ds__sanitize(ctx, &l->roll, 1, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id,
+                                "spotlight roll");
+            break;
         case 0x4630: l->shadowed = 1; break;
         case 0x4650: l->see_cone = 1; break;
         case 0x4651: l->rectangular = 1; break;
@@ -374,6 +426,8 @@ static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc
         l->position[i] = kf3ds_read_f32(&body);
     l->color[0] = l->color[1] = l->color[2] = 1.0f;
     l->multiplier = 1.0f;
+    kf3ds__sanitize(ctx, l->position, 3, 0.0f, KF3DS__MAX_VALUE, lc->offset, lc->id,
+                    "light position");
     if (kf3ds__check_short(ctx, &body, lc))
         return;
     while (kf3ds__next_chunk(ctx, &body, lc->id, &c, &b)) {
@@ -401,6 +455,14 @@ static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc
         default: break;
         }
         kf3ds__check_short(ctx, &b, &c);
+    }
+    {
+        uint32_t bad = 0, big = 0;
+        kf3ds__clean_floats(l->color, 3, 1.0f, KF3DS__MAX_VALUE, &bad, &big);
+        kf3ds__clean_floats(&l->inner_range, 1, 0.0f, KF3DS__MAX_VALUE, &bad, &big);
+        kf3ds__clean_floats(&l->outer_range, 1, 0.0f, KF3DS__MAX_VALUE, &bad, &big);
+        kf3ds__clean_floats(&l->multiplier, 1, 1.0f, KF3DS__MAX_VALUE, &bad, &big);
+        kf3ds__warn_cleaned(ctx, bad, big, lc->offset, lc->id, "light colour or ranges");
     }
 }
 
@@ -465,13 +527,28 @@ void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body)
         } else if (ctx->pass == 1) {
             switch (c.id) {
             case 0x3D3E: s->mesh_version = kf3ds_read_u32(&b); break;
-            case 0x0100: s->master_scale = kf3ds_read_f32(&b); break;
+            case 0x0100:
+                s->master_scale = kf3ds_read_f32(&b);
+                if (!b.short_read)
+                    kf3ds__sanitize(ctx, &s->master_scale, 1, 1.0f, KF3DS__MAX_VALUE, c.offset,
+                                    c.id, "master scale");
+                break;
             case 0x2100: read_color(ctx, b, c.id, s->ambient); break;
             default: break;
             }
             kf3ds__check_short(ctx, &b, &c);
         }
     }
+}
+
+static int inverse_in_range(const kf3ds_mat4 *inv)
+{
+    int i, j;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++)
+            if (!(fabsf(inv->m[i][j]) <= KF3DS__MAX_VALUE))
+                return 0;
+    return 1;
 }
 
 static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
@@ -527,6 +604,13 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
     if (!kf3ds_mat4_invert(&m->matrix, &m->inv_matrix))
         kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4160,
                     "mesh '%s': MESH_MATRIX is singular; identity used", m->name);
+    else if (!inverse_in_range(&m->inv_matrix)) {
+        /* So nearly singular that its inverse would blow vertices up beyond
+         * the supported range: treated as singular. */
+        kf3ds_mat4_identity(&m->inv_matrix);
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4160,
+                    "mesh '%s': MESH_MATRIX is nearly singular; identity used", m->name);
+    }
     if (kf3ds__mat4_det3(&m->matrix) < 0.0f) {
         /* Mirrored object: v <- M·S(-1,1,1)·M⁻¹·v, as lib3ds does at load. */
         kf3ds_mat4 flip, fix;
@@ -537,6 +621,10 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
         for (i = 0; i < m->num_points; i++)
             kf3ds_mat4_transform_point(&fix, m->points[i], m->points[i]);
         m->mirrored = 1;
+        /* an ill-conditioned M can throw the mirrored points out of range */
+        if (m->num_points)
+            kf3ds__sanitize(ctx, &m->points[0][0], (size_t)m->num_points * 3, 0.0f,
+                            KF3DS__MAX_VALUE, 0, 0x4110, "mirrored vertices");
     }
 }
 

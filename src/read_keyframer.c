@@ -28,7 +28,7 @@ static size_t value_size(kf3ds_track_kind kind)
 static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                        kf3ds_track_kind kind, kf3ds_track *t)
 {
-    uint32_t count, fit, i;
+    uint32_t count, fit, i, bad = 0, big = 0;
     size_t min_key = 6 + value_size(kind);
     t->flags = kf3ds_read_u16(&b);
     kf3ds_read_u32(&b); /* two reserved words */
@@ -94,7 +94,20 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                         (unsigned long)count, (unsigned long)i);
             break;
         }
+        /* NaN and infinities become 0 (1 for a scale), spline parameters
+         * are kept within ±KF3DS__MAX_SPLINE, values within ±KF3DS__MAX_VALUE. */
+        {
+            float *spline[5];
+            int j;
+            spline[0] = &k->tension; spline[1] = &k->continuity; spline[2] = &k->bias;
+            spline[3] = &k->ease_to; spline[4] = &k->ease_from;
+            for (j = 0; j < 5; j++)
+                kf3ds__clean_floats(spline[j], 1, 0.0f, KF3DS__MAX_SPLINE, &bad, &big);
+        }
+        kf3ds__clean_floats(k->value, 4, kind == KF3DS_TRACK_SCL ? 1.0f : 0.0f,
+                            KF3DS__MAX_VALUE, &bad, &big);
     }
+    kf3ds__warn_cleaned(ctx, bad, big, c->offset, c->id, "key values");
     t->num_keys = i;
     kf3ds__track_setup(ctx, t, kind, c->offset, c->id);
 }
@@ -134,10 +147,13 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
             for (i = 0; i < 3; i++)
                 n->prescale[i] = kf3ds_read_f32(&b);
             n->has_prescale = !b.short_read;
+            kf3ds__sanitize(ctx, n->prescale, 3, 1.0f, KF3DS__MAX_VALUE, c.offset, c.id,
+                            "prescale");
             break;
         case 0xB013:
             for (i = 0; i < 3; i++)
                 n->pivot[i] = kf3ds_read_f32(&b);
+            kf3ds__sanitize(ctx, n->pivot, 3, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id, "pivot");
             break;
         case 0xB014:
             for (i = 0; i < 3; i++)
@@ -145,10 +161,16 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
             for (i = 0; i < 3; i++)
                 n->bbox_max[i] = kf3ds_read_f32(&b);
             n->has_bbox = !b.short_read;
+            kf3ds__sanitize(ctx, n->bbox_min, 3, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id,
+                            "bounding box");
+            kf3ds__sanitize(ctx, n->bbox_max, 3, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id,
+                            "bounding box");
             break;
         case 0xB015:
             n->morph_smooth = kf3ds_read_f32(&b);
             n->has_morph_smooth = !b.short_read;
+            kf3ds__sanitize(ctx, &n->morph_smooth, 1, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id,
+                            "morph smoothing angle");
             break;
         default:
             if (c.id >= 0xB020 && c.id <= 0xB029) {

@@ -523,6 +523,8 @@ kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allo
         a = *allocator;
     else
         a = kf3ds__default_allocator();
+    if (!a.malloc_fn || !a.free_fn) /* built with KF3DS_NO_DEFAULT_ALLOCATOR */
+        return NULL;
     r = (kf3ds_renderer *)a.malloc_fn(sizeof *r, a.user);
     if (!r)
         return NULL;

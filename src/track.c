@@ -210,11 +210,17 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     t->frames_ = frames;
     if (kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
         return;
-    /* 16 floats of slack to align the records on a 64-byte line. */
+    /* 16 floats of slack to align the records on a 64-byte line; the float
+     * before the first record (always inside the slack) holds the kind, so
+     * that kf3ds_track_eval can tell records of another layout. */
     seg = (float *)kf3ds__alloc_array(ctx, (size_t)(n - 1) * stride + 16, sizeof(float));
     if (!seg)
         return;
-    seg += (16 - ((uintptr_t)seg / sizeof(float)) % 16) % 16;
+    seg += 16 - ((uintptr_t)seg / sizeof(float)) % 16;
+    {
+        int32_t own = (int32_t)kind;
+        memcpy(seg - 1, &own, sizeof own);
+    }
     for (k = 0; k + 1 < n; k++) {
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
         float *s = seg + (size_t)k * stride;
@@ -275,5 +281,18 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
 int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
                      unsigned flags, float out[4])
 {
+    if (track && track->segments_ && (unsigned)kind < KF3DS_TRACK_COUNT) {
+        int32_t own;
+        memcpy(&own, track->segments_ - 1, sizeof own);
+        if ((unsigned)own >= KF3DS_TRACK_COUNT ||
+            kf3ds__seg_stride((kf3ds_track_kind)own) != kf3ds__seg_stride(kind)) {
+            /* Evaluated as a kind whose records have another layout (a
+             * rotation track as a position...): its segment records would be
+             * misread, so the keys are held without interpolation. */
+            kf3ds_track t = *track;
+            t.segments_ = NULL;
+            return kf3ds__track_eval_hinted(&t, kind, frame, flags, out, NULL);
+        }
+    }
     return kf3ds__track_eval_hinted(track, kind, frame, flags, out, NULL);
 }

@@ -1,0 +1,183 @@
+# Cross builds: the core library and the kf3ds command (without its SDL2/PNG
+# front ends) for a retro-ish target, statically linked, and a comparison of
+# their output under qemu-user with the native build's. Same sources for
+# every target; only the compiler and the emulator change.
+#
+#   make cross      TARGET=m68k-linux-gnu     build/m68k-linux-gnu/{libkf3ds.a,kf3ds,embed}
+#   make test-cross TARGET=powerpc-linux-gnu  every ../shared/corpus file and data/*.3ds:
+#                                             dump and info identical to the native build's,
+#                                             eval --json --verts within 1e-5 of the extent
+#   make cross      TARGET=i686               32-bit x86 (i686-linux-gnu-gcc, or $(CC) -m32)
+#   make freestanding                         the core with -ffreestanding, what it needs from
+#                                             the environment, a -nostdlib link that runs
+#   make embed-check                          examples/embed.c as strict C99, linked and run
+#
+# Any other GNU triplet works when its X-gcc and qemu exist: TARGET=mips-linux-gnu
+# (QEMU=qemu-mips when the guess below is wrong). Debian packages are installed
+# by tools/ensure-deps.sh when missing. gcc-multilib conflicts with the m68k and
+# powerpc cross compilers in Debian, so the 32-bit x86 build uses the
+# gcc-i686-linux-gnu cross compiler unless $(CC) -m32 already links.
+
+.PHONY: cross test-cross cross-build cross-deps freestanding embed-check
+
+CROSS_CORPUS  ?= ../shared/corpus
+CROSS_WARN     = -Wall -Wextra -Wpedantic -Werror
+CROSS_OPT     ?= -O2
+CROSS_CMD_SRC  = tools/kf3ds.c tools/cmd_common.c tools/cmd_dump.c tools/cmd_info.c tools/cmd_eval.c
+
+ifeq ($(strip $(TARGET)),)
+cross test-cross cross-build cross-deps:
+	@echo "usage: make $@ TARGET=m68k-linux-gnu | powerpc-linux-gnu | i686" >&2; exit 2
+else
+CROSS_DIR      = build/$(TARGET)
+CROSS_CORE_OBJ = $(LIB_SRC:src/%.c=$(CROSS_DIR)/obj/%.o)
+
+# Per target: compiler, flags, emulator (empty: runs natively), Debian packages.
+ifeq ($(TARGET),i686)
+ifeq ($(origin CROSS_CC),undefined)
+CROSS_CC   := $(shell command -v i686-linux-gnu-gcc >/dev/null 2>&1 && echo i686-linux-gnu-gcc || \
+                { printf 'int main(void){return 0;}' | $(CC) -m32 -static -x c - -o /dev/null \
+                  >/dev/null 2>&1 && echo '$(CC)'; } || echo i686-linux-gnu-gcc)
+endif
+CROSS_ARCH  = -m32 -march=i686
+CROSS_QEMU  =
+CROSS_PKGS  = $(if $(filter i686-linux-gnu-gcc,$(CROSS_CC)),gcc-i686-linux-gnu)
+else
+CROSS_CC   ?= $(TARGET)-gcc
+CROSS_ARCH  =
+CROSS_QEMU  = $(or $(QEMU),qemu-$(patsubst powerpc,ppc,$(patsubst powerpc64,ppc64,$(patsubst \
+              powerpc64le,ppc64le,$(patsubst i%86,i386,$(firstword $(subst -, ,$(TARGET))))))))
+CROSS_PKGS  = gcc-$(TARGET) qemu-user
+endif
+CROSS_CFLAGS = $(CROSS_ARCH) $(CROSS_OPT) -Iinclude
+# Rebuild when the compiler or flags change (CROSS_OPT="-O2 -std=gnu99" ...).
+CROSS_STAMP  = $(CROSS_DIR)/flags
+$(shell mkdir -p $(CROSS_DIR) && { echo '$(CROSS_CC) $(CROSS_CFLAGS)' | cmp -s - $(CROSS_STAMP) || \
+  echo '$(CROSS_CC) $(CROSS_CFLAGS)' > $(CROSS_STAMP); })
+CROSS_TOOL   = $(if $(filter %-gcc,$(CROSS_CC)),$(patsubst %-gcc,%-$(1),$(CROSS_CC)),$(1))
+
+# What test-cross runs: the binaries themselves, except on 32-bit PowerPC where
+# qemu 7.2 needs glibc's ISA 3.0 mffs* instructions decoded as pre-POWER9
+# hardware does (tests/cross/ppc_mffs.c says why; the built binaries are untouched).
+CROSS_RUN = $(if $(filter powerpc-% ppc-%,$(TARGET)),$(CROSS_DIR)/$(1)-qemu,$(CROSS_DIR)/$(1))
+
+# The entry points install what is missing, then build in a fresh make so that
+# the compiler found after the install is the one used.
+cross: cross-deps
+	@$(MAKE) --no-print-directory cross-build TARGET=$(TARGET)
+
+test-cross: cross-deps
+	@$(MAKE) --no-print-directory cross-build $(call CROSS_RUN,kf3ds) $(call CROSS_RUN,embed) \
+	  TARGET=$(TARGET)
+	@$(MAKE) --no-print-directory $(BUILD)/kf3ds $(BUILD)/cross-compare $(BUILD)/embed
+	@sh tests/cross/run.sh $(BUILD)/kf3ds $(call CROSS_RUN,kf3ds) "$(CROSS_QEMU)" \
+	  $(BUILD)/cross-compare $(CROSS_DIR)/test "$(CROSS_CORPUS)" data \
+	  $(BUILD)/embed $(call CROSS_RUN,embed)
+
+cross-deps:
+	@sh tools/ensure-deps.sh $(CROSS_PKGS)
+
+# Sizes: the whole core (with the rasterizer), the loader and evaluator alone
+# (no raster*.o, render.o, load_file.o), and the static command.
+CROSS_EVAL_OBJ = $(filter-out $(CROSS_DIR)/obj/raster% $(CROSS_DIR)/obj/render.o \
+                 $(CROSS_DIR)/obj/load_file.o,$(CROSS_CORE_OBJ))
+cross-build: $(CROSS_DIR)/libkf3ds.a $(CROSS_DIR)/kf3ds $(CROSS_DIR)/embed
+	@$(call CROSS_TOOL,size) $(CROSS_CORE_OBJ) | awk 'NR > 1 { t += $$1; d += $$2; b += $$3 } \
+	  END { printf "$(TARGET): libkf3ds.a objects: text %d data %d bss %d bytes\n", t, d, b }'
+	@$(call CROSS_TOOL,size) $(CROSS_EVAL_OBJ) | awk 'NR > 1 { t += $$1; d += $$2; b += $$3 } \
+	  END { printf "$(TARGET): loader + evaluator only: text %d data %d bss %d bytes\n", t, d, b }'
+	@$(call CROSS_TOOL,size) $(CROSS_DIR)/kf3ds | awk 'NR == 2 { \
+	  printf "$(TARGET): kf3ds (static, with libc): text %d data %d bss %d bytes\n", $$1, $$2, $$3 }'
+	@echo "built $(CROSS_DIR)/kf3ds with $(CROSS_CC)$(if $(CROSS_QEMU), (run: $(CROSS_QEMU) $(CROSS_DIR)/kf3ds))"
+
+# The core as strict C99 for the target; the command as C11, like the native build.
+$(CROSS_DIR)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h) $(CROSS_STAMP)
+	@mkdir -p $(@D)
+	$(CROSS_CC) -std=c99 $(CROSS_WARN) $(CROSS_CFLAGS) -c $< -o $@
+
+$(CROSS_DIR)/libkf3ds.a: $(CROSS_CORE_OBJ)
+	rm -f $@ && $(call CROSS_TOOL,ar) rcs $@ $^
+
+$(CROSS_DIR)/kf3ds: $(CROSS_CMD_SRC) $(wildcard tools/*.h) $(CROSS_DIR)/libkf3ds.a $(CROSS_STAMP)
+	$(CROSS_CC) -std=c11 $(CROSS_WARN) $(CROSS_CFLAGS) -DKF3DS_NO_FRONTENDS -static -o $@ \
+	  $(CROSS_CMD_SRC) $(CROSS_DIR)/libkf3ds.a -lm
+
+$(CROSS_DIR)/embed: examples/embed.c $(CROSS_DIR)/libkf3ds.a $(CROSS_STAMP)
+	$(CROSS_CC) -std=c99 $(CROSS_WARN) $(CROSS_CFLAGS) -static -o $@ $< $(CROSS_DIR)/libkf3ds.a -lm
+
+$(CROSS_DIR)/%-qemu: $(CROSS_DIR)/% $(BUILD)/cross-ppc-mffs
+	$(BUILD)/cross-ppc-mffs $< $@ >/dev/null && chmod +x $@
+endif
+
+# Native helpers of test-cross.
+$(BUILD)/cross-compare: tests/cross/compare.c
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(WARN) -O2 -o $@ $< -lm
+
+$(BUILD)/cross-ppc-mffs: tests/cross/ppc_mffs.c
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(WARN) -O2 -o $@ $<
+
+# ---- examples/embed.c: strict C99 with gcc and clang, linked and run --------
+$(BUILD)/embed: examples/embed.c $(BUILD)/libkf3ds.a
+	$(CC) -std=c99 $(WARN) -O2 -Iinclude -o $@ $< $(BUILD)/libkf3ds.a -lm
+
+embed-check: $(BUILD)/embed
+	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
+	  $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only examples/embed.c || exit 1; done
+	$(BUILD)/embed data/arm.3ds
+
+# ---- freestanding -------------------------------------------------------------
+# Every core file but src/load_file.c, compiled with -ffreestanding and
+# KF3DS_NO_DEFAULT_ALLOCATOR (no malloc: the caller's allocator hooks are
+# required, loading without them fails with KF3DS_ERR_ARGUMENT). The objects
+# are linked into one relocatable object whose undefined symbols must be the
+# string and math functions below: that is all the core asks of its
+# environment. On x86-64 Linux tests/cross/freestanding.c (entry point, those
+# functions, an arena, data/arm.3ds) is then linked with -nostdlib and run.
+FS_DIR      = build/freestanding
+FS_SRC      = $(filter-out src/load_file.c,$(LIB_SRC))
+FS_OBJ      = $(FS_SRC:src/%.c=$(FS_DIR)/obj/%.o)
+FS_CFLAGS   = -std=c99 $(WARN) -O2 -ffreestanding -fno-stack-protector \
+              -DKF3DS_NO_DEFAULT_ALLOCATOR -Iinclude
+FS_ALLOWED  = memchr memcpy memset strcmp strlen \
+              acos acosf atan atan2 ceil cos cosf fabs fabsf floor fmod log10 pow \
+              sin sinf sqrt sqrtf tan tanf
+
+$(FS_DIR)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(FS_CFLAGS) -c $< -o $@
+
+$(FS_DIR)/libkf3ds.a: $(FS_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FS_DIR)/kf3ds-core.o: $(FS_OBJ)
+	$(CC) -nostdlib -r -o $@ $^
+
+$(FS_DIR)/link-test: tests/cross/freestanding.c data/arm.3ds $(FS_DIR)/libkf3ds.a
+	$(CC) -std=c99 -Wall -Wextra -Werror -O2 -ffreestanding -fno-stack-protector \
+	  -fno-tree-loop-distribute-patterns -Iinclude -c $< -o $(FS_DIR)/freestanding.o
+	$(CC) -nostdlib -static -o $@ $(FS_DIR)/freestanding.o $(FS_DIR)/libkf3ds.a -lgcc
+
+freestanding: $(FS_DIR)/kf3ds-core.o
+	@for cc in clang; do command -v $$cc >/dev/null || continue; \
+	  for f in $(FS_SRC); do $$cc $(FS_CFLAGS) -fsyntax-only $$f || exit 1; done; \
+	  echo "freestanding: the core compiles with $$cc -ffreestanding too"; done
+	@needs=$$(nm -u $(FS_DIR)/kf3ds-core.o | awk '{ print $$2 }' | sort | tr '\n' ' '); \
+	extra=""; for s in $$needs; do \
+	  case " $(strip $(FS_ALLOWED)) " in *" $$s "*) ;; *) extra="$$extra $$s";; esac; done; \
+	if [ -n "$$extra" ]; then \
+	  echo "freestanding: the core needs more than string and math functions:$$extra" >&2; exit 1; fi; \
+	echo "freestanding: the core (all of src/ but load_file.c) needs from its environment only: $$needs"
+	@if [ "$$(uname -m)-$$(uname -s)" = x86_64-Linux ]; then \
+	  $(MAKE) --no-print-directory $(FS_DIR)/link-test && $(FS_DIR)/link-test | tee $(FS_DIR)/link-test.txt && \
+	  if [ -x $(BUILD)/kf3ds ]; then \
+	    want=$$($(BUILD)/kf3ds eval data/arm.3ds --frame 30 --verts | \
+	            awk '/^ *verts [0-9]+$$/ { n = $$2; next } n > 0 { s += $$2 + $$3 + $$4; n-- } \
+	                 END { printf "%.4f", s }'); \
+	    got=$$(sed -n 's/.*coordinate sum \([-0-9.]*\).*/\1/p' $(FS_DIR)/link-test.txt); \
+	    awk -v a="$$want" -v b="$$got" 'BEGIN { d = a - b; if (d < 0) d = -d; \
+	      if (b == "" || d > 0.01) { print "freestanding: the sum differs from kf3ds eval: " a; exit 1 } \
+	      print "freestanding: the coordinate sum matches kf3ds eval (" a ")" }'; \
+	  fi; \
+	else echo "freestanding: the -nostdlib link test is written for x86-64 Linux; skipped"; fi

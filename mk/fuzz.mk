@@ -1,0 +1,89 @@
+# Fuzzing and memcheck (see docs/robustness.md).
+#
+#   make fuzz         libFuzzer targets under ASan+UBSan in build/fuzz/, the seeds
+#                     the project generates (build/fuzz/seeds) and a seed corpus
+#                     built from ../shared/corpus (build/fuzz/corpus, never
+#                     copied into the repository)
+#   make fuzz-smoke   replays tests/fuzz-regressions, then runs both targets for
+#                     FUZZ_TIME seconds each (in parallel) over the seeds; any
+#                     crash, leak, timeout or sanitizer report fails the target
+#   make fuzz-run     a longer campaign: FUZZ_TIME=900 make fuzz-run
+#   make valgrind     memcheck over every test binary of the plain build
+FUZZ_CC     ?= clang
+FUZZ_DIR    := build/fuzz
+FUZZ_TIME   ?= 60
+FUZZ_MAXLEN ?= 131072
+FUZZ_CORPUS ?= ../shared/corpus
+FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools \
+               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_LIB    := $(filter-out src/load_file.c,$(LIB_SRC))
+FUZZ_COMMON := fuzz/mutate3ds.c $(FUZZ_LIB) $(wildcard src/*.h) include/kf3ds.h
+FUZZ_RUN    := -max_len=$(FUZZ_MAXLEN) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+               -artifact_prefix=$(FUZZ_DIR)/artifacts/
+FUZZ_REGRESSIONS := $(sort $(wildcard tests/fuzz-regressions/*.3ds))
+
+.PHONY: fuzz fuzz-deps fuzz-seeds fuzz-smoke fuzz-run valgrind
+
+fuzz-deps:
+	@sh tools/ensure-deps.sh clang libclang-rt-14-dev
+
+fuzz: fuzz-deps
+	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk fuzz-seeds
+
+$(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c $(FUZZ_COMMON)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_load.c fuzz/mutate3ds.c $(FUZZ_LIB) -lm
+
+$(FUZZ_DIR)/fuzz_walk: fuzz/fuzz_walk.c tools/cmd_dump.c tools/cmd_common.c tools/cmd.h $(FUZZ_COMMON)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_walk.c fuzz/mutate3ds.c tools/cmd_dump.c \
+	  tools/cmd_common.c $(FUZZ_LIB) -lm
+
+$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tools/write3ds.c tools/write3ds.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -g $(WARN) -Iinclude -Itools -o $@ fuzz/gen_seeds.c tools/write3ds.c -lm
+
+# Seeds: the project's own small strange files, its samples, and (when it is
+# there) the public corpus, files up to 256 KB, copied into build/ only.
+fuzz-seeds: $(FUZZ_DIR)/gen_seeds
+	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus
+	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts \
+	  $(FUZZ_DIR)/work/load $(FUZZ_DIR)/work/walk
+	$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds
+	@cp data/*.3ds $(FUZZ_DIR)/seeds/
+	@if [ -d "$(FUZZ_CORPUS)" ]; then \
+	  find "$(FUZZ_CORPUS)" -maxdepth 1 -type f -size -256k ! -name '*.txt' ! -name '*.tsv' \
+	    -exec cp {} $(FUZZ_DIR)/corpus/ \; ; \
+	  echo "fuzz seeds: $$(ls $(FUZZ_DIR)/seeds | wc -l) generated, $$(ls $(FUZZ_DIR)/corpus | wc -l) from $(FUZZ_CORPUS)"; \
+	else echo "fuzz seeds: $$(ls $(FUZZ_DIR)/seeds | wc -l) generated ($(FUZZ_CORPUS) absent)"; fi
+
+# One target: replay the regressions, then fuzz for $(FUZZ_TIME) s.
+# $(1) target name, $(2) log file.
+fuzz_one = $(FUZZ_DIR)/$(1) $(FUZZ_RUN) -runs=1 $(FUZZ_REGRESSIONS) $(FUZZ_DIR)/seeds/* > $(FUZZ_DIR)/$(1).replay.log 2>&1 \
+	  || { tail -n 60 $(FUZZ_DIR)/$(1).replay.log; echo "fuzz-smoke: $(1) failed on a regression or seed"; exit 1; }; \
+	$(FUZZ_DIR)/$(1) $(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) $(FUZZ_DIR)/work/$(2) $(FUZZ_DIR)/seeds \
+	  $(FUZZ_DIR)/corpus tests/fuzz-regressions > $(FUZZ_DIR)/$(1).log 2>&1 \
+	  || { tail -n 80 $(FUZZ_DIR)/$(1).log; echo "fuzz-smoke: $(1) found a crash (see $(FUZZ_DIR)/artifacts/)"; exit 1; }; \
+	grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss' $(FUZZ_DIR)/$(1).log | sed 's/^/$(1): /'
+
+fuzz-smoke: fuzz
+	@echo "fuzz-smoke: both targets, $(FUZZ_TIME) s each, in parallel"
+	@( $(call fuzz_one,fuzz_load,load) ) & p1=$$!; \
+	 ( $(call fuzz_one,fuzz_walk,walk) ) & p2=$$!; \
+	 s=0; wait $$p1 || s=1; wait $$p2 || s=1; \
+	 if [ $$s = 0 ]; then echo "fuzz-smoke: 2 passed, 0 failed"; else echo "fuzz-smoke: failed"; fi; exit $$s
+
+fuzz-run: FUZZ_TIME = 900
+fuzz-run: fuzz-smoke
+
+# Memcheck over the plain build's test binaries (the tool the tests spawn is
+# not traced: it is a separate program with its own tests).
+VALGRIND_FLAGS ?= --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+                  --trace-children=no --quiet
+valgrind: deps-test
+	@sh tools/ensure-deps.sh valgrind
+	$(MAKE) $(TEST_BIN) all
+	@fail=0; for t in $(TEST_BIN); do echo "== valgrind $$t"; \
+	  KF3DS_TOOL=$(BUILD)/kf3ds valgrind $(VALGRIND_FLAGS) $$t > $(BUILD)/valgrind-$$(basename $$t).log 2>&1 \
+	    || { fail=1; tail -n 40 $(BUILD)/valgrind-$$(basename $$t).log; }; done; \
+	if [ $$fail = 0 ]; then echo "valgrind: every test binary clean"; fi; test $$fail = 0
