@@ -12,7 +12,7 @@
 FUZZ_CC     ?= clang
 FUZZ_DIR    := build/fuzz
 FUZZ_TIME   ?= 60
-FUZZ_MAXLEN ?= 131072
+FUZZ_MAXLEN ?= 65536
 FUZZ_CORPUS ?= ../shared/corpus
 FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

@@ -91,8 +91,6 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
     l[0][3] = p->position[0];
     l[1][3] = p->position[1];
     l[2][3] = p->position[2];
-    if (!rows_in_range(&l[0][0]))
-        clamp_rows(&l[0][0]);
     if (parent) {
         static const float e3[4] = { 0.0f, 0.0f, 0.0f, 1.0f }; /* L's bottom row */
         const float(*a)[4] = parent->m;

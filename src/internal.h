@@ -70,6 +70,16 @@ const char *kf3ds__read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk
 #define KF3DS__MAX_SPLINE 1e3f
 #define KF3DS__MAX_WORLD 1e18f
 
+/* 1 when every v[i] is finite and within ±limit (the fast path of the checks). */
+static inline int kf3ds__in_range(const float *v, size_t n, float limit)
+{
+    size_t i;
+    int ok = 1;
+    for (i = 0; i < n; i++)
+        ok &= fabsf(v[i]) <= limit;
+    return ok;
+}
+
 /* Replaces non-finite values of v[0..n) with `fallback` and clamps the others
  * to ±limit; counts what it changed into *bad (non-finite) and *big (clamped). */
 void kf3ds__clean_floats(float *v, size_t n, float fallback, float limit, uint32_t *bad,

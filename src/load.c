@@ -197,7 +197,7 @@ void kf3ds__warn_cleaned(kf3ds__ctx *ctx, uint32_t bad, uint32_t big, uint32_t o
                     big ? ", huge values clamped" : "");
     else if (big)
         kf3ds__diag(ctx, KF3DS_WARN_VALUE, offset, chunk_id,
-                    "%s: %lu values beyond the supported range clamped", what,
+                    "%s: %lu values outside the supported range clamped", what,
                     (unsigned long)big);
 }
 
@@ -205,6 +205,8 @@ int kf3ds__sanitize(kf3ds__ctx *ctx, float *v, size_t n, float fallback, float l
                     uint32_t offset, uint16_t chunk_id, const char *what)
 {
     uint32_t bad = 0, big = 0;
+    if (kf3ds__in_range(v, n, limit))
+        return 0;
     kf3ds__clean_floats(v, n, fallback, limit, &bad, &big);
     kf3ds__warn_cleaned(ctx, bad, big, offset, chunk_id, what);
     return bad || big;

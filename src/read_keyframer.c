@@ -96,7 +96,10 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
         }
         /* NaN and infinities become 0 (1 for a scale), spline parameters
          * are kept within ±KF3DS__MAX_SPLINE, values within ±KF3DS__MAX_VALUE. */
-        {
+        if ((k->spline_flags & 0x1F) &&
+            !(fabsf(k->tension) <= KF3DS__MAX_SPLINE && fabsf(k->continuity) <= KF3DS__MAX_SPLINE &&
+              fabsf(k->bias) <= KF3DS__MAX_SPLINE && fabsf(k->ease_to) <= KF3DS__MAX_SPLINE &&
+              fabsf(k->ease_from) <= KF3DS__MAX_SPLINE)) {
             float *spline[5];
             int j;
             spline[0] = &k->tension; spline[1] = &k->continuity; spline[2] = &k->bias;
@@ -104,8 +107,22 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
             for (j = 0; j < 5; j++)
                 kf3ds__clean_floats(spline[j], 1, 0.0f, KF3DS__MAX_SPLINE, &bad, &big);
         }
-        kf3ds__clean_floats(k->value, 4, kind == KF3DS_TRACK_SCL ? 1.0f : 0.0f,
-                            KF3DS__MAX_VALUE, &bad, &big);
+        /* A negative ease would throw the eased parameter far outside 0..1
+         * (and a Hermite cubic to infinity), a tiny one (a denormal) makes
+         * ease's a/e overflow and gives NaN; ease values of 1e-6 and more
+         * (beyond 1 the evaluator normalises them by their sum) keep it
+         * within 0..1. So the others count as 0. */
+        if (k->ease_to != 0.0f && !(k->ease_to >= 1e-6f)) {
+            k->ease_to = 0.0f;
+            big++;
+        }
+        if (k->ease_from != 0.0f && !(k->ease_from >= 1e-6f)) {
+            k->ease_from = 0.0f;
+            big++;
+        }
+        if (!kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
+            kf3ds__clean_floats(k->value, 4, kind == KF3DS_TRACK_SCL ? 1.0f : 0.0f,
+                                KF3DS__MAX_VALUE, &bad, &big);
     }
     kf3ds__warn_cleaned(ctx, bad, big, c->offset, c->id, "key values");
     t->num_keys = i;

@@ -49,9 +49,11 @@ static inline int32_t seg_frame(const float *rec, int i)
 
 /* Ease of notes §6.3: e_f = ease_from of the segment's start key, e_t =
  * ease_to of its end key. */
-static inline float ease_curve(float u, float ef, float et)
+static inline float ease(float u, float ef, float et)
 {
     float s = ef + et, a;
+    if (!(s > 0.0f))
+        return u;
     if (s > 1.0f) {
         ef /= s;
         et /= s;
@@ -64,17 +66,6 @@ static inline float ease_curve(float u, float ef, float et)
         return 1.0f - (a / et) * v * v;
     }
     return a * (2.0f * u - ef);
-}
-
-/* Ease values within 0..1 map 0..1 onto itself; odd ones (negative, beyond
- * 1) could throw u far outside and the Hermite cubic to infinity, so the
- * result is kept within 0..1 (docs/robustness.md). */
-static inline float ease(float u, float ef, float et)
-{
-    if (!(ef + et > 0.0f))
-        return u;
-    u = ease_curve(u, ef, et);
-    return u >= 0.0f ? (u <= 1.0f ? u : 1.0f) : 0.0f;
 }
 
 /* Number of keys with frame <= t: a branchless binary search over the packed

@@ -458,6 +458,48 @@ static void test_extreme_values_stay_finite(void **state)
         }
 }
 
+/* A negative ease would throw the eased parameter (and the cubic) far out:
+ * it is made 0 at load, with a warning; ease beyond 1 is kept (the
+ * evaluator normalises it), and the value stays between the keys. */
+static void test_negative_ease(void **state)
+{
+    const w3ds_tcb neg = { 0, 0, 0, 10.0f, -5.0f, 0 };
+    const w3ds_tcb big = { 0, 0, 0, 3.0f, 2.0f, 0 };
+    w3ds w;
+    kf3ds_diag err;
+    kf3ds_scene *s;
+    const kf3ds_track *t;
+    int i;
+    (void)state;
+    w3ds_init(&w);
+    w3ds_begin(&w, 0x4D4D);
+    w3ds_begin(&w, 0xB000);
+    node_begin(&w, 0xB002, 0, "N", 0xFFFF);
+    w3ds_begin(&w, 0xB020);
+    w3ds_track_header(&w, 0, 3);
+    key3(&w, 0, &neg, 0, 0, 0);
+    key3(&w, 10, &neg, 10, 10, 10);
+    key3(&w, 20, &big, 20, 20, 20);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    snprintf(g_what, sizeof g_what, "negative ease");
+    s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
+    MUST(s != NULL && err.code == KF3DS_OK);
+    t = &s->nodes[0].tracks[KF3DS_TRACK_POS];
+    MUST(t->keys[0].ease_from == 0.0f && t->keys[0].ease_to == 10.0f);
+    MUST(t->keys[2].ease_from == 2.0f && t->keys[2].ease_to == 3.0f);
+    MUST(find_warning(s, 0xB020));
+    for (i = 0; i <= 80; i++) {
+        float out[4];
+        kf3ds_track_eval(t, KF3DS_TRACK_POS, i * 0.25, 0, out);
+        MUST(out[0] >= -1.0f && out[0] <= 21.0f);
+    }
+    kf3ds_free(s);
+    w3ds_free(&w);
+}
+
 /* A track evaluated as another kind than its own (a position track as a
  * rotation) must not read beyond its segment records (a bug the arena's
  * ASan poisoning found): the keys are held. */
@@ -837,6 +879,7 @@ int main(void)
         cmocka_unit_test(test_nonfinite_replaced_with_warnings),
         cmocka_unit_test(test_normal_values_untouched),
         cmocka_unit_test(test_extreme_values_stay_finite),
+        cmocka_unit_test(test_negative_ease),
         cmocka_unit_test(test_track_eval_other_kind),
         cmocka_unit_test(test_memory_bound_dense),
         cmocka_unit_test(test_memory_bound_65535_nodes),

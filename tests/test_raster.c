@@ -762,6 +762,7 @@ static void test_camera_view(void **state)
     int cam;
     w3ds w;
     (void)state;
+    memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D);
     w3ds_begin(&w, 0x3D3D);
@@ -931,6 +932,7 @@ static void test_hostile_scene(void **state)
     int shade;
     w3ds w;
     (void)state;
+    memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D);
     w3ds_begin(&w, 0x3D3D);

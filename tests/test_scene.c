@@ -99,6 +99,7 @@ static void test_parents_by_index_forward(void **state)
     kf3ds_scene *s = load_nodes(nodes, 4, &err);
     kf3ds_pose p[4];
     (void)state;
+    memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     assert_int_equal(err.code, KF3DS_OK);
     assert_int_equal(s->nodes[0].parent, 2);
     assert_int_equal(s->nodes[3].parent, 0);
@@ -151,6 +152,7 @@ static void test_parent_cycles(void **state)
     int roots = 0;
     uint32_t i;
     (void)state;
+    memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     assert_int_equal(s->nodes[0].parent, KF3DS_NONE);
     for (i = 1; i < 4; i++)
         roots += s->nodes[i].parent == KF3DS_NONE;
@@ -177,6 +179,7 @@ static void test_targets_and_links(void **state)
     float fov, roll, v[3];
     const float tgt_pos[3] = { 0, 0, 0 };
     (void)state;
+    memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D);
     w3ds_begin(&w, 0x3D3D);
@@ -329,6 +332,7 @@ static void test_allocator_and_const_eval(void **state)
     unsigned long before;
     int i;
     (void)state;
+    memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     memset(&opt, 0, sizeof opt);
     opt.allocator.malloc_fn = count_malloc;
     opt.allocator.realloc_fn = count_realloc;

@@ -135,6 +135,7 @@ static void test_golden_matrix_columns(void **state)
     kf3ds_scene *s = probe_scene(0);
     kf3ds_pose p[2];
     (void)state;
+    memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     kf3ds_scene_eval(s, 0, 0, p);
     /* X → (0,−1,0), Y → (1,0,0) at t = 0 (notes §9.1). */
     assert_near(p[0].world.m[0][0], 0, 1e-6, "X.x");
@@ -156,6 +157,7 @@ static void test_golden_child_dummy(void **state)
     kf3ds_pose p[2], single;
     size_t i;
     (void)state;
+    memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     assert_int_equal(s->nodes[1].parent, 0);
     assert_true(s->nodes[1].is_dummy);
     assert_string_equal(s->nodes[1].instance, "Child");
@@ -539,6 +541,7 @@ static void test_nan_and_huge_frames(void **state)
     int i, j;
     const double frames[] = { NAN, INFINITY, -INFINITY, 1e300, -1e300, 2147483647.0 };
     (void)state;
+    memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     for (i = 0; i < 6; i++) {
         kf3ds_scene_eval(s, frames[i], 0, p);
         for (j = 0; j < 16; j++)
