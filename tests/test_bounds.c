@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "kf3ds.h"
+#include "support.h"
 #include "write3ds.h"
 
 /* The documented bound: peak allocator bytes <= BOUND_C * size + BOUND_FIXED. */
@@ -39,71 +40,11 @@ static char g_what[200];
             fail_msg("%s: check failed: %s (line %d)", g_what, #cond, __LINE__);           \
     } while (0)
 
-/* ---- a counting allocator ------------------------------------------------ */
-
-typedef struct counting {
-    long fail_after, calls, live;
-    size_t bytes, peak;
-} counting;
-
-typedef union counting_header {
-    size_t size;
-    max_align_t align;
-} counting_header;
-
-static void *c_malloc(size_t size, void *user)
-{
-    counting *c = (counting *)user;
-    counting_header *h;
-    if ((c->fail_after >= 0 && c->calls >= c->fail_after) || size > (size_t)1 << 40) {
-        c->calls++;
-        return NULL;
-    }
-    c->calls++;
-    h = (counting_header *)malloc(sizeof *h + size);
-    if (!h)
-        return NULL;
-    h->size = size;
-    c->live++;
-    c->bytes += size;
-    if (c->bytes > c->peak)
-        c->peak = c->bytes;
-    return h + 1;
-}
-
-static void c_free(void *p, void *user)
-{
-    counting *c = (counting *)user;
-    counting_header *h;
-    if (!p)
-        return;
-    h = (counting_header *)p - 1;
-    c->live--;
-    c->bytes -= h->size;
-    free(h);
-}
-
-static void *c_realloc(void *p, size_t size, void *user)
-{
-    void *q = c_malloc(size, user);
-    if (q && p) {
-        counting_header *h = (counting_header *)p - 1;
-        memcpy(q, p, h->size < size ? h->size : size);
-        c_free(p, user);
-    }
-    return q;
-}
-
 static kf3ds_scene *load_counted(const w3ds *w, counting *c, long fail_after, kf3ds_diag *err)
 {
     kf3ds_load_options o;
-    memset(c, 0, sizeof *c);
-    c->fail_after = fail_after;
-    memset(&o, 0, sizeof o);
-    o.allocator.malloc_fn = c_malloc;
-    o.allocator.realloc_fn = c_realloc;
-    o.allocator.free_fn = c_free;
-    o.allocator.user = c;
+    counting_reset(c, fail_after); /* the counting allocator of support.c */
+    o = counting_options(c);
     return kf3ds_load_memory(w->buf, w->len, &o, err);
 }
 

@@ -22,90 +22,26 @@
 #include "write3ds.h"
 
 static char tmpdir[256];
-static char out_path[300], err_path[300];
 
 /* ------------------------------------------------------------------------ */
 /* Running the tool                                                         */
 /* ------------------------------------------------------------------------ */
 
-typedef struct run_result {
-    int status;        /* exit status, or 128 + signal, or -1 */
-    char *out, *err;   /* stdout and stderr (NUL-terminated) */
-    size_t out_len, err_len;
-} run_result;
-
-/* Appends s to buf in single quotes for sh. */
-static void shell_quote(char *buf, size_t cap, const char *s)
-{
-    size_t n = strlen(buf);
-    if (n + 1 < cap)
-        buf[n++] = '\'';
-    for (; *s && n + 5 < cap; s++) {
-        if (*s == '\'') {
-            memcpy(buf + n, "'\\''", 4);
-            n += 4;
-        } else {
-            buf[n++] = *s;
-        }
-    }
-    if (n + 1 < cap)
-        buf[n++] = '\'';
-    buf[n] = '\0';
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    size_t n = 0;
-    unsigned char *p = support_read_file(path, &n);
-    if (!p) {
-        p = malloc(1);
-        n = 0;
-    }
-    assert_non_null(p);
-    p[n] = '\0';
-    if (len)
-        *len = n;
-    return (char *)p;
-}
+typedef support_run run_result;
 
 /* Runs the tool with the given arguments (NULL-terminated). */
 static run_result run_tool(const char *arg, ...)
 {
-    char cmd[4096] = "";
     run_result r;
     va_list ap;
-    int st;
-    shell_quote(cmd, sizeof cmd, support_tool());
     va_start(ap, arg);
-    for (; arg; arg = va_arg(ap, const char *)) {
-        strcat(cmd, " ");
-        shell_quote(cmd, sizeof cmd, arg);
-    }
+    r = support_run_va(tmpdir, NULL, arg, ap);
     va_end(ap);
-    strcat(cmd, " >");
-    shell_quote(cmd, sizeof cmd, out_path);
-    strcat(cmd, " 2>");
-    shell_quote(cmd, sizeof cmd, err_path);
-    st = system(cmd);
-    memset(&r, 0, sizeof r);
-    if (st == -1)
-        r.status = -1;
-    else if (WIFEXITED(st))
-        r.status = WEXITSTATUS(st);
-    else if (WIFSIGNALED(st))
-        r.status = 128 + WTERMSIG(st);
-    else
-        r.status = -1;
-    r.out = slurp(out_path, &r.out_len);
-    r.err = slurp(err_path, &r.err_len);
+    assert_int_not_equal(r.status, -1);
     return r;
 }
 
-static void run_free(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
+#define run_free support_run_free
 
 /* ------------------------------------------------------------------------ */
 /* A small JSON checker (RFC 8259 grammar, UTF-8 validated)                 */
@@ -411,8 +347,6 @@ static int setup(void **state)
     snprintf(tmpdir, sizeof tmpdir, "/tmp/kf3ds_test_cli_XXXXXX");
     if (!mkdtemp(tmpdir))
         return -1;
-    tmpfile_path(out_path, sizeof out_path, "stdout.txt");
-    tmpfile_path(err_path, sizeof err_path, "stderr.txt");
 
     tmpfile_path(simple_path, sizeof simple_path, "simple.3ds");
     write_simple(&w, "Box");

@@ -35,53 +35,6 @@ static char g_what[1100];
             fail_msg("%s: check failed: %s (line %d)", g_what, #cond, __LINE__);           \
     } while (0)
 
-typedef struct counting {
-    long live;
-    size_t bytes, peak;
-} counting;
-
-typedef union counting_header {
-    size_t size;
-    max_align_t align;
-} counting_header;
-
-static void *c_malloc(size_t size, void *user)
-{
-    counting *c = (counting *)user;
-    counting_header *h = (counting_header *)malloc(sizeof *h + size);
-    if (!h)
-        return NULL;
-    h->size = size;
-    c->live++;
-    c->bytes += size;
-    if (c->bytes > c->peak)
-        c->peak = c->bytes;
-    return h + 1;
-}
-
-static void c_free(void *p, void *user)
-{
-    counting *c = (counting *)user;
-    counting_header *h;
-    if (!p)
-        return;
-    h = (counting_header *)p - 1;
-    c->live--;
-    c->bytes -= h->size;
-    free(h);
-}
-
-static void *c_realloc(void *p, size_t size, void *user)
-{
-    void *q = c_malloc(size, user);
-    if (q && p) {
-        counting_header *h = (counting_header *)p - 1;
-        memcpy(q, p, h->size < size ? h->size : size);
-        c_free(p, user);
-    }
-    return q;
-}
-
 static int finite_n(const float *v, int n)
 {
     int i;
@@ -263,12 +216,8 @@ static void test_regressions(void **state)
         data = support_read_file(path, &size);
         MUST(data != NULL);
         MUST(size <= 65536); /* small files only */
-        memset(&c, 0, sizeof c);
-        memset(&o, 0, sizeof o);
-        o.allocator.malloc_fn = c_malloc;
-        o.allocator.realloc_fn = c_realloc;
-        o.allocator.free_fn = c_free;
-        o.allocator.user = &c;
+        counting_reset(&c, -1); /* the counting allocator of support.c */
+        o = counting_options(&c);
         s = kf3ds_load_memory(data, size, &o, &err);
         MUST(c.peak <= BOUND_C * size + BOUND_FIXED);
         if (s) {

@@ -27,89 +27,27 @@
 #define STATUS_ROWS 16
 
 static char tmpdir[256];
-static char out_path[300], err_path[300];
 
 /* ------------------------------------------------------------------------ */
 /* Running the tool                                                         */
 /* ------------------------------------------------------------------------ */
 
-typedef struct run_result {
-    int status;        /* exit status, or 128 + signal, or -1 */
-    char *out, *err;   /* stdout and stderr (NUL-terminated) */
-} run_result;
-
-static void append(char *buf, size_t cap, const char *s)
-{
-    size_t n = strlen(buf), m = strlen(s);
-    assert_true(n + m < cap);
-    memcpy(buf + n, s, m + 1);
-}
-
-/* Appends s in single quotes for sh. */
-static void append_quoted(char *buf, size_t cap, const char *s)
-{
-    append(buf, cap, "'");
-    for (; *s; s++) {
-        char c[2] = { *s, '\0' };
-        append(buf, cap, *s == '\'' ? "'\\''" : c);
-    }
-    append(buf, cap, "'");
-}
-
-static char *slurp(const char *path)
-{
-    size_t n = 0;
-    unsigned char *p = support_read_file(path, &n);
-    if (!p) {
-        p = malloc(1);
-        n = 0;
-    }
-    assert_non_null(p);
-    p[n] = '\0';
-    return (char *)p;
-}
+typedef support_run run_result;
 
 /* Runs the tool with `env` (shell assignments such as "SDL_VIDEODRIVER=dummy",
  * or "") in front, and the arguments up to NULL. */
 static run_result run_view(const char *env, const char *arg, ...)
 {
-    char cmd[4096] = "";
     run_result r;
     va_list ap;
-    int st;
-    append(cmd, sizeof cmd, env);
-    append(cmd, sizeof cmd, " ");
-    append_quoted(cmd, sizeof cmd, support_tool());
     va_start(ap, arg);
-    for (; arg; arg = va_arg(ap, const char *)) {
-        append(cmd, sizeof cmd, " ");
-        append_quoted(cmd, sizeof cmd, arg);
-    }
+    r = support_run_va(tmpdir, env, arg, ap);
     va_end(ap);
-    append(cmd, sizeof cmd, " </dev/null >");
-    append_quoted(cmd, sizeof cmd, out_path);
-    append(cmd, sizeof cmd, " 2>");
-    append_quoted(cmd, sizeof cmd, err_path);
-    st = system(cmd);
-    memset(&r, 0, sizeof r);
-    if (st == -1)
-        r.status = -1;
-    else if (WIFEXITED(st))
-        r.status = WEXITSTATUS(st);
-    else if (WIFSIGNALED(st))
-        r.status = 128 + WTERMSIG(st);
-    else
-        r.status = -1;
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
+    assert_int_not_equal(r.status, -1);
     return r;
 }
 
-static void run_free(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
+#define run_free support_run_free
 
 /* The environment of a headless viewer child: SDL's dummy video driver needs
  * no display. (Under the ASan build, LeakSanitizer finds no leak in SDL's
@@ -460,16 +398,17 @@ static int setup(void **state)
     snprintf(tmpdir, sizeof tmpdir, "/tmp/kf3ds-view-XXXXXX");
     if (!mkdtemp(tmpdir))
         return -1;
-    snprintf(out_path, sizeof out_path, "%s/stdout", tmpdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", tmpdir);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove(out_path);
-    remove(err_path);
+    char path[300];
+    snprintf(path, sizeof path, "%s/stdout.txt", tmpdir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/stderr.txt", tmpdir);
+    remove(path);
     rmdir(tmpdir);
     return 0;
 }

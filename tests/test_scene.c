@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kf3ds.h"
+#include "support.h"
 #include "write3ds.h"
 
 static void assert_near(double got, double want, double tol)
@@ -281,34 +282,6 @@ static void test_mirrored_mesh(void **state)
     kf3ds_free(s);
 }
 
-/* Allocator hooks: every block comes from the caller's allocator and goes
- * back on kf3ds_free; evaluation does not change one byte of the scene. */
-typedef struct counter {
-    long live, calls;
-} counter;
-
-static void *count_malloc(size_t n, void *user)
-{
-    counter *c = (counter *)user;
-    c->live++;
-    c->calls++;
-    return malloc(n);
-}
-
-static void *count_realloc(void *p, size_t n, void *user)
-{
-    (void)user;
-    return realloc(p, n);
-}
-
-static void count_free(void *p, void *user)
-{
-    counter *c = (counter *)user;
-    if (p)
-        c->live--;
-    free(p);
-}
-
 static unsigned long checksum(const void *p, size_t n)
 {
     const unsigned char *b = (const unsigned char *)p;
@@ -318,13 +291,16 @@ static unsigned long checksum(const void *p, size_t n)
     return h;
 }
 
+/* Allocator hooks (the counting allocator of support.c): every block comes
+ * from the caller's allocator and goes back on kf3ds_free; evaluation does
+ * not change one byte of the scene. */
 static void test_allocator_and_const_eval(void **state)
 {
     const node_spec nodes[] = {
         { 0xB002, -1, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
         { 0xB002, -1, "$$$DUMMY", 0, { 0, 2, 0 } },
     };
-    counter c = { 0, 0 };
+    counting c;
     kf3ds_load_options opt;
     kf3ds_scene *s;
     w3ds w;
@@ -333,11 +309,8 @@ static void test_allocator_and_const_eval(void **state)
     int i;
     (void)state;
     memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
-    memset(&opt, 0, sizeof opt);
-    opt.allocator.malloc_fn = count_malloc;
-    opt.allocator.realloc_fn = count_realloc;
-    opt.allocator.free_fn = count_free;
-    opt.allocator.user = &c;
+    counting_reset(&c, -1);
+    opt = counting_options(&c);
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D);
     w3ds_begin(&w, 0xB000);
