@@ -238,8 +238,9 @@ typedef struct ckey {
     uint32_t corner;
 } ckey;
 
-static int ckey_less(const ckey *a, const ckey *b)
+static int ckey_less(const void *pa, const void *pb)
 {
+    const ckey *a = (const ckey *)pa, *b = (const ckey *)pb;
     if (a->mask != b->mask)
         return a->mask < b->mask;
     if (a->mat != b->mat)
@@ -247,87 +248,48 @@ static int ckey_less(const ckey *a, const ckey *b)
     return a->corner < b->corner;
 }
 
-static void sift(ckey *k, size_t i, size_t n)
-{
-    for (;;) {
-        size_t c = 2 * i + 1;
-        ckey t;
-        if (c >= n)
-            return;
-        if (c + 1 < n && ckey_less(&k[c], &k[c + 1]))
-            c++;
-        if (!ckey_less(&k[i], &k[c]))
-            return;
-        t = k[i];
-        k[i] = k[c];
-        k[c] = t;
-        i = c;
-    }
-}
-
-static void sort_keys(ckey *k, size_t n)
-{
-    size_t i;
-    if (n <= 16) {
-        for (i = 1; i < n; i++) {
-            ckey t = k[i];
-            size_t j = i;
-            while (j > 0 && ckey_less(&t, &k[j - 1])) {
-                k[j] = k[j - 1];
-                j--;
-            }
-            k[j] = t;
-        }
-        return;
-    }
-    for (i = n / 2; i-- > 0;)
-        sift(k, i, n);
-    for (i = n; i-- > 1;) {
-        ckey t = k[0];
-        k[0] = k[i];
-        k[i] = t;
-        sift(k, 0, i);
-    }
-}
-
 typedef struct ekey {
     uint64_t key;           /* smaller vertex << 32 | larger */
     uint32_t id;            /* face << 2 | edge bit (4 AB, 2 BC, 1 CA) */
 } ekey;
 
-static int ekey_less(const ekey *a, const ekey *b)
+static int ekey_less(const void *pa, const void *pb)
 {
+    const ekey *a = (const ekey *)pa, *b = (const ekey *)pb;
     return a->key != b->key ? a->key < b->key : a->id < b->id;
 }
 
-static void esift(ekey *k, size_t i, size_t n)
+/* Swaps two elements of `size` bytes (at most those of ckey and ekey). */
+typedef char kf3ds__keys_fit_swap[sizeof(ckey) <= 32 && sizeof(ekey) <= 32 ? 1 : -1];
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 {
-    for (;;) {
-        size_t c = 2 * i + 1;
-        ekey t;
-        if (c >= n)
-            return;
-        if (c + 1 < n && ekey_less(&k[c], &k[c + 1]))
-            c++;
-        if (!ekey_less(&k[i], &k[c]))
-            return;
-        t = k[i];
-        k[i] = k[c];
-        k[c] = t;
-        i = c;
-    }
+    unsigned char t[32];
+    memcpy(t, a, size);
+    memcpy(a, b, size);
+    memcpy(b, t, size);
 }
 
-static void sort_edges(ekey *k, size_t n)
+/* Heapsort: no libc qsort, so that the core stays freestanding, and no
+ * recursion; both key types are total orders, so stability is not needed. */
+static void heap_sort(void *base, size_t n, size_t size, int (*less)(const void *, const void *))
 {
-    size_t i;
-    for (i = n / 2; i-- > 0;)
-        esift(k, i, n);
-    for (i = n; i-- > 1;) {
-        ekey t = k[0];
-        k[0] = k[i];
-        k[i] = t;
-        esift(k, 0, i);
+    unsigned char *k = (unsigned char *)base;
+    size_t i, end;
+    for (end = n, i = n / 2; end > 1 || i > 0;) {
+        size_t root, c;
+        if (i > 0) {
+            root = --i; /* building the heap */
+        } else {
+            swap_bytes(k, k + --end * size, size); /* moving the top out */
+            root = 0;
+        }
+        for (; (c = 2 * root + 1) < end; root = c) {
+            if (c + 1 < end && less(k + c * size, k + (c + 1) * size))
+                c++;
+            if (!less(k + root * size, k + c * size))
+                break;
+            swap_bytes(k + root * size, k + c * size, size);
+        }
     }
 }
 
@@ -424,7 +386,7 @@ static int build_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, rmesh *rm, temp *t
         size_t n = t->start[v + 1] - t->start[v], nm = 0, a, b;
         if (!n)
             continue;
-        sort_keys(keys, n);
+        heap_sort(keys, n, sizeof *keys, ckey_less);
         /* Distinct masks and the sum of their faces' normals. */
         for (a = 0; a < n; a++) {
             const float *fnv = rm->fnorm[keys[a].corner / 3];
@@ -486,7 +448,7 @@ static int build_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, rmesh *rm, temp *t
                 ne++;
             }
         }
-        sort_edges(t->edges, ne);
+        heap_sort(t->edges, ne, sizeof *t->edges, ekey_less);
         for (a = 0; a < ne; a = b) {
             uint32_t id = t->edges[a].id;
             rm->wire[id >> 2] |= (uint8_t)(0x4 >> (id & 3));
