@@ -758,6 +758,16 @@ static void write_file_start(w3ds *w)
     w3ds_end(w);
 }
 
+/* A track of one key at frame 0 holding n floats (the benchmark files). */
+static void write_constant_track(w3ds *w, uint16_t id, const float *v, size_t n)
+{
+    w3ds_begin(w, id);
+    w3ds_track_header(w, 0, 1);
+    w3ds_key_header(w, 0, NULL);
+    w3ds_f32v(w, v, n);
+    w3ds_end(w);
+}
+
 static void save_or_die(w3ds *w, const char *path)
 {
     if (w->failed)
@@ -1227,28 +1237,13 @@ static void make_bench_meshes(const char *path)
         w3ds_f32(&w, 0);
         w3ds_f32(&w, 0);
         w3ds_end(&w);
-        w3ds_begin(&w, C_POS);
-        w3ds_track_header(&w, 0, 1);
-        w3ds_key_header(&w, 0, NULL);
-        w3ds_f32(&w, (float)ox);
-        w3ds_f32(&w, (float)oy);
-        w3ds_f32(&w, 0);
-        w3ds_end(&w);
-        w3ds_begin(&w, C_ROT);
-        w3ds_track_header(&w, 0, 1);
-        w3ds_key_header(&w, 0, NULL);
-        w3ds_f32(&w, 0);
-        w3ds_f32(&w, 0);
-        w3ds_f32(&w, 0);
-        w3ds_f32(&w, 1);
-        w3ds_end(&w);
-        w3ds_begin(&w, C_SCL);
-        w3ds_track_header(&w, 0, 1);
-        w3ds_key_header(&w, 0, NULL);
-        w3ds_f32(&w, 1);
-        w3ds_f32(&w, 1);
-        w3ds_f32(&w, 1);
-        w3ds_end(&w);
+        {
+            const float pos[3] = {(float)ox, (float)oy, 0}, rot[4] = {0, 0, 0, 1};
+            const float scl[3] = {1, 1, 1};
+            write_constant_track(&w, C_POS, pos, 3);
+            write_constant_track(&w, C_ROT, rot, 4);
+            write_constant_track(&w, C_SCL, scl, 3);
+        }
         w3ds_end(&w);
     }
     w3ds_end(&w); /* KFDATA */
@@ -1325,13 +1320,10 @@ static void make_bench_render(const char *path)
         snprintf(name, sizeof name, "Ball%03d", i);
         w3ds_begin(&w, C_OBJECT_NODE);
         w3ds_node_hdr(&w, name, 0, 0, 0xFFFF);
-        w3ds_begin(&w, C_POS);
-        w3ds_track_header(&w, 0, 1);
-        w3ds_key_header(&w, 0, NULL);
-        w3ds_f32(&w, (float)((i % 10) * 30.0));
-        w3ds_f32(&w, (float)((i / 10) * 30.0));
-        w3ds_f32(&w, 0);
-        w3ds_end(&w);
+        {
+            const float pos[3] = {(float)((i % 10) * 30.0), (float)((i / 10) * 30.0), 0};
+            write_constant_track(&w, C_POS, pos, 3);
+        }
         w3ds_begin(&w, C_ROT);
         w3ds_track_header(&w, 0, 5);
         for (k = 0; k < 5; k++) {
