@@ -50,7 +50,7 @@ $(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(BUILD)/libkf3ds.a $(FRONT_LIBS) $(LDLIBS)
 
-$(BUILD)/kf3ds-bench: tools/bench.c $(BUILD)/libkf3ds.a
+$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_clock.h $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(BUILD)/libkf3ds.a $(LDLIBS)
 
@@ -124,7 +124,7 @@ bench: all deps-bench
 deps-bench:
 	@sh tools/ensure-deps.sh lib3ds-dev
 
-$(BUILD)/bench-lib3ds: tools/bench_lib3ds.c
+$(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_clock.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
 

@@ -41,21 +41,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_clock.h"
 
-#define TARGET_MS 200.0
-#define MIN_RUNS 3
-#define MAX_RUNS 50
 #define RENDER_TARGET_MS 1000.0
 #define RENDER_MIN_RUNS 2
 #define RENDER_MAX_RUNS 20
 #define RENDER_DEFAULT_FRAMES 100
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int usage(void)
 {
