@@ -12,6 +12,10 @@ override CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 override LDFLAGS += -fsanitize=address,undefined
 endif
 LDLIBS  += -lm
+# The library never reads errno or the floating-point exception flags; saying
+# so lets the compiler vectorise the squad batch (src/track_eval.h). Results
+# are the same without these flags, only slower.
+LIB_CFLAGS := -fno-math-errno -fno-trapping-math
 # Front ends only: the viewer links SDL2, rendering to PNG libpng.
 FRONT_CFLAGS = $(shell pkg-config --cflags sdl2 libpng 2>/dev/null)
 FRONT_LIBS   = $(shell pkg-config --libs sdl2 libpng 2>/dev/null || echo -lSDL2 -lpng)
@@ -34,9 +38,9 @@ $(BUILD)/play: examples/play.c $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkf3ds.a $(LDLIBS)
 
-$(BUILD)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h)
+$(BUILD)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/libkf3ds.a: $(LIB_OBJ)
 	@mkdir -p $(@D)

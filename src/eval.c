@@ -124,11 +124,11 @@ static void prefetch_records(const kf3ds_node *n, const kf3ds_pose *p)
 #endif
 }
 
-/* The node's pose: its tracks, and its world matrix from the parent's
- * (NULL for roots). The segment hints in *p are kept; every other field is
- * written. */
-static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
-                       const kf3ds_mat4 *parent, kf3ds_pose *p)
+/* The node's pose from its tracks, all but the world matrix. Squad
+ * rotations go to the batch, which writes p->rotation when it runs. The
+ * segment hints in *p are kept; every other field is written. */
+static void eval_tracks(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
+                        kf3ds_pose *p, kf3ds__squad_batch *batch)
 {
     unsigned active = n->active_tracks_;
     const kf3ds_track *t = n->tracks;
@@ -158,50 +158,59 @@ static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, 
 
     if (active & BIT(KF3DS_TRACK_POS)) {
         kf3ds__track_eval_hinted(&t[KF3DS_TRACK_POS], KF3DS_TRACK_POS, frame, flags, v,
-                                 &hint[KF3DS_TRACK_POS]);
+                                 &hint[KF3DS_TRACK_POS], NULL);
         memcpy(p->position, v, sizeof p->position);
     }
     if (active & BIT(KF3DS_TRACK_ROT))
         kf3ds__track_eval_hinted(&t[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, frame, flags,
-                                 p->rotation, &hint[KF3DS_TRACK_ROT]);
+                                 p->rotation, &hint[KF3DS_TRACK_ROT], batch);
     if (active & BIT(KF3DS_TRACK_SCL)) {
         kf3ds__track_eval_hinted(&t[KF3DS_TRACK_SCL], KF3DS_TRACK_SCL, frame, flags, v,
-                                 &hint[KF3DS_TRACK_SCL]);
+                                 &hint[KF3DS_TRACK_SCL], NULL);
         memcpy(p->scale, v, sizeof p->scale);
     }
     if (active & ~(BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))) {
         if (active & BIT(KF3DS_TRACK_COL)) {
             kf3ds__track_eval_hinted(&t[KF3DS_TRACK_COL], KF3DS_TRACK_COL, frame, flags, v,
-                                     &hint[KF3DS_TRACK_COL]);
+                                     &hint[KF3DS_TRACK_COL], NULL);
             memcpy(p->color, v, sizeof p->color);
         }
         if (active & BIT(KF3DS_TRACK_FOV))
             kf3ds__track_eval_hinted(&t[KF3DS_TRACK_FOV], KF3DS_TRACK_FOV, frame, flags, v,
-                                     &hint[KF3DS_TRACK_FOV]), p->fov = v[0];
+                                     &hint[KF3DS_TRACK_FOV], NULL), p->fov = v[0];
         if (active & BIT(KF3DS_TRACK_ROLL))
             kf3ds__track_eval_hinted(&t[KF3DS_TRACK_ROLL], KF3DS_TRACK_ROLL, frame, flags, v,
-                                     &hint[KF3DS_TRACK_ROLL]), p->roll = v[0];
+                                     &hint[KF3DS_TRACK_ROLL], NULL), p->roll = v[0];
         if (active & BIT(KF3DS_TRACK_HOT))
             kf3ds__track_eval_hinted(&t[KF3DS_TRACK_HOT], KF3DS_TRACK_HOT, frame, flags, v,
-                                     &hint[KF3DS_TRACK_HOT]), p->hotspot = v[0];
+                                     &hint[KF3DS_TRACK_HOT], NULL), p->hotspot = v[0];
         if (active & BIT(KF3DS_TRACK_FALL))
             kf3ds__track_eval_hinted(&t[KF3DS_TRACK_FALL], KF3DS_TRACK_FALL, frame, flags, v,
-                                     &hint[KF3DS_TRACK_FALL]), p->falloff = v[0];
+                                     &hint[KF3DS_TRACK_FALL], NULL), p->falloff = v[0];
         if (active & BIT(KF3DS_TRACK_HIDE)) {
             kf3ds__track_eval_hinted(&t[KF3DS_TRACK_HIDE], KF3DS_TRACK_HIDE, frame, flags, v,
-                                     &hint[KF3DS_TRACK_HIDE]);
+                                     &hint[KF3DS_TRACK_HIDE], NULL);
             p->hidden |= v[0] != 0.0f;
         }
         if (active & BIT(KF3DS_TRACK_MORPH)) {
             uint32_t k;
             kf3ds__track_eval_hinted(&t[KF3DS_TRACK_MORPH], KF3DS_TRACK_MORPH, frame, flags, v,
-                                     &hint[KF3DS_TRACK_MORPH]);
+                                     &hint[KF3DS_TRACK_MORPH], NULL);
             k = (uint32_t)v[0];
             if (k < t[KF3DS_TRACK_MORPH].num_keys)
                 p->morph_mesh = t[KF3DS_TRACK_MORPH].keys[k].morph_mesh;
         }
     }
+}
 
+/* One node's whole pose; parent is the parent's world matrix, NULL for roots. */
+static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
+                       const kf3ds_mat4 *parent, kf3ds_pose *p)
+{
+    kf3ds__squad_batch batch;
+    batch.n = 0;
+    eval_tracks(s, n, frame, flags, p, &batch);
+    squad_batch_run(&batch);
     place(n, p, parent);
 }
 
@@ -227,26 +236,39 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
     }
 }
 
+/* Nodes go in groups of KF3DS__SQUAD_LANES (in evaluation order): the
+ * tracks of the whole group, then its squad batch, then the world matrices,
+ * parents first, which the order guarantees across and within groups. */
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
 {
-    uint32_t i;
+    kf3ds__squad_batch batch;
+    uint32_t i, j, end, num;
     if (!scene || !poses || !scene->eval_order)
         return;
-    for (i = 0; i < scene->num_nodes; i++) {
-        uint32_t idx = scene->eval_order[i];
-        const kf3ds_node *n = &scene->nodes[idx];
+    num = scene->num_nodes;
+    batch.n = 0;
+    for (i = 0; i < num; i = end) {
+        end = num - i > KF3DS__SQUAD_LANES ? i + KF3DS__SQUAD_LANES : num;
+        for (j = i; j < end; j++) {
+            uint32_t idx = scene->eval_order[j];
 #if defined(__GNUC__)
-        /* eval_order jumps around the node array: fetch a few nodes ahead. */
-        if (i + 4 < scene->num_nodes) {
-            const char *ahead = (const char *)&scene->nodes[scene->eval_order[i + 4]];
-            __builtin_prefetch(ahead);
-            __builtin_prefetch(ahead + 64);
-            __builtin_prefetch(ahead + 128);
-            __builtin_prefetch(&poses[scene->eval_order[i + 4]].segment_hint_);
-        }
+            /* eval_order jumps around the node array: fetch the next group. */
+            if (j + KF3DS__SQUAD_LANES < num) {
+                const char *ahead = (const char *)&scene->nodes[scene->eval_order[j + KF3DS__SQUAD_LANES]];
+                __builtin_prefetch(ahead);
+                __builtin_prefetch(ahead + 64);
+                __builtin_prefetch(ahead + 128);
+                __builtin_prefetch(&poses[scene->eval_order[j + KF3DS__SQUAD_LANES]].segment_hint_);
+            }
 #endif
-        eval_local(scene, n, frame, flags,
-                   n->parent != KF3DS_NONE ? &poses[n->parent].world : NULL, &poses[idx]);
+            eval_tracks(scene, &scene->nodes[idx], frame, flags, &poses[idx], &batch);
+        }
+        squad_batch_run(&batch);
+        for (j = i; j < end; j++) {
+            uint32_t idx = scene->eval_order[j];
+            const kf3ds_node *n = &scene->nodes[idx];
+            place(n, &poses[idx], n->parent != KF3DS_NONE ? &poses[n->parent].world : NULL);
+        }
     }
 }
 

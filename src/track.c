@@ -291,8 +291,8 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
              * misread, so the keys are held without interpolation. */
             kf3ds_track t = *track;
             t.segments_ = NULL;
-            return kf3ds__track_eval_hinted(&t, kind, frame, flags, out, NULL);
+            return kf3ds__track_eval_hinted(&t, kind, frame, flags, out, NULL, NULL);
         }
     }
-    return kf3ds__track_eval_hinted(track, kind, frame, flags, out, NULL);
+    return kf3ds__track_eval_hinted(track, kind, frame, flags, out, NULL, NULL);
 }

@@ -82,25 +82,109 @@ static inline uint32_t keys_at_or_before(const kf3ds_track *t, double time)
     return (uint32_t)(base - t->frames_) + ((double)*base <= time);
 }
 
-/* slerp(a, b, t) with the constants of slerp_constants. */
+/* The weights of slerp(a, b, t) from the constants of slerp_constants
+ * (track.c): ω, cos ω and 1/sin ω, which is < 0 for linear weights (nearly
+ * equal inputs). Same operations as kf3ds__slerp_weights, with ω known. */
+static inline void fixed_weights(const float c[3], float t, float *sp, float *sq)
+{
+    float s, co;
+    kf3ds__sincos_pi(t * c[0], &s, &co);
+    *sq = c[2] < 0.0f ? t : s * c[2];
+    *sp = c[2] < 0.0f ? 1.0f - t : co - c[1] * *sq;
+}
+
+/* Whether those constants are usable: 1/sin ω = 0 (nearly opposite inputs)
+ * asks for the general routine. */
+static inline int fixed_usable(const float c[3])
+{
+    return c[2] > 0.0f || c[2] < 0.0f;
+}
+
+/* slerp(a, b, t) with those constants, or the general routine. */
 static inline void slerp_fixed(const float a[4], const float b[4], const float c[3], float t,
-                        float out[4])
+                               float out[4])
 {
     float sp, sq;
     int i;
-    if (c[2] > 0.0f) {
-        float tw = t * c[0];
-        sq = sinf(tw) * c[2];
-        sp = cosf(tw) - c[1] * sq;
-    } else if (c[2] < 0.0f) {
-        sp = 1.0f - t;
-        sq = t;
-    } else {
+    if (!fixed_usable(c)) {
         kf3ds__quat_slerp(a, b, t, out);
         return;
     }
+    fixed_weights(c, t, &sp, &sq);
     for (i = 0; i < 4; i++)
         out[i] = sp * a[i] + sq * b[i];
+}
+
+/* ---- batched squad ------------------------------------------------------
+ * squad is a long chain of dependent operations (two slerps, a dot product,
+ * acos, sin/cos, a third slerp). Evaluating it for one node at a time leaves
+ * the CPU waiting on that chain; kf3ds_scene_eval instead collects the
+ * rotation segments of up to KF3DS__SQUAD_LANES nodes and runs them together
+ * in one loop over lanes, which overlaps the chains and vectorises. Each lane
+ * does exactly the operations of the one-at-a-time path (slerp_fixed and
+ * kf3ds__quat_slerp), so both give the same bits. */
+#define KF3DS__SQUAD_LANES 8
+
+typedef struct kf3ds__squad_batch {
+    unsigned n;
+    float u[KF3DS__SQUAD_LANES];
+    float key[16][KF3DS__SQUAD_LANES]; /* Q_k, Q_k+1, A_k, B_k+1, component-major */
+    float con[6][KF3DS__SQUAD_LANES];  /* both fixed slerps' constants */
+    float *out[KF3DS__SQUAD_LANES];
+} kf3ds__squad_batch;
+
+static inline void squad_batch_run(kf3ds__squad_batch *b)
+{
+    float p[8][KF3DS__SQUAD_LANES], r[4][KF3DS__SQUAD_LANES], l[KF3DS__SQUAD_LANES];
+    unsigned i, k, n = b->n;
+    for (i = 0; i < n; i++) {
+        float u = b->u[i], sp0, sq0, sp1, sq1, sp, sq, c0[3], c1[3];
+        for (k = 0; k < 3; k++) {
+            c0[k] = b->con[k][i];
+            c1[k] = b->con[3 + k][i];
+        }
+        fixed_weights(c0, u, &sp0, &sq0);
+        fixed_weights(c1, u, &sp1, &sq1);
+        for (k = 0; k < 4; k++) {
+            p[k][i] = sp0 * b->key[k][i] + sq0 * b->key[4 + k][i];
+            p[4 + k][i] = sp1 * b->key[8 + k][i] + sq1 * b->key[12 + k][i];
+        }
+        l[i] = p[0][i] * p[4][i] + p[1][i] * p[5][i] + p[2][i] * p[6][i] + p[3][i] * p[7][i];
+        kf3ds__slerp_weights(l[i], 2.0f * u * (1.0f - u), &sp, &sq);
+        for (k = 0; k < 4; k++)
+            r[k][i] = sp * p[k][i] + sq * p[4 + k][i];
+    }
+    for (i = 0; i < n; i++) {
+        if (1.0f + l[i] > 1e-8f) {
+            for (k = 0; k < 4; k++)
+                b->out[i][k] = r[k][i];
+        } else { /* nearly opposite: the general routine's other branch */
+            float p0[4], p1[4], u = b->u[i];
+            for (k = 0; k < 4; k++) {
+                p0[k] = p[k][i];
+                p1[k] = p[4 + k][i];
+            }
+            kf3ds__quat_slerp(p0, p1, 2.0f * u * (1.0f - u), b->out[i]);
+        }
+    }
+    b->n = 0;
+}
+
+/* Queues the squad of rotation record seg at u, to be written to out. */
+static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, float u, float *out)
+{
+    unsigned i, k;
+    if (b->n == KF3DS__SQUAD_LANES)
+        squad_batch_run(b);
+    i = b->n++;
+    b->u[i] = u;
+    for (k = 0; k < 16; k++)
+        b->key[k][i] = seg[4 + k];
+    for (k = 0; k < 3; k++) {
+        b->con[k][i] = seg[20 + k];
+        b->con[3 + k][i] = seg[25 + k];
+    }
+    b->out[i] = out;
 }
 
 /* Maps time into the track's period when its loop bits ask for it (rules §3). */
@@ -165,7 +249,8 @@ static inline uint32_t find_count(const kf3ds_track *t, size_t stride, double ti
 }
 
 static inline int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
-                             unsigned flags, float out[4], uint32_t *hint)
+                             unsigned flags, float out[4], uint32_t *hint,
+                             kf3ds__squad_batch *batch)
 {
     uint32_t count;
     const float *seg;
@@ -204,6 +289,8 @@ static inline int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track
             float inc[4];
             kf3ds__quat_axis_angle(inc, seg + 8, -u * seg[11]);
             kf3ds__quat_mul(inc, seg + 4, out);
+        } else if (batch && fixed_usable(seg + 20) && fixed_usable(seg + 25)) {
+            squad_batch_add(batch, seg, u, out); /* out is written when the batch runs */
         } else {
             /* squad: slerp(slerp(Q_k, Q_k+1, u), slerp(A_k, B_k+1, u), 2u(1-u)) */
             float p0[4], p1[4];
