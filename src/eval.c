@@ -92,37 +92,56 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
     l[1][3] = p->position[1];
     l[2][3] = p->position[2];
     if (parent) {
-        static const float e3[4] = { 0.0f, 0.0f, 0.0f, 1.0f }; /* L's bottom row */
+        /* Into a local first: the compiler cannot know that p->world and
+         * *parent never overlap, and would reload the parent after each store. */
         const float(*a)[4] = parent->m;
-        for (i = 0; i < 3; i++)
+        float w[3][4];
+        for (i = 0; i < 3; i++) {
             for (j = 0; j < 4; j++)
-                p->world.m[i][j] = a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
-                                   a[i][3] * e3[j];
+                w[i][j] = a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j];
+            w[i][3] += a[i][3];
+        }
+        memcpy(p->world.m, w, sizeof w);
     } else {
-        for (i = 0; i < 3; i++)
-            for (j = 0; j < 4; j++)
-                p->world.m[i][j] = l[i][j];
+        memcpy(p->world.m, l, sizeof l);
     }
     p->world.m[3][0] = p->world.m[3][1] = p->world.m[3][2] = 0.0f;
     p->world.m[3][3] = 1.0f;
     bound_matrix(&p->world);
 }
 
-/* Starts fetching the segment records a node's hints point to (position,
- * rotation, scale), so that the tracks' cache misses overlap. */
-static void prefetch_records(const kf3ds_node *n, const kf3ds_pose *p)
-{
+/* Memory wanted soon: a node's and its pose's cache lines that evaluation
+ * reads, and the segment records its hints point to (position, rotation,
+ * scale). Always inlined: GCC deems a function that only prefetches "pure"
+ * and deletes calls to it. */
 #if defined(__GNUC__)
+static inline __attribute__((always_inline)) void prefetch_node(const kf3ds_node *n,
+                                                                const kf3ds_pose *p)
+{
+    const char *c = (const char *)n;
+    __builtin_prefetch(c);
+    __builtin_prefetch(c + 64);
+    __builtin_prefetch(c + 128);
+    __builtin_prefetch(p->segment_hint_);
+}
+
+static inline __attribute__((always_inline)) void prefetch_records(const kf3ds_node *n,
+                                                                   const kf3ds_pose *p)
+{
     unsigned k;
     for (k = 0; k < 3; k++)
-        if ((n->active_tracks_ & (1u << k)) && p->segment_hint_[k] + 1 < n->tracks[k].num_keys)
-            __builtin_prefetch(n->tracks[k].segments_ + (size_t)p->segment_hint_[k] *
-                                                           kf3ds__seg_stride((kf3ds_track_kind)k));
-#else
-    (void)n;
-    (void)p;
-#endif
+        if ((n->active_tracks_ & (1u << k)) && p->segment_hint_[k] + 1 < n->tracks[k].num_keys) {
+            const float *rec = n->tracks[k].segments_ +
+                               (size_t)p->segment_hint_[k] * kf3ds__seg_stride((kf3ds_track_kind)k);
+            __builtin_prefetch(rec);
+            if (k == KF3DS_TRACK_ROT)
+                __builtin_prefetch(rec + 16);
+        }
 }
+#else
+#define prefetch_node(n, p) ((void)0)
+#define prefetch_records(n, p) ((void)0)
+#endif
 
 /* The node's pose from its tracks, all but the world matrix. Squad
  * rotations go to the batch, which writes p->rotation when it runs. The
@@ -135,7 +154,6 @@ static void eval_tracks(const kf3ds_scene *s, const kf3ds_node *n, double frame,
     uint32_t *hint = p->segment_hint_;
     float v[4];
 
-    prefetch_records(n, p);
     p->position[0] = p->position[1] = p->position[2] = 0.0f;
     kf3ds__quat_identity(p->rotation);
     p->scale[0] = p->scale[1] = p->scale[2] = 1.0f;
@@ -251,16 +269,16 @@ void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf
         end = num - i > KF3DS__SQUAD_LANES ? i + KF3DS__SQUAD_LANES : num;
         for (j = i; j < end; j++) {
             uint32_t idx = scene->eval_order[j];
-#if defined(__GNUC__)
-            /* eval_order jumps around the node array: fetch the next group. */
-            if (j + KF3DS__SQUAD_LANES < num) {
-                const char *ahead = (const char *)&scene->nodes[scene->eval_order[j + KF3DS__SQUAD_LANES]];
-                __builtin_prefetch(ahead);
-                __builtin_prefetch(ahead + 64);
-                __builtin_prefetch(ahead + 128);
-                __builtin_prefetch(&poses[scene->eval_order[j + KF3DS__SQUAD_LANES]].segment_hint_);
+            /* Memory ahead of use: nodes and hints two groups ahead, then
+             * the records their hints point to one group ahead. */
+            if (j + 2 * KF3DS__SQUAD_LANES < num) {
+                uint32_t a = scene->eval_order[j + 2 * KF3DS__SQUAD_LANES];
+                prefetch_node(&scene->nodes[a], &poses[a]);
             }
-#endif
+            if (j + KF3DS__SQUAD_LANES < num) {
+                uint32_t a = scene->eval_order[j + KF3DS__SQUAD_LANES];
+                prefetch_records(&scene->nodes[a], &poses[a]);
+            }
             eval_tracks(scene, &scene->nodes[idx], frame, flags, &poses[idx], &batch);
         }
         squad_batch_run(&batch);
