@@ -55,13 +55,57 @@ static void bound_matrix(kf3ds_mat4 *m)
         clamp_rows(&m->m[0][0]);
 }
 
+/* out = a · L for the three top rows: row i is a_i0·L0 + a_i1·L1 + a_i2·L2 +
+ * (0, 0, 0, a_i3). The range check of bound_matrix is done on the values
+ * before they are stored (reading them back as vectors right after they are
+ * stored would stall on store forwarding); returns 0 when one is out of
+ * range. With GCC or clang in vector form; the plain form does the same
+ * operations in the same order, so both give the same bits. */
+#if defined(__GNUC__)
+typedef float kf3ds__v4 __attribute__((vector_size(16)));
+typedef int kf3ds__i4 __attribute__((vector_size(16)));
+
+static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[4])
+{
+    /* Built from the values, not loaded: l was just written element-wise. */
+    kf3ds__v4 l0 = { l[0][0], l[0][1], l[0][2], l[0][3] };
+    kf3ds__v4 l1 = { l[1][0], l[1][1], l[1][2], l[1][3] };
+    kf3ds__v4 l2 = { l[2][0], l[2][1], l[2][2], l[2][3] };
+    kf3ds__i4 in = { -1, -1, -1, -1 };
+    int i;
+    for (i = 0; i < 3; i++) {
+        kf3ds__v4 e = { 0.0f, 0.0f, 0.0f, a[i][3] };
+        kf3ds__v4 w = a[i][0] * l0 + a[i][1] * l1 + a[i][2] * l2 + e;
+        memcpy(out[i], &w, sizeof w);
+        in &= (w <= KF3DS__MAX_WORLD) & (w >= -KF3DS__MAX_WORLD); /* false for NaN */
+    }
+    return (in[0] & in[1] & in[2] & in[3]) != 0;
+}
+#else
+static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[4])
+{
+    int i, j, ok = 1;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++) {
+            float w = a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
+                      (j == 3 ? a[i][3] : 0.0f);
+            ok &= fabsf(w) <= KF3DS__MAX_WORLD;
+            out[i][j] = w;
+        }
+    return ok;
+}
+#endif
+
 /* world = parent · T(pos) · R(rot) · S(scl) for objects, parent · T(pos) for
  * cameras, lights and targets, identity for ambient (rules §7); parent may be
  * NULL. One pass, written once: this runs for every node of every frame. */
 static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
 {
+    /* Roots multiply by the identity: one path for all. */
+    static const float identity_rows[3][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 } };
+    const float(*a)[4] = parent ? (const float(*)[4])parent->m : identity_rows;
     float l[3][4];
-    int i, j;
+    int i, j, ok;
     if (n->type == KF3DS_NODE_AMBIENT) {
         kf3ds_mat4_identity(&p->world);
         return;
@@ -91,23 +135,11 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
     l[0][3] = p->position[0];
     l[1][3] = p->position[1];
     l[2][3] = p->position[2];
-    if (parent) {
-        /* Into a local first: the compiler cannot know that p->world and
-         * *parent never overlap, and would reload the parent after each store. */
-        const float(*a)[4] = parent->m;
-        float w[3][4];
-        for (i = 0; i < 3; i++) {
-            for (j = 0; j < 4; j++)
-                w[i][j] = a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j];
-            w[i][3] += a[i][3];
-        }
-        memcpy(p->world.m, w, sizeof w);
-    } else {
-        memcpy(p->world.m, l, sizeof l);
-    }
+    ok = multiply_rows(a, (const float(*)[4])l, p->world.m);
     p->world.m[3][0] = p->world.m[3][1] = p->world.m[3][2] = 0.0f;
     p->world.m[3][3] = 1.0f;
-    bound_matrix(&p->world);
+    if (!ok)
+        clamp_rows(&p->world.m[0][0]);
 }
 
 /* Memory wanted soon: a node's and its pose's cache lines that evaluation
