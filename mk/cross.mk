@@ -11,6 +11,8 @@
 #   make freestanding                         the core with -ffreestanding, what it needs from
 #                                             the environment, a -nostdlib link that runs
 #   make embed-check                          examples/embed.c as strict C99, linked and run
+#   make plain-check                          the library without its GNU C fast paths (vector
+#                                             extension, vectorised loops): output identical
 #
 # Any other GNU triplet works when its X-gcc and qemu exist: TARGET=mips-linux-gnu
 # (QEMU=qemu-mips when the guess below is wrong). Debian packages are installed
@@ -18,7 +20,7 @@
 # powerpc cross compilers in Debian, so the 32-bit x86 build uses the
 # gcc-i686-linux-gnu cross compiler unless $(CC) -m32 already links.
 
-.PHONY: cross test-cross cross-build cross-deps freestanding embed-check
+.PHONY: cross test-cross cross-build cross-deps freestanding embed-check plain-check
 
 CROSS_CORPUS  ?= ../shared/corpus
 CROSS_WARN     = -Wall -Wextra -Wpedantic -Werror
@@ -181,3 +183,17 @@ freestanding: $(FS_DIR)/kf3ds-core.o
 	      print "freestanding: the coordinate sum matches kf3ds eval (" a ")" }'; \
 	  fi; \
 	else echo "freestanding: the -nostdlib link test is written for x86-64 Linux; skipped"; fi
+
+# The evaluator has fast paths for GCC and clang (src/eval.c: vector extension;
+# src/track_eval.h: the squad batch, vectorised) whose results must be the
+# plain C code's, bit for bit: the same command built with -DKF3DS_PLAIN_C and
+# without vectorisation gives the same dump, info and eval output, numbers
+# compared exactly (tolerance 0).
+PLAIN_DIR = build/plain
+plain-check:
+	@$(MAKE) --no-print-directory $(BUILD)/kf3ds $(BUILD)/cross-compare
+	@$(MAKE) --no-print-directory BUILD=$(PLAIN_DIR) CFLAGS="-O3 -g -DKF3DS_PLAIN_C" \
+	  LIB_CFLAGS="-fno-math-errno -fno-trapping-math -fno-tree-vectorize -fno-tree-slp-vectorize" \
+	  $(PLAIN_DIR)/kf3ds
+	@CROSS_TOLERANCE=0 sh tests/cross/run.sh $(BUILD)/kf3ds $(PLAIN_DIR)/kf3ds "" \
+	  $(BUILD)/cross-compare $(PLAIN_DIR)/test "$(CROSS_CORPUS)" data

@@ -60,8 +60,9 @@ static void bound_matrix(kf3ds_mat4 *m)
  * before they are stored (reading them back as vectors right after they are
  * stored would stall on store forwarding); returns 0 when one is out of
  * range. With GCC or clang in vector form; the plain form does the same
- * operations in the same order, so both give the same bits. */
-#if defined(__GNUC__)
+ * operations in the same order, so both give the same bits (make plain-check;
+ * -DKF3DS_PLAIN_C selects it). */
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
 typedef float kf3ds__v4 __attribute__((vector_size(16)));
 typedef int kf3ds__i4 __attribute__((vector_size(16)));
 
@@ -146,7 +147,7 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
  * reads, and the segment records its hints point to (position, rotation,
  * scale). Always inlined: GCC deems a function that only prefetches "pure"
  * and deletes calls to it. */
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
 static inline __attribute__((always_inline)) void prefetch_node(const kf3ds_node *n,
                                                                 const kf3ds_pose *p)
 {

@@ -9,6 +9,10 @@
 #include <string.h>
 #include "kf3ds.h"
 #include "write3ds.h"
+#include "support.h"
+#include "../src/internal.h" /* the rotation code's sin/cos/acos, tested below */
+#include <dirent.h>
+#include <stdio.h>
 
 #define PI_F 3.14159265358979f
 
@@ -534,6 +538,87 @@ static void test_hints_match_search(void **state)
     kf3ds_free(s);
 }
 
+/* The polynomials behind every rotation (src/internal.h) against libm in
+ * double, over their whole domain: sin and cos on [-π, π], acos on [-1, 1].
+ * Bounds: about two float ulps of the largest results (1 and π); measured
+ * 2.0e-7 and 4.3e-7. */
+static void test_rotation_polynomials(void **state)
+{
+    double worst_sc = 0.0, worst_acos = 0.0;
+    int i;
+    (void)state;
+    for (i = -200000; i <= 200000; i++) {
+        float x = (float)(i * (3.14159265358979 / 200000.0)), sn, cs;
+        float c = (float)(i / 200000.0);
+        double e;
+        kf3ds__sincos_pi(x, &sn, &cs);
+        e = fmax(fabs(sn - sin((double)x)), fabs(cs - cos((double)x)));
+        worst_sc = fmax(worst_sc, e);
+        worst_acos = fmax(worst_acos, fabs(kf3ds__acos(c) - acos((double)c)));
+    }
+    print_message("worst error: sin/cos %.2e, acos %.2e\n", worst_sc, worst_acos);
+    assert_true(worst_sc < 2.5e-7);
+    assert_true(worst_acos < 5e-7);
+}
+
+/* kf3ds_scene_eval evaluates the rotations of eight nodes at once (vector
+ * code), kf3ds_node_eval one at a time: the local values must agree bit for
+ * bit, on the samples and on every corpus file, at fractional frames. */
+static void check_batched_equals_single(const char *path)
+{
+    kf3ds_scene *s = kf3ds_load_file(path, NULL, NULL);
+    kf3ds_pose *all, one;
+    double t, step;
+    uint32_t i;
+    if (!s)
+        return;
+    /* about 300 fractional frames over the segment and a little beyond */
+    step = 0.37 * ceil(((double)s->segment_end - s->segment_start + 3.0) / (0.37 * 300.0));
+    all = (kf3ds_pose *)test_calloc(s->num_nodes + 1, sizeof *all);
+    for (t = s->segment_start - 1.5; t <= s->segment_end + 1.5; t += step) {
+        kf3ds_scene_eval(s, t, 0, all);
+        for (i = 0; i < s->num_nodes; i++) {
+            memset(&one, 0, sizeof one);
+            kf3ds_node_eval(s, i, t, 0, &one);
+            if (memcmp(all[i].rotation, one.rotation, sizeof one.rotation) ||
+                memcmp(all[i].position, one.position, sizeof one.position) ||
+                memcmp(all[i].scale, one.scale, sizeof one.scale)) {
+                print_error("%s: node %lu at frame %g: batched and single evaluation differ\n",
+                            path, (unsigned long)i, t);
+                fail();
+            }
+        }
+    }
+    test_free(all);
+    kf3ds_free(s);
+}
+
+static void test_batched_equals_single(void **state)
+{
+    static const char *const samples[] = { "data/orrery.3ds", "data/arm.3ds", "data/edge.3ds" };
+    const char *dir = support_corpus_dir();
+    unsigned i, files = 0;
+    (void)state;
+    for (i = 0; i < 3; i++)
+        check_batched_equals_single(samples[i]);
+    if (dir) {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        char path[1024];
+        while (d && (e = readdir(d)) != NULL) {
+            size_t n = strlen(e->d_name);
+            if (n < 4 || (strcmp(e->d_name + n - 4, ".3ds") && strcmp(e->d_name + n - 4, ".3DS")))
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            check_batched_equals_single(path);
+            files++;
+        }
+        if (d)
+            closedir(d);
+    }
+    print_message("batched = single on the 3 samples and %u corpus files\n", files);
+}
+
 static void test_nan_and_huge_frames(void **state)
 {
     kf3ds_scene *s = probe_scene(3);
@@ -569,6 +654,8 @@ int main(void)
         cmocka_unit_test(test_every_interpolated_kind),
         cmocka_unit_test(test_morph_track),
         cmocka_unit_test(test_hints_match_search),
+        cmocka_unit_test(test_rotation_polynomials),
+        cmocka_unit_test(test_batched_equals_single),
         cmocka_unit_test(test_nan_and_huge_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
