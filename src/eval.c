@@ -172,8 +172,8 @@ static inline __attribute__((always_inline)) void prefetch_records(const kf3ds_n
         }
 }
 #else
-#define prefetch_node(n, p) ((void)0)
-#define prefetch_records(n, p) ((void)0)
+#define prefetch_node(n, p) ((void)(n), (void)(p))
+#define prefetch_records(n, p) ((void)(n), (void)(p))
 #endif
 
 /* The node's pose from its tracks, all but the world matrix. Squad
