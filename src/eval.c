@@ -72,13 +72,19 @@ static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[
     kf3ds__v4 l0 = { l[0][0], l[0][1], l[0][2], l[0][3] };
     kf3ds__v4 l1 = { l[1][0], l[1][1], l[1][2], l[1][3] };
     kf3ds__v4 l2 = { l[2][0], l[2][1], l[2][2], l[2][3] };
+    kf3ds__v4 lim = { KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD };
     kf3ds__i4 in = { -1, -1, -1, -1 };
     int i;
     for (i = 0; i < 3; i++) {
+        /* Scalars broadcast explicitly: where float arithmetic has excess
+         * precision (68k, x87) a scalar operand would be a long double. */
+        kf3ds__v4 a0 = { a[i][0], a[i][0], a[i][0], a[i][0] };
+        kf3ds__v4 a1 = { a[i][1], a[i][1], a[i][1], a[i][1] };
+        kf3ds__v4 a2 = { a[i][2], a[i][2], a[i][2], a[i][2] };
         kf3ds__v4 e = { 0.0f, 0.0f, 0.0f, a[i][3] };
-        kf3ds__v4 w = a[i][0] * l0 + a[i][1] * l1 + a[i][2] * l2 + e;
+        kf3ds__v4 w = a0 * l0 + a1 * l1 + a2 * l2 + e;
         memcpy(out[i], &w, sizeof w);
-        in &= (w <= KF3DS__MAX_WORLD) & (w >= -KF3DS__MAX_WORLD); /* false for NaN */
+        in &= (w <= lim) & (w >= -lim); /* false for NaN */
     }
     return (in[0] & in[1] & in[2] & in[3]) != 0;
 }
