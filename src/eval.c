@@ -157,10 +157,11 @@ static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
 static inline __attribute__((always_inline)) void prefetch_node(const kf3ds_node *n,
                                                                 const kf3ds_pose *p)
 {
+    /* The node's first 128 bytes hold what evaluation reads of an object
+     * (type to active_tracks_, then tracks[0..2]: position, rotation, scale). */
     const char *c = (const char *)n;
     __builtin_prefetch(c);
     __builtin_prefetch(c + 64);
-    __builtin_prefetch(c + 128);
     __builtin_prefetch(p->segment_hint_);
 }
 
