@@ -528,6 +528,11 @@ void kf3ds_view_orbit(const float min[3], const float max[3], float azimuth_degr
  * `node` is not a camera node. */
 int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
                            kf3ds_view *out);
+/* The same through an editor camera (scene->cameras[camera], as stored: for
+ * files whose cameras have no keyframer node); poses (may be NULL) only size
+ * the planes. Returns 0 when there is no such camera. */
+int kf3ds_view_from_editor_camera(const kf3ds_scene *scene, uint32_t camera,
+                                  const kf3ds_pose *poses, kf3ds_view *out);
 
 #ifdef __cplusplus
 }

@@ -352,7 +352,8 @@ int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_
     return 1;
 }
 
-static void normalize3(double v[3])
+/* Normalises v; returns its length before (0 leaves v as it was). */
+static double normalize3(double v[3])
 {
     double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (l > 0.0) {
@@ -360,6 +361,7 @@ static void normalize3(double v[3])
         v[1] /= l;
         v[2] /= l;
     }
+    return l;
 }
 
 static void cross3(const double a[3], const double b[3], double out[3])
@@ -369,43 +371,28 @@ static void cross3(const double a[3], const double b[3], double out[3])
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-int kf3ds_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
-                      kf3ds_mat4 *view, float *fov_degrees, float *roll_degrees)
+int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees,
+                   kf3ds_mat4 *view, double rows[3][3])
 {
-    const kf3ds_node *n;
-    const kf3ds_pose *p;
-    double pos[3], tgt[3], fwd[3], up0[3] = {0, 0, 1}, right[3], up[3], r, cr, sr;
-    double rows[3][3];
-    int i, j;
-    if (!scene || !poses || !view || node >= scene->num_nodes ||
-        scene->nodes[node].type != KF3DS_NODE_CAMERA)
-        return 0;
-    n = &scene->nodes[node];
-    p = &poses[node];
-    for (i = 0; i < 3; i++) {
-        pos[i] = p->world.m[i][3];
-        if (n->target != KF3DS_NONE)
-            tgt[i] = poses[n->target].world.m[i][3];
-        else if (n->camera != KF3DS_NONE)
-            tgt[i] = scene->cameras[n->camera].target[i];
-        else
-            tgt[i] = pos[i] + (i == 1);
+    double fwd[3], up0[3] = {0, 0, 1}, right[3], up[3], r, cr, sr;
+    int i, j, ok;
+    for (i = 0; i < 3; i++)
         fwd[i] = tgt[i] - pos[i];
-    }
     /* lib3ds's look-at: forward = camera +Y, up from world Z (or −X when
      * looking straight up or down). */
     if (fwd[0] == 0.0 && fwd[1] == 0.0) {
         up0[0] = -1.0;
         up0[2] = 0.0;
     }
-    normalize3(fwd);
+    ok = normalize3(fwd) > 0.0;
     cross3(fwd, up0, right);
-    normalize3(right);
+    ok &= normalize3(right) > 0.0;
     cross3(right, fwd, up);
     normalize3(up);
     /* Roll (degrees) about the view axis, with lib3ds 1.3's sign: Ry(+roll)
      * in 3DS camera space, which is a rotation by −roll about OpenGL's +z. */
-    r = -(double)p->roll * KF3DS__DEG2RAD;
+    r = roll_degrees == roll_degrees && fabs(roll_degrees) <= 1e6 ? -roll_degrees * KF3DS__DEG2RAD
+                                                                 : 0.0;
     cr = cos(r);
     sr = sin(r);
     for (j = 0; j < 3; j++) {
@@ -423,6 +410,31 @@ int kf3ds_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose 
     }
     view->m[3][0] = view->m[3][1] = view->m[3][2] = 0.0f;
     view->m[3][3] = 1.0f;
+    return ok;
+}
+
+int kf3ds_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
+                      kf3ds_mat4 *view, float *fov_degrees, float *roll_degrees)
+{
+    const kf3ds_node *n;
+    const kf3ds_pose *p;
+    double pos[3], tgt[3], rows[3][3];
+    int i;
+    if (!scene || !poses || !view || node >= scene->num_nodes ||
+        scene->nodes[node].type != KF3DS_NODE_CAMERA)
+        return 0;
+    n = &scene->nodes[node];
+    p = &poses[node];
+    for (i = 0; i < 3; i++) {
+        pos[i] = p->world.m[i][3];
+        if (n->target != KF3DS_NONE)
+            tgt[i] = poses[n->target].world.m[i][3];
+        else if (n->camera != KF3DS_NONE)
+            tgt[i] = scene->cameras[n->camera].target[i];
+        else
+            tgt[i] = pos[i] + (i == 1);
+    }
+    kf3ds__look_at(pos, tgt, p->roll, view, rows);
     if (fov_degrees)
         *fov_degrees = p->fov;
     if (roll_degrees)

@@ -109,6 +109,13 @@ unsigned kf3ds__node_type_tracks(kf3ds_node_type type);
 /* out = a·b for affine matrices (bottom rows 0 0 0 1); out may alias. */
 void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out);
 
+/* The view of a 3DS camera at pos looking at tgt with roll (degrees), as
+ * lib3ds sets it up (eval.c): world → camera, x right, y up, looking down −z.
+ * rows gets the three camera axes (right, up, −forward) in world space.
+ * Returns 0 when pos and tgt coincide (the matrix is then not a rotation). */
+int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees,
+                   kf3ds_mat4 *view, double rows[3][3]);
+
 /* Math (kmath.c). Quaternions x, y, z, w. */
 void kf3ds__quat_identity(float q[4]);
 void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);

@@ -38,38 +38,9 @@
  * Rendering never allocates: scratch space (transformed vertices, class
  * colours, lights) is sized in kf3ds_renderer_create for the largest mesh.
  */
-#include "internal.h"
+#include "raster.h"
 #include <string.h>
 
-/* ---- shared with raster.c (defined there; keep in step) ---- */
-typedef struct kf3ds__proj {
-    float m[3][4];
-    float fx, fy, cx, cy;
-    float near_d, far_d;
-    float xlo, xhi, ylo, yhi;
-    int width, height;
-} kf3ds__proj;
-
-typedef struct kf3ds__vtx {
-    float x, y, d;
-    float w;
-    int32_t X, Y;
-    uint32_t code;
-} kf3ds__vtx;
-
-#define OC_CLIP 31u
-#define OC_BAD 64u
-
-int kf3ds__proj_setup(kf3ds__proj *p, const kf3ds_view *view, int width, int height);
-void kf3ds__transform_points(const kf3ds__proj *p, const float *m12, const float *pts,
-                             uint32_t n, kf3ds__vtx *out);
-void kf3ds__vertex(const kf3ds__proj *p, float x, float y, float z, kf3ds__vtx *out);
-int kf3ds__tri(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *v0,
-               const kf3ds__vtx *v1, const kf3ds__vtx *v2, const uint32_t color[3], int cull);
-void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *a,
-                 const kf3ds__vtx *b, uint32_t color, int depth_test);
-void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float a[3],
-                       const float b[3], uint32_t color, int depth_test);
 /* ------------------------------------------------------------------------ */
 
 #define DEFAULT_BACKGROUND 0xFF303030u
@@ -154,6 +125,22 @@ static void *talloc(const kf3ds_allocator *a, size_t n, size_t size)
 static int finite3(const float v[3])
 {
     return fabsf(v[0]) <= 1e30f && fabsf(v[1]) <= 1e30f && fabsf(v[2]) <= 1e30f;
+}
+
+/* Grows the box [mn, mx] to hold p; a point that is not finite is left out.
+ * Returns whether p counted. */
+static int box_grow(float mn[3], float mx[3], const float p[3])
+{
+    int k;
+    if (!finite3(p))
+        return 0;
+    for (k = 0; k < 3; k++) {
+        if (p[k] < mn[k])
+            mn[k] = p[k];
+        if (p[k] > mx[k])
+            mx[k] = p[k];
+    }
+    return 1;
 }
 
 static float clamp01(float v)
@@ -903,18 +890,6 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
         mn[k] = INFINITY;
         mx[k] = -INFINITY;
     }
-#define GROW(p)                                                                          \
-    do {                                                                                 \
-        if (finite3(p)) {                                                                \
-            for (k = 0; k < 3; k++) {                                                    \
-                if ((p)[k] < mn[k])                                                      \
-                    mn[k] = (p)[k];                                                      \
-                if ((p)[k] > mx[k])                                                      \
-                    mx[k] = (p)[k];                                                      \
-            }                                                                            \
-            any = 1;                                                                     \
-        }                                                                                \
-    } while (0)
     for (i = 0; i < s->num_meshes && r->meshes; i++) {
         const kf3ds_mesh *m = &s->meshes[i];
         const rmesh *rm = &r->meshes[i];
@@ -942,7 +917,7 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
                 q[1] = corner & 2 ? rm->bmax[1] : rm->bmin[1];
                 q[2] = corner & 4 ? rm->bmax[2] : rm->bmin[2];
                 kf3ds_mat4_transform_point(&P, q, w);
-                GROW(w);
+                any |= box_grow(mn, mx, w);
             }
         }
     }
@@ -952,9 +927,8 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
             if (s->nodes[i].type == KF3DS_NODE_AMBIENT)
                 continue;
             world_pos(&poses[i], w);
-            GROW(w);
+            any |= box_grow(mn, mx, w);
         }
-#undef GROW
     return any;
 }
 
@@ -993,34 +967,24 @@ static void draw_cross(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float 
     }
 }
 
-/* An orthonormal frame looking from pos to tgt (lib3ds's up rule), rolled. */
+/* The camera frame looking from pos to tgt, rolled: kf3ds_camera_view's
+ * look-at (kf3ds__look_at), as floats for drawing. */
 static int look_frame(const float pos[3], const float tgt[3], float roll_deg, float fwd[3],
                       float right[3], float up[3])
 {
-    float z0[3] = { 0.0f, 0.0f, 1.0f }, rr[3], uu[3];
-    double a = -(double)roll_deg * DEG2RAD;
-    float cr, sr;
+    double dp[3], dt[3], rows[3][3];
+    kf3ds_mat4 view;
     int k;
-    for (k = 0; k < 3; k++)
-        fwd[k] = tgt[k] - pos[k];
-    if (fwd[0] == 0.0f && fwd[1] == 0.0f) {
-        z0[0] = -1.0f;
-        z0[2] = 0.0f;
-    }
-    if (norm3(fwd) == 0.0f)
-        return 0;
-    cross3f(fwd, z0, rr);
-    if (norm3(rr) == 0.0f)
-        return 0;
-    cross3f(rr, fwd, uu);
-    norm3(uu);
-    if (!(roll_deg == roll_deg) || fabsf(roll_deg) > 1e6f)
-        a = 0.0;
-    cr = (float)cos(a);
-    sr = (float)sin(a);
     for (k = 0; k < 3; k++) {
-        right[k] = cr * rr[k] - sr * uu[k];
-        up[k] = sr * rr[k] + cr * uu[k];
+        dp[k] = pos[k];
+        dt[k] = tgt[k];
+    }
+    if (!kf3ds__look_at(dp, dt, roll_deg, &view, rows))
+        return 0;
+    for (k = 0; k < 3; k++) {
+        right[k] = (float)rows[0][k];
+        up[k] = (float)rows[1][k];
+        fwd[k] = (float)-rows[2][k];
     }
     return 1;
 }
@@ -1362,18 +1326,6 @@ int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[
         if (s->nodes[i].type == KF3DS_NODE_OBJECT && s->nodes[i].mesh >= 0 &&
             (uint32_t)s->nodes[i].mesh < s->num_meshes)
             node_mode = 1;
-#define GROW(p)                                                                          \
-    do {                                                                                 \
-        if (finite3(p)) {                                                                \
-            for (k = 0; k < 3; k++) {                                                    \
-                if ((p)[k] < mn[k])                                                      \
-                    mn[k] = (p)[k];                                                      \
-                if ((p)[k] > mx[k])                                                      \
-                    mx[k] = (p)[k];                                                      \
-            }                                                                            \
-            any = 1;                                                                     \
-        }                                                                                \
-    } while (0)
     if (node_mode && poses) {
         for (i = 0; i < s->num_nodes; i++) {
             const kf3ds_node *n = &s->nodes[i];
@@ -1383,7 +1335,7 @@ int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[
             if (n->type != KF3DS_NODE_OBJECT)
                 continue;
             world_pos(&poses[i], w);
-            GROW(w);
+            any |= box_grow(mn, mx, w);
             if (poses[i].hidden)
                 continue;
             mi = node_mesh(s, n, &poses[i]);
@@ -1391,7 +1343,7 @@ int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[
                 continue;
             for (v = 0; v < s->meshes[mi].num_points; v++) {
                 kf3ds_mat4_transform_point(&P, s->meshes[mi].points[v], w);
-                GROW(w);
+                any |= box_grow(mn, mx, w);
             }
         }
     } else if (!node_mode) {
@@ -1404,7 +1356,7 @@ int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[
             for (v = 0; v < m->num_points; v++) {
                 float w[3];
                 kf3ds_mat4_transform_point(&P, m->points[v], w);
-                GROW(w);
+                any |= box_grow(mn, mx, w);
             }
         }
     }
@@ -1416,9 +1368,8 @@ int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[
             if (s->nodes[i].type == KF3DS_NODE_AMBIENT)
                 continue;
             world_pos(&poses[i], w);
-            GROW(w);
+            any |= box_grow(mn, mx, w);
         }
-#undef GROW
     if (!any)
         return 0;
     if (min)
@@ -1494,27 +1445,22 @@ void kf3ds_view_orbit(const float min[3], const float max[3], float azimuth_degr
     out->far_plane = (float)(dist + radius * 3.0);
 }
 
-int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
-                           kf3ds_view *out)
+/* A camera view's FOV and planes, its matrix already set: the planes from
+ * the camera's ranges (cam may be NULL) widened to the scene bounds. */
+static void finish_camera_view(const kf3ds_scene *scene, const kf3ds_pose *poses,
+                               const kf3ds_camera *cam, float fov, kf3ds_view *out)
 {
-    float fov = 45.0f, mn[3], mx[3], nearp = 0.0f, farp = 0.0f;
-    const kf3ds_node *n;
-    if (!scene || !poses || !out || node >= scene->num_nodes)
-        return 0;
-    if (!kf3ds_camera_view(scene, node, poses, &out->view, &fov, NULL))
-        return 0;
+    float mn[3], mx[3], nearp = 0.0f, farp = 0.0f;
     /* The 3DS FOV is taken as the vertical angle, as lib3ds's viewer passes it
      * to gluPerspective; which axis 3D Studio meant is not documented. */
     if (!(fov >= 0.1f && fov <= 179.0f))
         fov = fov > 179.0f ? 179.0f : 45.0f;
     out->fov_y_degrees = fov;
-    n = &scene->nodes[node];
-    if (n->camera >= 0 && (uint32_t)n->camera < scene->num_cameras) {
-        const kf3ds_camera *c = &scene->cameras[n->camera];
-        if (c->near_range > 0.0f && c->near_range < 1e30f)
-            nearp = c->near_range;
-        if (c->far_range > nearp && c->far_range < 1e30f)
-            farp = c->far_range;
+    if (cam) {
+        if (cam->near_range > 0.0f && cam->near_range < 1e30f)
+            nearp = cam->near_range;
+        if (cam->far_range > nearp && cam->far_range < 1e30f)
+            farp = cam->far_range;
     }
     if (kf3ds_scene_bounds(scene, poses, mn, mx)) {
         /* From the box: the far plane reaches its farthest corner, the near
@@ -1555,5 +1501,38 @@ int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, const kf3ds_
         farp = nearp * 1e6f;
     out->near_plane = nearp;
     out->far_plane = farp;
+}
+
+int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
+                           kf3ds_view *out)
+{
+    float fov = 45.0f;
+    int32_t cam;
+    if (!scene || !poses || !out || node >= scene->num_nodes)
+        return 0;
+    if (!kf3ds_camera_view(scene, node, poses, &out->view, &fov, NULL))
+        return 0;
+    cam = scene->nodes[node].camera;
+    finish_camera_view(scene, poses,
+                       cam >= 0 && (uint32_t)cam < scene->num_cameras ? &scene->cameras[cam] : NULL,
+                       fov, out);
+    return 1;
+}
+
+int kf3ds_view_from_editor_camera(const kf3ds_scene *scene, uint32_t camera,
+                                  const kf3ds_pose *poses, kf3ds_view *out)
+{
+    const kf3ds_camera *c;
+    double pos[3], tgt[3], rows[3][3];
+    int k;
+    if (!scene || !out || camera >= scene->num_cameras)
+        return 0;
+    c = &scene->cameras[camera];
+    for (k = 0; k < 3; k++) {
+        pos[k] = c->position[k];
+        tgt[k] = c->target[k];
+    }
+    kf3ds__look_at(pos, tgt, c->roll, &out->view, rows);
+    finish_camera_view(scene, poses, c, c->fov, out);
     return 1;
 }
