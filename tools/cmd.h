@@ -58,6 +58,11 @@ int cli_parse_frame(const char *s, double *out);
 /* Reads the whole file ("-" is stdin). On failure prints
  * "kf3ds: FILE: cannot open: <reason>" and returns CLI_EXIT_INPUT. */
 int cli_read_file(const char *path, unsigned char **data, size_t *size);
+/* Reads FILE and loads it. Returns CLI_EXIT_OK with *scene set (a damaged
+ * file's scene too: its diagnostics are in the scene and *error, not yet
+ * printed), or, when nothing could be loaded, the exit status after printing
+ * why (*scene NULL). file_size may be NULL. */
+int cli_load(const char *file, kf3ds_scene **scene, kf3ds_diag *error, size_t *file_size);
 /* Prints one diagnostic as a single line on stderr:
  *   kf3ds: FILE: offset N, chunk 0xB021 ROT_TRACK_TAG: message
  *   kf3ds: warning: FILE: offset N, chunk 0x.... NAME: message */

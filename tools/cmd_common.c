@@ -152,6 +152,21 @@ int cli_read_file(const char *path, unsigned char **data, size_t *size)
     return CLI_EXIT_OK;
 }
 
+int cli_load(const char *file, kf3ds_scene **scene, kf3ds_diag *error, size_t *file_size)
+{
+    unsigned char *data;
+    size_t size;
+    int status = cli_read_file(file, &data, &size);
+    *scene = NULL;
+    if (status)
+        return status;
+    *scene = kf3ds_load_memory(data, size, NULL, error);
+    free(data);
+    if (file_size)
+        *file_size = size;
+    return *scene ? CLI_EXIT_OK : cli_report_load(file, NULL, error);
+}
+
 size_t cli_diag_message_len(const kf3ds_diag *d)
 {
     size_t n = 0;

@@ -100,8 +100,6 @@ static void text_node(FILE *out, const eval_opts *o, const kf3ds_scene *s, uint3
 
 static int run_eval(const eval_opts *o)
 {
-    unsigned char *data;
-    size_t size;
     kf3ds_diag err;
     kf3ds_scene *scene;
     kf3ds_pose *poses;
@@ -109,13 +107,9 @@ static int run_eval(const eval_opts *o)
     size_t f;
     int status;
 
-    status = cli_read_file(o->file, &data, &size);
+    status = cli_load(o->file, &scene, &err, NULL);
     if (status)
         return status;
-    scene = kf3ds_load_memory(data, size, NULL, &err);
-    free(data);
-    if (!scene)
-        return cli_report_load(o->file, NULL, &err);
     poses = calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *poses);
     if (!poses) {
         cli_print_error(o->file, "out of memory (%lu nodes)", (unsigned long)scene->num_nodes);

@@ -318,93 +318,6 @@ static void bounds_add(float mn[3], float mx[3], int *have, const float p[3])
     *have = 1;
 }
 
-/* The box to frame at the current poses (kf3ds_scene_bounds). Returns 0
- * when there is nothing. */
-static int frame_bounds(const render_ctx *c, float mn[3], float mx[3])
-{
-    return kf3ds_scene_bounds(c->scene, c->poses, mn, mx);
-}
-
-static void cross(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static int normalize(double v[3])
-{
-    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (!(l > 1e-30))
-        return 0;
-    v[0] /= l;
-    v[1] /= l;
-    v[2] /= l;
-    return 1;
-}
-
-/* The view through an editor camera that has no keyframer node, which
- * kf3ds_view_from_camera cannot take: the look-at and roll sign of
- * kf3ds_camera_view, the planes from the distance to the scene box. */
-static void editor_camera_view(const render_ctx *c, const kf3ds_camera *cam, kf3ds_view *v)
-{
-    double pos[3], fwd[3], up0[3] = {0, 0, 1}, right[3], up[3], rows[3][3], r, cr, sr;
-    double far_d = 0.0;
-    float mn[3], mx[3];
-    int i, j;
-    for (i = 0; i < 3; i++) {
-        pos[i] = cam->position[i];
-        fwd[i] = (double)cam->target[i] - pos[i];
-    }
-    if (!normalize(fwd)) {
-        fwd[0] = 0;
-        fwd[1] = 1;
-        fwd[2] = 0;
-    }
-    if (fabs(fwd[0]) < 1e-12 && fabs(fwd[1]) < 1e-12) {
-        up0[0] = -1.0;
-        up0[2] = 0.0;
-    }
-    cross(fwd, up0, right);
-    normalize(right);
-    cross(right, fwd, up);
-    normalize(up);
-    r = -(double)cam->roll * 3.14159265358979323846 / 180.0;
-    cr = cos(r);
-    sr = sin(r);
-    for (j = 0; j < 3; j++) {
-        rows[0][j] = cr * right[j] - sr * up[j];
-        rows[1][j] = sr * right[j] + cr * up[j];
-        rows[2][j] = -fwd[j];
-    }
-    kf3ds_mat4_identity(&v->view);
-    for (i = 0; i < 3; i++) {
-        double t = 0.0;
-        for (j = 0; j < 3; j++) {
-            v->view.m[i][j] = (float)rows[i][j];
-            t -= rows[i][j] * pos[j];
-        }
-        v->view.m[i][3] = (float)t;
-    }
-    v->fov_y_degrees = cam->fov > 0.5f && cam->fov < 179.0f ? cam->fov : 45.0f;
-    if (frame_bounds(c, mn, mx)) {
-        for (i = 0; i < 8; i++) {
-            double d = 0.0, q;
-            for (j = 0; j < 3; j++) {
-                q = ((i >> j) & 1 ? mx[j] : mn[j]) - pos[j];
-                d += q * q;
-            }
-            if (d > far_d)
-                far_d = d;
-        }
-        far_d = sqrt(far_d);
-    }
-    if (!(far_d > 0.0))
-        far_d = 1000.0;
-    v->far_plane = (float)(far_d * 1.5);
-    v->near_plane = (float)(far_d * 1e-4);
-}
-
 /* "12", "12.5", "-3.25": a frame number for people. */
 static void format_frame(char *buf, size_t cap, double frame)
 {
@@ -444,13 +357,13 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     if (c->camera_node != KF3DS_NONE) {
         kf3ds_view_from_camera(s, (uint32_t)c->camera_node, c->poses, &view);
     } else if (c->editor_camera >= 0) {
-        editor_camera_view(c, &s->cameras[c->editor_camera], &view);
+        kf3ds_view_from_editor_camera(s, (uint32_t)c->editor_camera, c->poses, &view);
     } else {
         float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1};
         if (c->fixed_bounds) {
             memcpy(mn, c->fixed_min, sizeof mn);
             memcpy(mx, c->fixed_max, sizeof mx);
-        } else if (!frame_bounds(c, mn, mx)) {
+        } else if (!kf3ds_scene_bounds(c->scene, c->poses, mn, mx)) {
             mn[0] = mn[1] = mn[2] = -1.0f;
             mx[0] = mx[1] = mx[2] = 1.0f;
         }
@@ -529,7 +442,7 @@ static void fix_bounds(render_ctx *c, long n, double (*frame_at)(const render_ct
     for (i = 0; i < n; i += stride) {
         float mn[3], mx[3];
         kf3ds_scene_eval(c->scene, frame_at(c, i), c->eval_flags, c->poses);
-        if (frame_bounds(c, mn, mx)) {
+        if (kf3ds_scene_bounds(c->scene, c->poses, mn, mx)) {
             bounds_add(c->fixed_min, c->fixed_max, &have, mn);
             bounds_add(c->fixed_min, c->fixed_max, &have, mx);
         }
@@ -681,19 +594,15 @@ static int camera_usage_error(const kf3ds_scene *s, const char *name)
 
 static int run_render(render_opts *o)
 {
-    unsigned char *data;
-    size_t size;
     kf3ds_diag err;
     kf3ds_scene *scene;
     render_ctx c;
     uint32_t i;
     int status;
 
-    status = cli_read_file(o->file, &data, &size);
+    status = cli_load(o->file, &scene, &err, NULL);
     if (status)
         return status;
-    scene = kf3ds_load_memory(data, size, NULL, &err);
-    free(data);
     status = cli_report_load(o->file, scene, &err);
     if (status != CLI_EXIT_OK) {
         kf3ds_free(scene);

@@ -743,8 +743,6 @@ done:
 
 static int run_view(const view_opts *o)
 {
-    unsigned char *data;
-    size_t size;
     kf3ds_diag err;
     kf3ds_scene *scene;
     viewer v;
@@ -752,11 +750,9 @@ static int run_view(const view_opts *o)
     int status;
 
     /* Load (and report) first: a bad file never opens a window. */
-    status = cli_read_file(o->file, &data, &size);
+    status = cli_load(o->file, &scene, &err, NULL);
     if (status)
         return status;
-    scene = kf3ds_load_memory(data, size, NULL, &err);
-    free(data);
     status = cli_report_load(o->file, scene, &err);
     if (status != CLI_EXIT_OK) {
         kf3ds_free(scene);
