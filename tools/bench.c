@@ -271,13 +271,9 @@ int main(int argc, char **argv)
         }
     }
 
-    if (frames == 0) {
-        long len = scene->anim_length;
-        long seg = (long)scene->segment_end - (long)scene->segment_start;
-        frames = seg > len ? seg : len;
-        if (frames < 1)
-            frames = 1;
-    }
+    if (frames == 0)
+        frames = bench_default_frames((long)scene->anim_length, (long)scene->segment_start,
+                                      (long)scene->segment_end);
 
     for (i = 0; i < scene->num_nodes; i++)
         for (k = 0; k < KF3DS_TRACK_COUNT; k++)

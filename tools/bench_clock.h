@@ -11,6 +11,15 @@
 #define MIN_RUNS 3
 #define MAX_RUNS 50
 
+/* FRAMES when not given: the longer of the animation length and the KFSEG
+ * segment, at least 1 (docs/contracts.md: "the file's animation length"). */
+static long bench_default_frames(long anim_length, long segment_start, long segment_end)
+{
+    long seg = segment_end - segment_start;
+    long frames = seg > anim_length ? seg : anim_length;
+    return frames < 1 ? 1 : frames;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;

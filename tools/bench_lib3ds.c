@@ -138,13 +138,9 @@ int main(int argc, char **argv)
             lib3ds_file_free(f);
     }
 
-    if (frames == 0) {
-        long len = lf->frames;
-        long seg = (long)lf->segment_to - (long)lf->segment_from;
-        frames = seg > len ? seg : len;
-        if (frames < 1)
-            frames = 1;
-    }
+    if (frames == 0)
+        frames = bench_default_frames((long)lf->frames, (long)lf->segment_from,
+                                      (long)lf->segment_to);
     count_nodes(lf->nodes, &nodes, &keys);
     for (mesh = lf->meshes; mesh; mesh = mesh->next) {
         meshes++;
