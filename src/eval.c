@@ -171,11 +171,10 @@ static inline __attribute__((always_inline)) void prefetch_records(const kf3ds_n
     unsigned k;
     for (k = 0; k < 3; k++)
         if ((n->active_tracks_ & (1u << k)) && p->segment_hint_[k] + 1 < n->tracks[k].num_keys) {
-            const float *rec = n->tracks[k].segments_ +
-                               (size_t)p->segment_hint_[k] * kf3ds__seg_stride((kf3ds_track_kind)k);
-            __builtin_prefetch(rec);
-            if (k == KF3DS_TRACK_ROT)
-                __builtin_prefetch(rec + 16);
+            size_t stride = kf3ds__seg_stride((kf3ds_track_kind)k), off;
+            const float *rec = n->tracks[k].segments_ + (size_t)p->segment_hint_[k] * stride;
+            for (off = 0; off < stride; off += 16) /* every 64-byte line of the record */
+                __builtin_prefetch(rec + off);
         }
 }
 #else
