@@ -136,6 +136,32 @@ static void comma(dumper *d)
     d->need_comma = 0;
 }
 
+/* Text: a new line of fields, whose first field follows `first_sep`. */
+static void start_text_line(dumper *d, const char *first_sep)
+{
+    d->line_open = 1;
+    d->nfields = 0;
+    d->first_sep = first_sep;
+}
+
+/* Text: what goes before the next field of the line. */
+static void text_field_sep(dumper *d)
+{
+    fputs(d->nfields ? " " : d->first_sep, d->out);
+    d->nfields++;
+}
+
+/* JSON: closes an object or array with `closer`; text: ends the line. */
+static void close_value(dumper *d, const char *closer)
+{
+    if (d->json) {
+        fputs(closer, d->out);
+        d->need_comma = 1;
+    } else {
+        end_line(d);
+    }
+}
+
 /* Starts a field: the JSON key or the text separator and key. */
 static void key(dumper *d, const char *k)
 {
@@ -144,8 +170,7 @@ static void key(dumper *d, const char *k)
         cli_json_cstr(d->out, k);
         fputc(':', d->out);
     } else {
-        fputs(d->nfields ? " " : d->first_sep, d->out);
-        d->nfields++;
+        text_field_sep(d);
         if (!d->bare)
             fprintf(d->out, "%s ", k);
     }
@@ -165,13 +190,19 @@ static void fld_int(dumper *d, const char *k, long v)
     d->need_comma = 1;
 }
 
-static void fld_hex(dumper *d, const char *k, unsigned long v, int digits)
+/* JSON a plain number, text 0x and `digits` hex digits. */
+static void put_hex(dumper *d, unsigned long v, int digits)
 {
-    key(d, k);
     if (d->json)
         fprintf(d->out, "%lu", v);
     else
         fprintf(d->out, "0x%0*lX", digits, v);
+}
+
+static void fld_hex(dumper *d, const char *k, unsigned long v, int digits)
+{
+    key(d, k);
+    put_hex(d, v, digits);
     d->need_comma = 1;
 }
 
@@ -225,9 +256,8 @@ static void fld_ints(dumper *d, const char *k, const unsigned long *v, int n)
     d->need_comma = 1;
 }
 
-static void fld_str(dumper *d, const char *k, const char *s, size_t len)
+static void put_str(dumper *d, const char *s, size_t len)
 {
-    key(d, k);
     if (d->json) {
         cli_json_string(d->out, s, len);
     } else {
@@ -235,6 +265,12 @@ static void fld_str(dumper *d, const char *k, const char *s, size_t len)
         cli_text_string(d->out, s, len);
         fputc('"', d->out);
     }
+}
+
+static void fld_str(dumper *d, const char *k, const char *s, size_t len)
+{
+    key(d, k);
+    put_str(d, s, len);
     d->need_comma = 1;
 }
 
@@ -243,8 +279,7 @@ static void txt_word(dumper *d, const char *w)
 {
     if (d->json)
         return;
-    fputs(d->nfields ? " " : d->first_sep, d->out);
-    d->nfields++;
+    text_field_sep(d);
     fputs(w, d->out);
 }
 
@@ -269,9 +304,8 @@ static void indent_items(dumper *d)
 static void list_begin(dumper *d, const char *k)
 {
     if (d->json) {
-        comma(d);
-        cli_json_cstr(d->out, k);
-        fputs(":[", d->out);
+        key(d, k);
+        fputc('[', d->out);
         d->need_comma = 0;
     } else {
         end_line(d);
@@ -280,15 +314,10 @@ static void list_begin(dumper *d, const char *k)
 
 static void list_end(dumper *d, unsigned long shown, unsigned long total)
 {
-    if (d->json) {
-        fputc(']', d->out);
-        d->need_comma = 1;
-    } else {
-        end_line(d);
-        if (shown < total) {
-            indent_items(d);
-            fprintf(d->out, "... %lu more (--full shows all)\n", total - shown);
-        }
+    close_value(d, "]");
+    if (!d->json && shown < total) {
+        indent_items(d);
+        fprintf(d->out, "... %lu more (--full shows all)\n", total - shown);
     }
 }
 
@@ -303,24 +332,18 @@ static void item_begin(dumper *d, const char *label, unsigned long index)
         end_line(d);
         indent_items(d);
         fprintf(d->out, "%s %lu:", label, index);
-        d->line_open = 1;
-        d->nfields = 0;
-        d->first_sep = " ";
+        start_text_line(d, " ");
     }
 }
 
 static void item_end(dumper *d)
 {
-    if (d->json) {
-        fputc('}', d->out);
-        d->need_comma = 1;
-    } else {
-        end_line(d);
-    }
+    close_value(d, "}");
 }
 
-/* Entries that are plain values. */
-static void item_vec(dumper *d, unsigned long index, const float *v, int n)
+/* Entries that are plain values: JSON the value, text "[index] value" on a
+ * line of its own. These two go around the value. */
+static void item_value_begin(dumper *d, unsigned long index)
 {
     if (d->json) {
         comma(d);
@@ -328,53 +351,44 @@ static void item_vec(dumper *d, unsigned long index, const float *v, int n)
         indent_items(d);
         fprintf(d->out, "[%lu] ", index);
     }
-    put_vec(d, v, n);
+}
+
+static void item_value_end(dumper *d)
+{
     if (!d->json)
         fputc('\n', d->out);
     d->need_comma = 1;
+}
+
+static void item_vec(dumper *d, unsigned long index, const float *v, int n)
+{
+    item_value_begin(d, index);
+    put_vec(d, v, n);
+    item_value_end(d);
 }
 
 static void item_ints(dumper *d, unsigned long index, const unsigned long *v, int n)
 {
-    if (d->json) {
-        comma(d);
-    } else {
-        indent_items(d);
-        fprintf(d->out, "[%lu] ", index);
-    }
+    item_value_begin(d, index);
     if (n == 1)
         fprintf(d->out, "%lu", v[0]);
     else
         put_ints(d, v, n);
-    if (!d->json)
-        fputc('\n', d->out);
-    d->need_comma = 1;
+    item_value_end(d);
 }
 
 static void item_hex(dumper *d, unsigned long index, unsigned long v)
 {
-    if (d->json) {
-        comma(d);
-        fprintf(d->out, "%lu", v);
-    } else {
-        indent_items(d);
-        fprintf(d->out, "[%lu] 0x%08lX\n", index, v);
-    }
-    d->need_comma = 1;
+    item_value_begin(d, index);
+    put_hex(d, v, 8);
+    item_value_end(d);
 }
 
 static void item_str(dumper *d, unsigned long index, const char *s, size_t len)
 {
-    if (d->json) {
-        comma(d);
-        cli_json_string(d->out, s, len);
-    } else {
-        indent_items(d);
-        fprintf(d->out, "[%lu] \"", index);
-        cli_text_string(d->out, s, len);
-        fputs("\"\n", d->out);
-    }
-    d->need_comma = 1;
+    item_value_begin(d, index);
+    put_str(d, s, len);
+    item_value_end(d);
 }
 
 static void chunk_begin(dumper *d, const kf3ds_chunk *c, const char *name, int depth, int clamped)
@@ -399,9 +413,7 @@ static void chunk_begin(dumper *d, const kf3ds_chunk *c, const char *name, int d
         fprintf(d->out, " len %lu", (unsigned long)c->length);
         if (clamped)
             fprintf(d->out, " (clamped to %lu)", (unsigned long)(c->end - c->offset));
-        d->line_open = 1;
-        d->nfields = 0;
-        d->first_sep = ": ";
+        start_text_line(d, ": ");
     }
 }
 
@@ -419,12 +431,7 @@ static void chunk_children(dumper *d)
 
 static void chunk_end(dumper *d)
 {
-    if (d->json) {
-        fputs("]}", d->out);
-        d->need_comma = 1;
-    } else {
-        end_line(d);
-    }
+    close_value(d, "]}");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -490,6 +497,17 @@ static int check_short(dumper *d, const kf3ds_chunk *c, const kf3ds_reader *r, c
     return 0;
 }
 
+/* 1 when at least `need` payload bytes are left; else marks a short read
+ * and reports it (the payload ends before `what`), 0. */
+static int require_bytes(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, size_t need,
+                         const char *what)
+{
+    if (kf3ds_reader_left(r) >= need)
+        return 1;
+    r->short_read = 1;
+    return check_short(d, c, r, what);
+}
+
 /* Decodes fields described by a layout string: space-separated "type:key"
  * with type u8 u16 i16 x16 u32 i32 x32 f32 f64 v2 v3 c24 str. Returns 0 when
  * the payload was too short (reported). */
@@ -533,10 +551,9 @@ static int decode_layout(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, const
                           : strcmp(type, "v3") == 0 ? 12
                           : strcmp(type, "c24") == 0 ? 3
                           : 4;
-            if (kf3ds_reader_left(r) < need) {
-                r->short_read = 1;
+            if (!require_bytes(d, c, r, need, k)) {
                 d->bare = 0;
-                return check_short(d, c, r, k);
+                return 0;
             }
         }
         if (strcmp(type, "u8") == 0) {
@@ -580,9 +597,7 @@ static unsigned long array_count(dumper *d, const kf3ds_chunk *c, kf3ds_reader *
                                  const char *what, unsigned long *declared)
 {
     unsigned long n, avail;
-    if (kf3ds_reader_left(r) < 2) {
-        r->short_read = 1;
-        check_short(d, c, r, "count");
+    if (!require_bytes(d, c, r, 2, "count")) {
         *declared = 0;
         return 0;
     }
@@ -609,67 +624,68 @@ static unsigned long shown_count(const dumper *d, unsigned long n)
 
 typedef int (*decode_fn)(dumper *d, const kf3ds_chunk *c, kf3ds_reader *body, dump_ctx *ctx);
 
+/* The entries of a counted array: `width` floats or u16s each. */
+typedef enum array_entry { ENTRY_F32, ENTRY_U16 } array_entry;
+
+#define ARRAY_MAX_WIDTH 4
+
+/* A u16 count and the entries after it, listed under `list_key` (the first
+ * DUMP_FEW without --full; the rest are left unread). `what` names the
+ * entries in a report of fewer than declared. Returns the entries present. */
+static unsigned long list_array(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r,
+                                const char *what, const char *list_key, array_entry type,
+                                int width, unsigned long *declared)
+{
+    size_t entry_size = (size_t)width * (type == ENTRY_F32 ? 4 : 2);
+    unsigned long n = array_count(d, c, r, entry_size, what, declared), i, shown;
+    int j;
+    shown = shown_count(d, n);
+    list_begin(d, list_key);
+    for (i = 0; i < shown; i++) {
+        if (type == ENTRY_F32) {
+            float v[ARRAY_MAX_WIDTH];
+            read_floats(r, v, width);
+            item_vec(d, i, v, width);
+        } else {
+            unsigned long v[ARRAY_MAX_WIDTH];
+            for (j = 0; j < width; j++)
+                v[j] = kf3ds_read_u16(r);
+            item_ints(d, i, v, width);
+        }
+    }
+    list_end(d, shown, *declared);
+    return n;
+}
+
 static int dec_points(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *ctx)
 {
-    unsigned long declared, n = array_count(d, c, r, 12, "points", &declared), i;
-    unsigned long shown = shown_count(d, n);
+    unsigned long declared;
     (void)ctx;
-    list_begin(d, "points");
-    for (i = 0; i < shown; i++) {
-        float v[3];
-        read_floats(r, v, 3);
-        item_vec(d, i, v, 3);
-    }
-    list_end(d, shown, declared);
-    return n == declared;
+    return list_array(d, c, r, "points", "points", ENTRY_F32, 3, &declared) == declared;
 }
 
 static int dec_texverts(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *ctx)
 {
-    unsigned long declared, n = array_count(d, c, r, 8, "texture coordinates", &declared), i;
-    unsigned long shown = shown_count(d, n);
+    unsigned long declared;
     (void)ctx;
-    list_begin(d, "texcoords");
-    for (i = 0; i < shown; i++) {
-        float v[2];
-        read_floats(r, v, 2);
-        item_vec(d, i, v, 2);
-    }
-    list_end(d, shown, declared);
-    return n == declared;
+    return list_array(d, c, r, "texture coordinates", "texcoords", ENTRY_F32, 2, &declared) ==
+           declared;
 }
 
 static int dec_point_flags(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *ctx)
 {
-    unsigned long declared, n = array_count(d, c, r, 2, "point flags", &declared), i;
-    unsigned long shown = shown_count(d, n);
+    unsigned long declared;
     (void)ctx;
-    list_begin(d, "flags");
-    for (i = 0; i < shown; i++) {
-        unsigned long v = kf3ds_read_u16(r);
-        item_ints(d, i, &v, 1);
-    }
-    list_end(d, shown, declared);
-    return n == declared;
+    return list_array(d, c, r, "point flags", "flags", ENTRY_U16, 1, &declared) == declared;
 }
 
 static int dec_faces(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *ctx)
 {
-    unsigned long declared, n = array_count(d, c, r, 8, "faces", &declared), i;
-    unsigned long shown = shown_count(d, n);
-    list_begin(d, "faces");
-    for (i = 0; i < shown; i++) {
-        unsigned long v[4];
-        v[0] = kf3ds_read_u16(r);
-        v[1] = kf3ds_read_u16(r);
-        v[2] = kf3ds_read_u16(r);
-        v[3] = kf3ds_read_u16(r);
-        item_ints(d, i, v, 4);
-    }
-    list_end(d, shown, declared);
+    unsigned long declared, n = list_array(d, c, r, "faces", "faces", ENTRY_U16, 4, &declared);
     if (n != declared || r->short_read)
         return 0;
-    skip_bytes(r, (size_t)(n - shown) * 8); /* the sub-chunks follow the faces */
+    /* the sub-chunks follow the faces */
+    skip_bytes(r, (size_t)(n - shown_count(d, n)) * 8);
     ctx->num_faces = (uint32_t)n;
     ctx->has_faces = 1;
     return 1;
@@ -677,18 +693,11 @@ static int dec_faces(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx 
 
 static int dec_mat_group(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *ctx)
 {
-    unsigned long declared, n, i, shown;
+    unsigned long declared, n;
     (void)ctx;
     if (!read_str_field(d, c, r, "material"))
         return 0;
-    n = array_count(d, c, r, 2, "face indices", &declared);
-    shown = shown_count(d, n);
-    list_begin(d, "faces");
-    for (i = 0; i < shown; i++) {
-        unsigned long v = kf3ds_read_u16(r);
-        item_ints(d, i, &v, 1);
-    }
-    list_end(d, shown, declared);
+    n = list_array(d, c, r, "face indices", "faces", ENTRY_U16, 1, &declared);
     return n == declared && !r->short_read;
 }
 
@@ -746,10 +755,8 @@ static int dec_mesh_matrix(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dum
     float m[12];
     double det;
     (void)ctx;
-    if (kf3ds_reader_left(r) < 48) {
-        r->short_read = 1;
-        return check_short(d, c, r, "12 floats");
-    }
+    if (!require_bytes(d, c, r, 48, "12 floats"))
+        return 0;
     read_floats(r, m, 12);
     fld_vec(d, "x_axis", m, 3);
     fld_vec(d, "y_axis", m + 3, 3);
@@ -770,10 +777,8 @@ static int dec_texture_info(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, du
     (void)ctx;
     if (!decode_layout(d, c, r, "u16:map_type v2:tile v3:icon_pos f32:icon_scale"))
         return 0;
-    if (kf3ds_reader_left(r) < 48) {
-        r->short_read = 1;
-        return check_short(d, c, r, "matrix");
-    }
+    if (!require_bytes(d, c, r, 48, "matrix"))
+        return 0;
     read_floats(r, m, 12);
     fld_vec(d, "matrix", m, 12);
     return decode_layout(d, c, r, "v2:icon_size f32:cyl_height");
@@ -784,10 +789,8 @@ static int dec_shading(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ct
     static const char *const names[] = { "wire", "flat", "gouraud", "phong", "metal" };
     unsigned v;
     (void)ctx;
-    if (kf3ds_reader_left(r) < 2) {
-        r->short_read = 1;
-        return check_short(d, c, r, "shading");
-    }
+    if (!require_bytes(d, c, r, 2, "shading"))
+        return 0;
     v = kf3ds_read_u16(r);
     d->bare = 1;
     fld_uint(d, "shading", v);
@@ -850,10 +853,8 @@ static int dec_node_hdr(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_c
     unsigned parent;
     if (!read_str_field(d, c, r, "name"))
         return 0;
-    if (kf3ds_reader_left(r) < 6) {
-        r->short_read = 1;
-        return check_short(d, c, r, "flags and parent");
-    }
+    if (!require_bytes(d, c, r, 6, "flags and parent"))
+        return 0;
     fld_hex(d, "flags1", kf3ds_read_u16(r), 4);
     fld_hex(d, "flags2", kf3ds_read_u16(r), 4);
     parent = kf3ds_read_u16(r);
@@ -1011,10 +1012,8 @@ static int dec_track(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx 
     double q[4] = { 0, 0, 0, 1 };
     int ok = 1;
 
-    if (kf3ds_reader_left(r) < 14) {
-        r->short_read = 1;
-        return check_short(d, c, r, "14-byte track header");
-    }
+    if (!require_bytes(d, c, r, 14, "14-byte track header"))
+        return 0;
     fld_hex(d, "flags", kf3ds_read_u16(r), 4);
     {
         unsigned long u[2];

@@ -59,6 +59,16 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
+/* Makes room for one more item in an array holding `count` of `*cap`: the
+ * capacity doubles (starting at `first_cap`) so that appends stay cheap. */
+static void *grow_array(void *items, int count, int *cap, int first_cap, size_t item_size)
+{
+    if (count < *cap)
+        return items;
+    *cap = *cap ? 2 * *cap : first_cap;
+    return xrealloc(items, (size_t)*cap * item_size);
+}
+
 static void copy_name(char *dst, size_t cap, const char *src)
 {
     size_t n = strlen(src);
@@ -313,10 +323,7 @@ static void scene_free(scene *s)
 static int add_node(scene *s, uint16_t tag, const char *name, int parent)
 {
     node *n;
-    if (s->nn == s->ncap) {
-        s->ncap = s->ncap ? 2 * s->ncap : 16;
-        s->nodes = xrealloc(s->nodes, (size_t)s->ncap * sizeof *s->nodes);
-    }
+    s->nodes = grow_array(s->nodes, s->nn, &s->ncap, 16, sizeof *s->nodes);
     n = &s->nodes[s->nn];
     memset(n, 0, sizeof *n);
     n->tag = tag;
@@ -360,10 +367,7 @@ static track *add_track(scene *s, int i, uint16_t tag, uint16_t flags)
 static kkey *add_key(track *t, int32_t frame)
 {
     kkey *k;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 8;
-        t->k = xrealloc(t->k, (size_t)t->cap * sizeof *t->k);
-    }
+    t->k = grow_array(t->k, t->n, &t->cap, 8, sizeof *t->k);
     k = &t->k[t->n++];
     memset(k, 0, sizeof *k);
     k->frame = frame;
@@ -426,6 +430,18 @@ static void ease(kkey *k, double to, double from)
     k->tcb.ease_from = (float)from;
 }
 
+/* The tracks of an object node that only turns: POS held at (x, y, z), SCL
+ * held at 1 and between them an empty ROT track, returned for the caller's
+ * keys (valid until the next add_node moves the nodes). */
+static track *add_turning_tracks(scene *s, int i, uint16_t rot_flags, double x, double y, double z)
+{
+    track *rot;
+    key3(add_track(s, i, C_POS, 0), 0, x, y, z);
+    rot = add_track(s, i, C_ROT, rot_flags);
+    key3(add_track(s, i, C_SCL, 0), 0, 1, 1, 1);
+    return rot;
+}
+
 static track *find_track(node *n, uint16_t tag)
 {
     int i;
@@ -439,10 +455,7 @@ static int add_mesh(scene *s, const char *name, const char *material, int rest_n
                     double cx, double cy, double cz, double hx, double hy, double hz)
 {
     mesh *m;
-    if (s->nm == s->mcap) {
-        s->mcap = s->mcap ? 2 * s->mcap : 16;
-        s->meshes = xrealloc(s->meshes, (size_t)s->mcap * sizeof *s->meshes);
-    }
+    s->meshes = grow_array(s->meshes, s->nm, &s->mcap, 16, sizeof *s->meshes);
     m = &s->meshes[s->nm];
     memset(m, 0, sizeof *m);
     copy_name(m->name, sizeof m->name, name);
@@ -472,35 +485,6 @@ static void add_material(scene *s, const char *name, int r, int g, int b)
     m->amb[1] = (uint8_t)(g * 3 / 10);
     m->amb[2] = (uint8_t)(b * 3 / 10);
     m->spe[0] = m->spe[1] = m->spe[2] = 229;
-}
-
-static void add_camera(scene *s, const char *name, const double pos[3], const double tgt[3],
-                       double roll, double lens)
-{
-    camera *c = &s->cams[s->ncam++];
-    int i;
-    copy_name(c->name, sizeof c->name, name);
-    for (i = 0; i < 3; i++) {
-        c->pos[i] = (float)pos[i];
-        c->target[i] = (float)tgt[i];
-    }
-    c->roll = (float)roll;
-    c->lens = (float)lens;
-}
-
-static light *add_light(scene *s, const char *name, const double pos[3], double r, double g,
-                        double b)
-{
-    light *l = &s->lights[s->nlight++];
-    int i;
-    memset(l, 0, sizeof *l);
-    copy_name(l->name, sizeof l->name, name);
-    for (i = 0; i < 3; i++)
-        l->pos[i] = (float)pos[i];
-    l->color[0] = (float)r;
-    l->color[1] = (float)g;
-    l->color[2] = (float)b;
-    return l;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -597,6 +581,43 @@ static void node_pos0(scene *s, int i, double out[3])
     out[0] = w.m[0][3];
     out[1] = w.m[1][3];
     out[2] = w.m[2][3];
+}
+
+/* The camera sits where its camera node is at frame 0 and looks at where its
+ * target node is, so that the editor data agrees with the keyframer. */
+static void add_camera_at_nodes(scene *s, const char *name, int cam_node, int target_node,
+                                double roll, double lens)
+{
+    camera *c = &s->cams[s->ncam++];
+    double pos[3], tgt[3];
+    int i;
+    node_pos0(s, cam_node, pos);
+    node_pos0(s, target_node, tgt);
+    copy_name(c->name, sizeof c->name, name);
+    for (i = 0; i < 3; i++) {
+        c->pos[i] = (float)pos[i];
+        c->target[i] = (float)tgt[i];
+    }
+    c->roll = (float)roll;
+    c->lens = (float)lens;
+}
+
+/* A light where its node is at frame 0 (see add_camera_at_nodes). */
+static light *add_light_at_node(scene *s, const char *name, int light_node, double r, double g,
+                                double b)
+{
+    light *l = &s->lights[s->nlight++];
+    double pos[3];
+    int i;
+    node_pos0(s, light_node, pos);
+    memset(l, 0, sizeof *l);
+    copy_name(l->name, sizeof l->name, name);
+    for (i = 0; i < 3; i++)
+        l->pos[i] = (float)pos[i];
+    l->color[0] = (float)r;
+    l->color[1] = (float)g;
+    l->color[2] = (float)b;
+    return l;
 }
 
 static mat4 mesh_matrix(scene *s, const mesh *m)
@@ -727,8 +748,10 @@ static void write_node(w3ds *w, const scene *s, int i)
     w3ds_end(w);
 }
 
-static void write_kfheader(w3ds *w, const char *name, int32_t length, int32_t from, int32_t to)
+/* Opens KFDATA (closed by finish_file) with its header, segment and time. */
+static void begin_kfdata(w3ds *w, const char *name, int32_t length, int32_t from, int32_t to)
 {
+    w3ds_begin(w, 0xB000); /* KFDATA */
     w3ds_begin(w, 0xB00A); /* KFHDR */
     w3ds_u16(w, 5);
     w3ds_cstr(w, name);
@@ -743,8 +766,10 @@ static void write_kfheader(w3ds *w, const char *name, int32_t length, int32_t fr
     w3ds_end(w);
 }
 
-static void write_file_start(w3ds *w)
+/* Starts a file in w: M3DMAGIC and MDATA stay open for the editor data. */
+static void start_file(w3ds *w)
 {
+    w3ds_init(w);
     w3ds_begin(w, 0x4D4D); /* M3DMAGIC */
     w3ds_begin(w, 0x0002); /* M3D_VERSION */
     w3ds_u32(w, 3);
@@ -758,6 +783,31 @@ static void write_file_start(w3ds *w)
     w3ds_end(w);
 }
 
+/* Two triangles (v0 v1 v3) and (v0 v3 v2) for the cell whose corners are v0,
+ * v1 in one row and v2, v3 below them; *nf counts the faces written. */
+static void add_quad(uint16_t *faces, uint32_t *nf, uint16_t v0, uint16_t v1, uint16_t v2,
+                     uint16_t v3)
+{
+    uint16_t *f = faces + 3 * *nf;
+    f[0] = v0;
+    f[1] = v1;
+    f[2] = v3;
+    f[3] = v0;
+    f[4] = v3;
+    f[5] = v2;
+    *nf += 2;
+}
+
+/* MESH_MATRIX of a mesh whose points are stored in place at (x, y, 0):
+ * identity axes, that origin. */
+static void translated_mesh_matrix(float mf[12], double x, double y)
+{
+    static const float identity[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    memcpy(mf, identity, sizeof identity);
+    mf[9] = (float)x;
+    mf[10] = (float)y;
+}
+
 /* A track of one key at frame 0 holding n floats (the benchmark files). */
 static void write_constant_track(w3ds *w, uint16_t id, const float *v, size_t n)
 {
@@ -768,14 +818,18 @@ static void write_constant_track(w3ds *w, uint16_t id, const float *v, size_t n)
     w3ds_end(w);
 }
 
-static void save_or_die(w3ds *w, const char *path)
+/* Closes KFDATA and M3DMAGIC, writes the file and frees w. */
+static void finish_file(w3ds *w, const char *path)
 {
+    w3ds_end(w); /* KFDATA */
+    w3ds_end(w); /* M3DMAGIC */
     if (w->failed)
         die("%s: writer failed (out of memory or a count overflow)", path);
     if (w->depth != 0)
         die("%s: unbalanced chunks", path);
     if (w3ds_save(w, path) != 0)
         die("%s: cannot write", path);
+    w3ds_free(w);
 }
 
 static void scene_save(scene *s, const char *path)
@@ -783,8 +837,7 @@ static void scene_save(scene *s, const char *path)
     w3ds w;
     int i;
 
-    w3ds_init(&w);
-    write_file_start(&w);
+    start_file(&w);
     for (i = 0; i < s->nmat; i++)
         w3ds_material(&w, s->mats[i].name, s->mats[i].amb, s->mats[i].dif, s->mats[i].spe);
     for (i = 0; i < s->nm; i++) {
@@ -801,14 +854,10 @@ static void scene_save(scene *s, const char *path)
     }
     w3ds_end(&w); /* MDATA */
 
-    w3ds_begin(&w, 0xB000); /* KFDATA */
-    write_kfheader(&w, s->kfname, s->length, s->seg_from, s->seg_to);
+    begin_kfdata(&w, s->kfname, s->length, s->seg_from, s->seg_to);
     for (i = 0; i < s->nn; i++)
         write_node(&w, s, i);
-    w3ds_end(&w); /* KFDATA */
-    w3ds_end(&w); /* M3DMAGIC */
-    save_or_die(&w, path);
-    w3ds_free(&w);
+    finish_file(&w, path);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -821,7 +870,6 @@ static void make_orrery(const char *path)
     int sun, orbit, planet, moon, cam, tgt, lamp;
     track *t;
     kkey *k;
-    double cpos[3], ctgt[3], lpos[3];
 
     scene_init(&s, "orrery", 100);
     add_material(&s, "Sun", 255, 200, 40);
@@ -831,18 +879,15 @@ static void make_orrery(const char *path)
     /* 0: the sun spins two full turns in one key (720°), looping. */
     sun = add_node(&s, C_OBJECT_NODE, "Sun", -1);
     set_pivot(&s, sun, 0, 0, 0);
-    key3(add_track(&s, sun, C_POS, 0), 0, 0, 0, 0);
-    t = add_track(&s, sun, C_ROT, 3);
+    t = add_turning_tracks(&s, sun, 3, 0, 0, 0);
     keyrot(t, 0, 0, 0, 0, 1);
     keyrot(t, 100, 720, 0, 0, 1);
-    key3(add_track(&s, sun, C_SCL, 0), 0, 1, 1, 1);
 
     /* 1: the planet's orbit, a rotating dummy: four -90° increments about Z
      * (counter-clockwise seen from above), TCB inside, ease at both ends. */
     orbit = add_node(&s, C_OBJECT_NODE, "$$$DUMMY", -1);
     set_inst(&s, orbit, "PlanetOrbit");
-    key3(add_track(&s, orbit, C_POS, 0), 0, 0, 0, 0);
-    t = add_track(&s, orbit, C_ROT, 0);
+    t = add_turning_tracks(&s, orbit, 0, 0, 0, 0);
     k = keyrot(t, 0, 0, 0, 0, 1);
     ease(k, 0, 0.4);
     k = keyrot(t, 25, -90, 0, 0, 1);
@@ -853,20 +898,17 @@ static void make_orrery(const char *path)
     tcb(k, -0.2, 0, 0);
     k = keyrot(t, 100, -90, 0, 0, 1);
     ease(k, 0.4, 0);
-    key3(add_track(&s, orbit, C_SCL, 0), 0, 1, 1, 1);
 
     /* 2: the planet, 40 units out on the orbit, tilted, spinning once. */
     planet = add_node(&s, C_OBJECT_NODE, "Planet", orbit);
     set_pivot(&s, planet, 0, 0, 0.5);
-    key3(add_track(&s, planet, C_POS, 0), 0, 40, 0, 0);
-    t = add_track(&s, planet, C_ROT, 0);
+    t = add_turning_tracks(&s, planet, 0, 40, 0, 0);
     keyrot(t, 0, 23.5, 1, 0, 0);
     k = keyrot(t, 30, -120, 0, 0, 1);
     tcb(k, 0, 0.25, 0);
     k = keyrot(t, 60, -120, 0, 0, 1);
     tcb(k, 0.4, 0, -0.3);
     keyrot(t, 100, -120, 0, 0, 1);
-    key3(add_track(&s, planet, C_SCL, 0), 0, 1, 1, 1);
 
     /* 3: the moon, 10 units from the planet in its (spinning) frame. */
     moon = add_node(&s, C_OBJECT_NODE, "Moon", planet);
@@ -905,11 +947,8 @@ static void make_orrery(const char *path)
     add_mesh(&s, "Sun", "Sun", sun, 0, 0, 0, 8, 8, 8);
     add_mesh(&s, "Planet", "Planet", planet, 0, 0, 0, 4, 4, 4);
     add_mesh(&s, "Moon", "Moon", moon, 0, 0, 0, 1.5, 1.5, 1.5);
-    node_pos0(&s, cam, cpos);
-    node_pos0(&s, tgt, ctgt);
-    add_camera(&s, "Camera01", cpos, ctgt, 0, 35);
-    node_pos0(&s, lamp, lpos);
-    add_light(&s, "Light01", lpos, 1, 0.95, 0.8);
+    add_camera_at_nodes(&s, "Camera01", cam, tgt, 0, 35);
+    add_light_at_node(&s, "Light01", lamp, 1, 0.95, 0.8);
 
     scene_save(&s, path);
     scene_free(&s);
@@ -919,13 +958,23 @@ static void make_orrery(const char *path)
 /* Sample: arm                                                              */
 /* ------------------------------------------------------------------------ */
 
+/* A scalar track of the 60-frame arm scene: `ends` at frames 0 and 60,
+ * `middle` at frame 30. */
+static void add_out_and_back_track(scene *s, int i, uint16_t tag, double ends, double middle)
+{
+    track *t = add_track(s, i, tag, 0);
+    key1(t, 0, ends);
+    key1(t, 30, middle);
+    key1(t, 60, ends);
+}
+
 static void make_arm(const char *path)
 {
     scene s;
     int base, upper, fore, hand, fl, fr, spot, stgt, cam, ctgt, m;
     track *t;
     kkey *k;
-    double p0[3], p1[3];
+    double spot_target[3];
     light *l;
 
     scene_init(&s, "arm", 60);
@@ -937,19 +986,16 @@ static void make_arm(const char *path)
      * bottom of the box; POS is the joint in the parent's pivot frame. */
     base = add_node(&s, C_OBJECT_NODE, "Base", -1);
     set_pivot(&s, base, 0, 0, -5);
-    key3(add_track(&s, base, C_POS, 0), 0, 0, 0, 0);
-    t = add_track(&s, base, C_ROT, 0);
+    t = add_turning_tracks(&s, base, 0, 0, 0, 0);
     keyrot(t, 0, 30, 0, 0, 1);
     k = keyrot(t, 20, -60, 0, 0, 1);
     tcb(k, 0.2, 0, 0);
     keyrot(t, 40, -60, 0, 0, 1);
     keyrot(t, 60, 90, 0, 0, 1);
-    key3(add_track(&s, base, C_SCL, 0), 0, 1, 1, 1);
 
     upper = add_node(&s, C_OBJECT_NODE, "UpperArm", base);
     set_pivot(&s, upper, 0, 0, -15);
-    key3(add_track(&s, upper, C_POS, 0), 0, 0, 0, 10);
-    t = add_track(&s, upper, C_ROT, 0);
+    t = add_turning_tracks(&s, upper, 0, 0, 0, 10);
     keyrot(t, 0, -25, 1, 0, 0);
     k = keyrot(t, 15, 40, 1, 0, 0);
     tcb(k, 0, 0.3, 0);
@@ -957,29 +1003,24 @@ static void make_arm(const char *path)
     k = keyrot(t, 45, 20, 1, 0, 0);
     tcb(k, 0, 0, 0.4);
     keyrot(t, 60, -5, 1, 0, 0);
-    key3(add_track(&s, upper, C_SCL, 0), 0, 1, 1, 1);
 
     fore = add_node(&s, C_OBJECT_NODE, "Forearm", upper);
     set_pivot(&s, fore, 0, 0, -12);
-    key3(add_track(&s, fore, C_POS, 0), 0, 0, 0, 30);
-    t = add_track(&s, fore, C_ROT, 0);
+    t = add_turning_tracks(&s, fore, 0, 0, 0, 30);
     keyrot(t, 0, -60, 1, 0, 0);
     keyrot(t, 20, 50, 1, 0, 0);
     k = keyrot(t, 40, -70, 1, 0, 0);
     tcb(k, 0.5, 0, 0);
     keyrot(t, 60, 20, 1, 0, 0);
-    key3(add_track(&s, fore, C_SCL, 0), 0, 1, 1, 1);
 
     /* The hand twists about the forearm's long axis, switches to the open
      * hand mesh between frames 30 and 50 and is hidden between 40 and 50. */
     hand = add_node(&s, C_OBJECT_NODE, "Hand", fore);
     set_pivot(&s, hand, 0, 0, -3);
-    key3(add_track(&s, hand, C_POS, 0), 0, 0, 0, 24);
-    t = add_track(&s, hand, C_ROT, 0);
+    t = add_turning_tracks(&s, hand, 0, 0, 0, 24);
     keyrot(t, 0, 10, 0, 0, 1);
     keyrot(t, 30, 90, 0, 0, 1);
     keyrot(t, 60, -100, 0, 0, 1);
-    key3(add_track(&s, hand, C_SCL, 0), 0, 1, 1, 1);
     t = add_track(&s, hand, C_HIDE, 0);
     add_key(t, 0);
     add_key(t, 40);
@@ -991,23 +1032,19 @@ static void make_arm(const char *path)
 
     fl = add_node(&s, C_OBJECT_NODE, "FingerL", hand);
     set_pivot(&s, fl, 0, 0, -3);
-    key3(add_track(&s, fl, C_POS, 0), 0, 2.5, 0, 6);
-    t = add_track(&s, fl, C_ROT, 0);
+    t = add_turning_tracks(&s, fl, 0, 2.5, 0, 6);
     keyrot(t, 0, -15, 0, 1, 0);
     keyrot(t, 30, 20, 0, 1, 0);
     keyrot(t, 60, -20, 0, 1, 0);
-    key3(add_track(&s, fl, C_SCL, 0), 0, 1, 1, 1);
 
     /* The right finger is the left one mirrored: its MESH_MATRIX has a
      * negative determinant. */
     fr = add_node(&s, C_OBJECT_NODE, "FingerR", hand);
     set_pivot(&s, fr, 0, 0, -3);
-    key3(add_track(&s, fr, C_POS, 0), 0, -2.5, 0, 6);
-    t = add_track(&s, fr, C_ROT, 0);
+    t = add_turning_tracks(&s, fr, 0, -2.5, 0, 6);
     keyrot(t, 0, 15, 0, 1, 0);
     keyrot(t, 30, -20, 0, 1, 0);
     keyrot(t, 60, 20, 0, 1, 0);
-    key3(add_track(&s, fr, C_SCL, 0), 0, 1, 1, 1);
 
     spot = add_node(&s, C_SPOT_NODE, "Spot01", -1);
     t = add_track(&s, spot, C_POS, 0);
@@ -1018,14 +1055,8 @@ static void make_arm(const char *path)
     k = key3(t, 30, 1, 0.6, 0.3);
     tcb(k, 0.25, 0, 0);
     key3(t, 60, 1, 1, 1);
-    t = add_track(&s, spot, C_HOT, 0);
-    key1(t, 0, 25);
-    key1(t, 30, 15);
-    key1(t, 60, 25);
-    t = add_track(&s, spot, C_FALL, 0);
-    key1(t, 0, 40);
-    key1(t, 30, 30);
-    key1(t, 60, 40);
+    add_out_and_back_track(&s, spot, C_HOT, 25, 15);
+    add_out_and_back_track(&s, spot, C_FALL, 40, 30);
     stgt = add_node(&s, C_LTARGET_NODE, "Spot01", -1);
     t = add_track(&s, stgt, C_POS, 0);
     key3(t, 0, 0, 0, 40);
@@ -1035,14 +1066,8 @@ static void make_arm(const char *path)
     t = add_track(&s, cam, C_POS, 0);
     key3(t, 0, 90, -90, 70);
     key3(t, 60, 70, -110, 60);
-    t = add_track(&s, cam, C_FOV, 0);
-    key1(t, 0, 48);
-    key1(t, 30, 35);
-    key1(t, 60, 48);
-    t = add_track(&s, cam, C_ROLL, 0);
-    key1(t, 0, 0);
-    key1(t, 30, 8);
-    key1(t, 60, 0);
+    add_out_and_back_track(&s, cam, C_FOV, 48, 35);
+    add_out_and_back_track(&s, cam, C_ROLL, 0, 8);
     ctgt = add_node(&s, C_TARGET_NODE, "Cam01", -1);
     t = add_track(&s, ctgt, C_POS, 0);
     key3(t, 0, 0, 0, 35);
@@ -1057,16 +1082,13 @@ static void make_arm(const char *path)
     m = add_mesh(&s, "FingerR", "Rubber", fr, 0, 0, 0, 0.75, 1, 3);
     s.meshes[m].mirrored = 1;
 
-    node_pos0(&s, cam, p0);
-    node_pos0(&s, ctgt, p1);
-    add_camera(&s, "Cam01", p0, p1, 0, 2400.0 / 48.0);
-    node_pos0(&s, spot, p0);
-    node_pos0(&s, stgt, p1);
-    l = add_light(&s, "Spot01", p0, 1, 1, 1);
+    add_camera_at_nodes(&s, "Cam01", cam, ctgt, 0, 2400.0 / 48.0);
+    l = add_light_at_node(&s, "Spot01", spot, 1, 1, 1);
+    node_pos0(&s, stgt, spot_target);
     l->spot = 1;
-    l->target[0] = (float)p1[0];
-    l->target[1] = (float)p1[1];
-    l->target[2] = (float)p1[2];
+    l->target[0] = (float)spot_target[0];
+    l->target[1] = (float)spot_target[1];
+    l->target[2] = (float)spot_target[2];
     l->hot = 25;
     l->fall = 40;
 
@@ -1145,24 +1167,18 @@ static void make_edge(const char *path)
     dummy = add_node(&s, C_OBJECT_NODE, "$$$DUMMY", b);
     set_id(&s, dummy, 102);
     set_inst(&s, dummy, "Helper");
-    key3(add_track(&s, dummy, C_POS, 0), 0, 0, 0, 10);
-    t = add_track(&s, dummy, C_ROT, 0);
+    t = add_turning_tracks(&s, dummy, 0, 0, 0, 10);
     keyrot(t, 0, 0, 0, 0, 1);
     keyrot(t, 50, -90, 0, 0, 1);
-    key3(add_track(&s, dummy, C_SCL, 0), 0, 1, 1, 1);
 
     /* 5: BoxD, no NODE_ID (id 5), child of the dummy (102); a rotation key
      * with angle 0 and a zero axis (identity). */
     d = add_node(&s, C_OBJECT_NODE, "BoxD", dummy);
-    key3(add_track(&s, d, C_POS, 0), 0, 5, 0, 0);
-    keyrot(add_track(&s, d, C_ROT, 0), 0, 0, 0, 0, 0);
-    key3(add_track(&s, d, C_SCL, 0), 0, 1, 1, 1);
+    keyrot(add_turning_tracks(&s, d, 0, 5, 0, 0), 0, 0, 0, 0, 0);
 
     /* 6: BoxE, no NODE_ID, parent 3 = BoxC by file-order index. */
     e = add_node(&s, C_OBJECT_NODE, "BoxE", c);
-    key3(add_track(&s, e, C_POS, 0), 0, 0, 0, 8);
-    keyrot(add_track(&s, e, C_ROT, 0), 0, 0, 0, 0, 1);
-    key3(add_track(&s, e, C_SCL, 0), 0, 1, 1, 1);
+    keyrot(add_turning_tracks(&s, e, 0, 0, 0, 8), 0, 0, 0, 0, 1);
 
     add_mesh(&s, "BoxA", "Grey", a, 0, 0, 0, 5, 5, 5);
     add_mesh(&s, "BoxB", "Grey", b, 0, 0, 0, 2, 2, 2);
@@ -1196,23 +1212,14 @@ static void make_bench_meshes(const char *path)
         for (c = 0; c < BM_COLS - 1; c++) {
             uint16_t v0 = (uint16_t)(r * BM_COLS + c), v1 = (uint16_t)(v0 + 1);
             uint16_t v2 = (uint16_t)(v0 + BM_COLS), v3 = (uint16_t)(v2 + 1);
-            faces[3 * nf] = v0;
-            faces[3 * nf + 1] = v1;
-            faces[3 * nf + 2] = v3;
-            nf++;
-            faces[3 * nf] = v0;
-            faces[3 * nf + 1] = v3;
-            faces[3 * nf + 2] = v2;
-            nf++;
+            add_quad(faces, &nf, v0, v1, v2, v3);
         }
 
-    w3ds_init(&w);
-    write_file_start(&w);
+    start_file(&w);
     for (i = 0; i < BM_MESHES; i++) {
         double ox = (i % 20) * 250.0, oy = (i / 20) * 150.0;
-        float mf[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-        mf[9] = (float)ox;
-        mf[10] = (float)oy;
+        float mf[12];
+        translated_mesh_matrix(mf, ox, oy);
         for (r = 0; r < BM_ROWS; r++)
             for (c = 0; c < BM_COLS; c++) {
                 float *p = pts + 3 * (r * BM_COLS + c);
@@ -1225,8 +1232,7 @@ static void make_bench_meshes(const char *path)
     }
     w3ds_end(&w); /* MDATA */
 
-    w3ds_begin(&w, 0xB000);
-    write_kfheader(&w, "benchmsh", 100, 0, 100);
+    begin_kfdata(&w, "benchmsh", 100, 0, 100);
     for (i = 0; i < BM_MESHES; i++) {
         double ox = (i % 20) * 250.0, oy = (i / 20) * 150.0;
         snprintf(name, sizeof name, "Grid%03d", i);
@@ -1246,10 +1252,7 @@ static void make_bench_meshes(const char *path)
         }
         w3ds_end(&w);
     }
-    w3ds_end(&w); /* KFDATA */
-    w3ds_end(&w); /* M3DMAGIC */
-    save_or_die(&w, path);
-    w3ds_free(&w);
+    finish_file(&w, path);
     free(pts);
     free(faces);
 }
@@ -1276,17 +1279,9 @@ static void make_bench_render(const char *path)
             uint16_t v0 = (uint16_t)(a * BR_LON + b);
             uint16_t v1 = (uint16_t)(a * BR_LON + (b + 1) % BR_LON);
             uint16_t v2 = (uint16_t)(v0 + BR_LON), v3 = (uint16_t)(v1 + BR_LON);
-            faces[3 * nf] = v0;
-            faces[3 * nf + 1] = v1;
-            faces[3 * nf + 2] = v3;
-            nf++;
-            faces[3 * nf] = v0;
-            faces[3 * nf + 1] = v3;
-            faces[3 * nf + 2] = v2;
-            nf++;
+            add_quad(faces, &nf, v0, v1, v2, v3);
         }
-    w3ds_init(&w);
-    write_file_start(&w);
+    start_file(&w);
     for (i = 0; i < BR_MESHES; i++) {
         uint8_t diffuse[3];
         diffuse[0] = (uint8_t)(80 + (i * 37) % 170);
@@ -1297,9 +1292,8 @@ static void make_bench_render(const char *path)
     }
     for (i = 0; i < BR_MESHES; i++) {
         double cx = (i % 10) * 30.0, cy = (i / 10) * 30.0;
-        float mf[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-        mf[9] = (float)cx;
-        mf[10] = (float)cy;
+        float mf[12];
+        translated_mesh_matrix(mf, cx, cy);
         for (a = 0; a <= BR_LAT; a++)
             for (b = 0; b < BR_LON; b++) {
                 double th = 3.14159265358979 * a / BR_LAT, ph = 6.28318530717959 * b / BR_LON;
@@ -1314,8 +1308,7 @@ static void make_bench_render(const char *path)
     }
     w3ds_end(&w); /* MDATA */
 
-    w3ds_begin(&w, 0xB000);
-    write_kfheader(&w, "benchrnd", 100, 0, 100);
+    begin_kfdata(&w, "benchrnd", 100, 0, 100);
     for (i = 0; i < BR_MESHES; i++) {
         snprintf(name, sizeof name, "Ball%03d", i);
         w3ds_begin(&w, C_OBJECT_NODE);
@@ -1336,10 +1329,7 @@ static void make_bench_render(const char *path)
         w3ds_end(&w);
         w3ds_end(&w);
     }
-    w3ds_end(&w); /* KFDATA */
-    w3ds_end(&w); /* M3DMAGIC */
-    save_or_die(&w, path);
-    w3ds_free(&w);
+    finish_file(&w, path);
 }
 
 static void random_axis(double a[3])
@@ -1439,7 +1429,10 @@ static void random_frames(int n, int32_t *frames)
         frames[i] = frames[i - 1] + 1 + rndint(25);
 }
 
-static int32_t random_vec_track(scene *s, int node, uint16_t tag, double lo, double hi, int maxkeys)
+/* A track of 1..maxkeys keys (at most 8) with TCB on some interior keys;
+ * values in [lo, hi] (FOV, ROLL: one, else three), ROT: a random axis and an
+ * angle (lo, hi unused). Returns the last key's frame. */
+static int32_t random_track(scene *s, int node, uint16_t tag, double lo, double hi, int maxkeys)
 {
     int32_t frames[8];
     int n = 1 + rndint(maxkeys), i;
@@ -1447,9 +1440,14 @@ static int32_t random_vec_track(scene *s, int node, uint16_t tag, double lo, dou
     random_frames(n, frames);
     for (i = 0; i < n; i++) {
         kkey *k;
-        if (tag == C_FOV || tag == C_ROLL)
+        if (tag == C_ROT) {
+            double ax[3], ang;
+            random_axis(ax);
+            ang = chance(0.3) ? rnduni(-0.5, 0.5) : rnduni(-169.0, 169.0) * PI / 180.0;
+            k = key4(t, frames[i], ang, ax[0], ax[1], ax[2]);
+        } else if (tag == C_FOV || tag == C_ROLL) {
             k = key1(t, frames[i], rnduni(lo, hi));
-        else {
+        } else {
             double r3[3];
             rnd3(r3, lo, hi);
             k = key3(t, frames[i], r3[0], r3[1], r3[2]);
@@ -1460,22 +1458,9 @@ static int32_t random_vec_track(scene *s, int node, uint16_t tag, double lo, dou
     return frames[n - 1];
 }
 
-static int32_t random_rot_track(scene *s, int node)
+static int32_t later_frame(int32_t a, int32_t b)
 {
-    int32_t frames[8];
-    int n = 1 + rndint(8), i;
-    track *t = add_track(s, node, C_ROT, 0);
-    random_frames(n, frames);
-    for (i = 0; i < n; i++) {
-        double ax[3], ang;
-        kkey *k;
-        random_axis(ax);
-        ang = chance(0.3) ? rnduni(-0.5, 0.5) : rnduni(-169.0, 169.0) * PI / 180.0;
-        k = key4(t, frames[i], ang, ax[0], ax[1], ax[2]);
-        if (i > 0 && i < n - 1)
-            random_tcb(k, 0.4);
-    }
-    return frames[n - 1];
+    return a > b ? a : b;
 }
 
 static mat4 random_mesh_matrix(int mirrored)
@@ -1535,22 +1520,18 @@ static void make_random(uint64_t seed, const char *path)
                 cam = n;
             else
                 tgt = n;
-            {
-                int32_t f = random_vec_track(&s, n, C_POS, -100, 100, 8);
-                if (f > last)
-                    last = f;
-            }
+            last = later_frame(last, random_track(&s, n, C_POS, -100, 100, 8));
             if (tag == C_CAMERA_NODE) {
-                random_vec_track(&s, n, C_FOV, 20, 80, 4);
-                random_vec_track(&s, n, C_ROLL, -30, 30, 4);
+                random_track(&s, n, C_FOV, 20, 80, 4);
+                random_track(&s, n, C_ROLL, -30, 30, 4);
             } else if (tag == C_LIGHT_NODE) {
-                random_vec_track(&s, n, C_COL, 0, 1, 4);
+                random_track(&s, n, C_COL, 0, 1, 4);
             }
             continue;
         }
         if (i == slot_amb) {
             n = add_node(&s, C_AMBIENT_NODE, "$AMBIENT$", -1);
-            random_vec_track(&s, n, C_COL, 0, 1, 4);
+            random_track(&s, n, C_COL, 0, 1, 4);
             continue;
         }
         if (nobjnodes > 0 && chance(0.7))
@@ -1597,17 +1578,10 @@ static void make_random(uint64_t seed, const char *path)
             rnd3(p3, -3, 3);
             set_pivot(&s, n, p3[0], p3[1], p3[2]);
         }
-        {
-            int32_t f1 = random_vec_track(&s, n, C_POS, -30, 30, 8);
-            int32_t f2 = random_rot_track(&s, n);
-            int32_t f3 = random_vec_track(&s, n, C_SCL, 0.4, 2.0, 8);
-            if (f1 > last)
-                last = f1;
-            if (f2 > last)
-                last = f2;
-            if (f3 > last)
-                last = f3;
-        }
+        /* one statement each: the draws must keep their order */
+        last = later_frame(last, random_track(&s, n, C_POS, -30, 30, 8));
+        last = later_frame(last, random_track(&s, n, C_ROT, 0, 0, 8));
+        last = later_frame(last, random_track(&s, n, C_SCL, 0.4, 2.0, 8));
         objnodes[nobjnodes++] = n;
         obj_made++;
     }
@@ -1633,14 +1607,8 @@ static void make_random(uint64_t seed, const char *path)
 
     s.length = last < 100 ? 100 : last;
     s.seg_to = s.length;
-    {
-        double p0[3], p1[3];
-        node_pos0(&s, cam, p0);
-        node_pos0(&s, tgt, p1);
-        add_camera(&s, "Cam01", p0, p1, 0, 35);
-        node_pos0(&s, lamp, p0);
-        add_light(&s, "Omni01", p0, 1, 1, 1);
-    }
+    add_camera_at_nodes(&s, "Cam01", cam, tgt, 0, 35);
+    add_light_at_node(&s, "Omni01", lamp, 1, 1, 1);
     scene_save(&s, path);
     free(objnodes);
     free(mesh_of);
