@@ -323,11 +323,15 @@ static void scene_free(scene *s)
 static int add_node(scene *s, uint16_t tag, const char *name, int parent)
 {
     node *n;
+    char copy[sizeof n->name];
+    /* name may point into s->nodes (an instance of an earlier node): copied
+     * before the array moves. */
+    copy_name(copy, sizeof copy, name);
     s->nodes = grow_array(s->nodes, s->nn, &s->ncap, 16, sizeof *s->nodes);
     n = &s->nodes[s->nn];
     memset(n, 0, sizeof *n);
     n->tag = tag;
-    copy_name(n->name, sizeof n->name, name);
+    copy_name(n->name, sizeof n->name, copy);
     n->parent = parent;
     n->raw_parent = -1;
     return s->nn++;
