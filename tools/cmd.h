@@ -46,10 +46,34 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
 void cli_print_verb_help(FILE *out, const cli_verb *verb);
 /* 1 when one of argv[1..] (before a "--") is -h or --help. */
 int cli_wants_help(int argc, char **argv);
-/* Matches argv[*i] against a value option `name` ("--frame"), in either form
- * "--frame=V" or "--frame V" (then *i is advanced). Returns 1 with *value set,
- * 0 when argv[*i] is not that option, -1 when the value is missing. */
-int cli_value_option(int argc, char **argv, int *i, const char *name, const char **value);
+/* A verb's command line: exactly one FILE, "--" (what follows is a FILE),
+ * and options, which the verb takes one at a time:
+ *     cli_args a;
+ *     cli_args_begin(&a, "info", argc, argv);
+ *     while ((r = cli_next_option(&a)) > 0)
+ *         if (strcmp(cli_option(&a), "--json") == 0) ... else return cli_unknown_option(&a);
+ *     if (r < 0) return CLI_EXIT_USAGE;   (the usage error is printed)
+ *     ... a.file ... */
+typedef struct cli_args {
+    const char *verb;
+    int argc;
+    char **argv;
+    int i;               /* argv index of the current option */
+    int no_more_options; /* after "--" */
+    const char *file;
+} cli_args;
+void cli_args_begin(cli_args *a, const char *verb, int argc, char **argv);
+/* 1: cli_option(a) is an option for the verb; 0: the end, a->file is set;
+ * -1: a second FILE or none (printed). */
+int cli_next_option(cli_args *a);
+const char *cli_option(const cli_args *a);
+/* Matches the current option against a value option `name` ("--frame"), in
+ * either form "--frame=V" or "--frame V" (then the value is consumed).
+ * Returns 1 with *value set, 0 when it is not that option, -1 when the value
+ * is missing. */
+int cli_option_value(cli_args *a, const char *name, const char **value);
+/* Prints "unknown option" for the current option; returns CLI_EXIT_USAGE. */
+int cli_unknown_option(const cli_args *a);
 /* A finite number, the whole string; 0 on garbage, NaN or infinity. */
 int cli_parse_frame(const char *s, double *out);
 

@@ -50,23 +50,63 @@ int cli_wants_help(int argc, char **argv)
     return 0;
 }
 
-int cli_value_option(int argc, char **argv, int *i, const char *name, const char **value)
+void cli_args_begin(cli_args *a, const char *verb, int argc, char **argv)
 {
-    const char *a = argv[*i];
+    memset(a, 0, sizeof *a);
+    a->verb = verb;
+    a->argc = argc;
+    a->argv = argv;
+}
+
+int cli_next_option(cli_args *a)
+{
+    while (++a->i < a->argc) {
+        const char *s = a->argv[a->i];
+        if (!a->no_more_options && s[0] == '-' && s[1] != '\0') {
+            if (strcmp(s, "--") != 0)
+                return 1;
+            a->no_more_options = 1;
+        } else if (a->file) {
+            cli_usage_error(a->verb, "more than one FILE ('%s' and '%s')", a->file, s);
+            return -1;
+        } else {
+            a->file = s;
+        }
+    }
+    if (!a->file) {
+        cli_usage_error(a->verb, "no FILE given");
+        return -1;
+    }
+    return 0;
+}
+
+const char *cli_option(const cli_args *a)
+{
+    return a->argv[a->i];
+}
+
+int cli_option_value(cli_args *a, const char *name, const char **value)
+{
+    const char *s = a->argv[a->i];
     size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
+    if (strncmp(s, name, n) != 0)
         return 0;
-    if (a[n] == '=') {
-        *value = a + n + 1;
+    if (s[n] == '=') {
+        *value = s + n + 1;
         return 1;
     }
-    if (a[n] != '\0')
+    if (s[n] != '\0')
         return 0;
-    if (*i + 1 >= argc)
+    if (a->i + 1 >= a->argc)
         return -1;
-    *i += 1;
-    *value = argv[*i];
+    a->i += 1;
+    *value = a->argv[a->i];
     return 1;
+}
+
+int cli_unknown_option(const cli_args *a)
+{
+    return cli_usage_error(a->verb, "unknown option '%s'", a->argv[a->i]);
 }
 
 int cli_parse_frame(const char *s, double *out)

@@ -1474,28 +1474,20 @@ static int run_dump(const char *file, int json, int full)
 
 static int cmd_dump(int argc, char **argv)
 {
-    const char *file = NULL;
-    int i, json = 0, full = 0, no_more_options = 0;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!no_more_options && a[0] == '-' && a[1] != '\0') {
-            if (strcmp(a, "--") == 0)
-                no_more_options = 1;
-            else if (strcmp(a, "--json") == 0)
-                json = 1;
-            else if (strcmp(a, "--full") == 0)
-                full = 1;
-            else
-                return cli_usage_error("dump", "unknown option '%s'", a);
-        } else if (file) {
-            return cli_usage_error("dump", "more than one FILE ('%s' and '%s')", file, a);
-        } else {
-            file = a;
-        }
+    cli_args a;
+    int r, json = 0, full = 0;
+    cli_args_begin(&a, "dump", argc, argv);
+    while ((r = cli_next_option(&a)) > 0) {
+        if (strcmp(cli_option(&a), "--json") == 0)
+            json = 1;
+        else if (strcmp(cli_option(&a), "--full") == 0)
+            full = 1;
+        else
+            return cli_unknown_option(&a);
     }
-    if (!file)
-        return cli_usage_error("dump", "no FILE given");
-    return run_dump(file, json, full);
+    if (r < 0)
+        return CLI_EXIT_USAGE;
+    return run_dump(a.file, json, full);
 }
 
 const cli_verb cmd_dump_verb = {

@@ -153,50 +153,43 @@ static int run_eval(const eval_opts *o)
 static int cmd_eval(int argc, char **argv)
 {
     eval_opts o;
-    int i, no_more_options = 0, status;
+    cli_args a;
+    int r, status;
     memset(&o, 0, sizeof o);
     o.frames = malloc(sizeof *o.frames * (size_t)(argc > 0 ? argc : 1));
     if (!o.frames) {
         fputs("kf3ds: eval: out of memory\n", stderr);
         return CLI_EXIT_INPUT;
     }
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *value = NULL;
-        int r;
-        if (!no_more_options && a[0] == '-' && a[1] != '\0') {
-            if (strcmp(a, "--") == 0) {
-                no_more_options = 1;
-            } else if (strcmp(a, "--json") == 0) {
-                o.json = 1;
-            } else if (strcmp(a, "--verts") == 0) {
-                o.verts = 1;
-            } else if (strcmp(a, "--no-ease") == 0) {
-                o.no_ease = 1;
-            } else if ((r = cli_value_option(argc, argv, &i, "--frame", &value)) != 0) {
-                if (r < 0) {
-                    free(o.frames);
-                    return cli_usage_error("eval", "--frame needs a number");
-                }
-                if (!cli_parse_frame(value, &o.frames[o.num_frames])) {
-                    free(o.frames);
-                    return cli_usage_error("eval", "--frame '%s' is not a finite number",
-                                           value);
-                }
-                o.num_frames++;
-            } else {
+    cli_args_begin(&a, "eval", argc, argv);
+    while ((r = cli_next_option(&a)) > 0) {
+        const char *opt = cli_option(&a), *value = NULL;
+        int v;
+        if (strcmp(opt, "--json") == 0) {
+            o.json = 1;
+        } else if (strcmp(opt, "--verts") == 0) {
+            o.verts = 1;
+        } else if (strcmp(opt, "--no-ease") == 0) {
+            o.no_ease = 1;
+        } else if ((v = cli_option_value(&a, "--frame", &value)) != 0) {
+            if (v < 0) {
                 free(o.frames);
-                return cli_usage_error("eval", "unknown option '%s'", a);
+                return cli_usage_error("eval", "--frame needs a number");
             }
-        } else if (o.file) {
-            free(o.frames);
-            return cli_usage_error("eval", "more than one FILE ('%s' and '%s')", o.file, a);
+            if (!cli_parse_frame(value, &o.frames[o.num_frames])) {
+                free(o.frames);
+                return cli_usage_error("eval", "--frame '%s' is not a finite number", value);
+            }
+            o.num_frames++;
         } else {
-            o.file = a;
+            free(o.frames);
+            return cli_unknown_option(&a);
         }
     }
-    if (!o.file) {
+    o.file = a.file;
+    if (r < 0) {
         free(o.frames);
-        return cli_usage_error("eval", "no FILE given");
+        return CLI_EXIT_USAGE;
     }
     if (!o.num_frames) {
         free(o.frames);

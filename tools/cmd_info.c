@@ -175,20 +175,15 @@ static void print_diag_list(FILE *out, const kf3ds_scene *s, const kf3ds_diag *e
 
 static int run_info(const char *file)
 {
-    unsigned char *data;
     size_t size;
     kf3ds_diag err;
     kf3ds_scene *s;
     uint32_t i, spots = 0, dummies = 0;
     unsigned long long verts = 0, faces = 0;
-    int status = cli_read_file(file, &data, &size);
+    int status = cli_load(file, &s, &err, &size);
     FILE *out = stdout;
     if (status)
         return status;
-    s = kf3ds_load_memory(data, size, NULL, &err);
-    free(data);
-    if (!s)
-        return cli_report_load(file, NULL, &err);
 
     fputs("file: ", out);
     cli_text_cstr(out, file);
@@ -239,24 +234,14 @@ static int run_info(const char *file)
 
 static int cmd_info(int argc, char **argv)
 {
-    const char *file = NULL;
-    int i, no_more_options = 0;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!no_more_options && a[0] == '-' && a[1] != '\0') {
-            if (strcmp(a, "--") == 0)
-                no_more_options = 1;
-            else
-                return cli_usage_error("info", "unknown option '%s'", a);
-        } else if (file) {
-            return cli_usage_error("info", "more than one FILE ('%s' and '%s')", file, a);
-        } else {
-            file = a;
-        }
-    }
-    if (!file)
-        return cli_usage_error("info", "no FILE given");
-    return run_info(file);
+    cli_args a;
+    int r;
+    cli_args_begin(&a, "info", argc, argv);
+    while ((r = cli_next_option(&a)) > 0)
+        return cli_unknown_option(&a);
+    if (r < 0)
+        return CLI_EXIT_USAGE;
+    return run_info(a.file);
 }
 
 const cli_verb cmd_info_verb = {

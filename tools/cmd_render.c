@@ -667,26 +667,20 @@ static int run_render(render_opts *o)
 static int cmd_render(int argc, char **argv)
 {
     render_opts o;
-    int i, no_more_options = 0, status;
+    cli_args args;
+    int more, status;
     const char *why = NULL;
     memset(&o, 0, sizeof o);
     o.azimuth = DEFAULT_AZIMUTH;
     o.elevation = DEFAULT_ELEVATION;
     o.shading = KF3DS_SHADE_SMOOTH;
 
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
+    cli_args_begin(&args, VERB, argc, argv);
+    while ((more = cli_next_option(&args)) > 0) {
+        const char *a = cli_option(&args), *v = NULL;
         unsigned bit;
         int r;
-        if (no_more_options || a[0] != '-' || a[1] == '\0') {
-            if (o.file)
-                return cli_usage_error(VERB, "more than one FILE ('%s' and '%s')", o.file, a);
-            o.file = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            no_more_options = 1;
-        } else if (strcmp(a, "--no-ease") == 0) {
+        if (strcmp(a, "--no-ease") == 0) {
             o.no_ease = 1;
         } else if (strcmp(a, "--no-label") == 0) {
             o.no_label = 1;
@@ -694,8 +688,8 @@ static int cmd_render(int argc, char **argv)
             o.quiet = 1;
         } else if ((bit = overlay_switch(a)) != 0) {
             o.overlays |= bit;
-        } else if ((r = cli_value_option(argc, argv, &i, "-o", &v)) != 0 ||
-                   (r = cli_value_option(argc, argv, &i, "--output", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "-o", &v)) != 0 ||
+                   (r = cli_option_value(&args, "--output", &v)) != 0) {
             if (r < 0)
                 return cli_usage_error(VERB, "%s needs a file name", a);
             if (o.out)
@@ -703,13 +697,13 @@ static int cmd_render(int argc, char **argv)
             if (!*v)
                 return cli_usage_error(VERB, "the output file name is empty");
             o.out = v;
-        } else if ((r = cli_value_option(argc, argv, &i, "--frame", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--frame", &v)) != 0) {
             if (r < 0)
                 return cli_usage_error(VERB, "--frame needs a number");
             if (!cli_parse_frame(v, &o.frame) || fabs(o.frame) > 1e9)
                 return cli_usage_error(VERB, "--frame '%s' is not a finite number", v);
             o.has_frame = 1;
-        } else if ((r = cli_value_option(argc, argv, &i, "--frames", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--frames", &v)) != 0) {
             if (r < 0 || !parse_range(v, &o.first, &o.last, &o.step))
                 return cli_usage_error(VERB,
                                        "--frames needs A:B or A:B:STEP (integers, A <= B, "
@@ -719,31 +713,31 @@ static int cmd_render(int argc, char **argv)
                 return cli_usage_error(VERB, "--frames '%s' makes more than %ld pictures", v,
                                        MAX_SEQUENCE);
             o.has_frames = 1;
-        } else if ((r = cli_value_option(argc, argv, &i, "--sheet", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--sheet", &v)) != 0) {
             if (r < 0 || !parse_dims(v, MAX_SHEET_CELLS, &o.sheet_cols, &o.sheet_rows))
                 return cli_usage_error(VERB, "--sheet needs COLSxROWS (1 to %d each), not '%s'",
                                        MAX_SHEET_CELLS, r < 0 ? "" : v);
-        } else if ((r = cli_value_option(argc, argv, &i, "--size", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--size", &v)) != 0) {
             if (r < 0 || !parse_dims(v, MAX_SIDE, &o.width, &o.height))
                 return cli_usage_error(VERB, "--size needs WxH (1 to %d pixels each), not '%s'",
                                        MAX_SIDE, r < 0 ? "" : v);
             o.has_size = 1;
-        } else if ((r = cli_value_option(argc, argv, &i, "--camera", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--camera", &v)) != 0) {
             if (r < 0 || !*v)
                 return cli_usage_error(VERB, "--camera needs a camera name");
             o.camera = v;
-        } else if ((r = cli_value_option(argc, argv, &i, "--orbit", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--orbit", &v)) != 0) {
             if (r < 0 || !parse_orbit(v, &o.azimuth, &o.elevation))
                 return cli_usage_error(VERB,
                                        "--orbit needs AZ,EL in degrees (elevation -90 to 90), "
                                        "not '%s'",
                                        r < 0 ? "" : v);
             o.has_orbit = 1;
-        } else if ((r = cli_value_option(argc, argv, &i, "--shading", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--shading", &v)) != 0) {
             if (r < 0 || !parse_shading(v, &o.shading))
                 return cli_usage_error(VERB, "--shading needs smooth, flat or wire, not '%s'",
                                        r < 0 ? "" : v);
-        } else if ((r = cli_value_option(argc, argv, &i, "--overlays", &v)) != 0) {
+        } else if ((r = cli_option_value(&args, "--overlays", &v)) != 0) {
             char bad[48];
             if (r < 0)
                 return cli_usage_error(VERB, "--overlays needs a list (e.g. hierarchy,names)");
@@ -753,11 +747,12 @@ static int cmd_render(int argc, char **argv)
                                        "cameras, lights, grid, names, all, none)",
                                        bad);
         } else {
-            return cli_usage_error(VERB, "unknown option '%s'", a);
+            return cli_unknown_option(&args);
         }
     }
-    if (!o.file)
-        return cli_usage_error(VERB, "no FILE given");
+    if (more < 0)
+        return CLI_EXIT_USAGE;
+    o.file = args.file;
     if (!o.out)
         return cli_usage_error(VERB, "no output given (-o OUT.png)");
     if (o.has_frame + o.has_frames + (o.sheet_cols != 0) > 1)

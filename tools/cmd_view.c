@@ -921,7 +921,8 @@ static int cmd_view(int argc, char **argv)
 {
     view_opts o;
     unsigned bit;
-    int i, no_more_options = 0;
+    cli_args args;
+    int more;
     memset(&o, 0, sizeof o);
     o.fps = VIEW_DEFAULT_FPS;
     o.width = VIEW_DEFAULT_W;
@@ -929,54 +930,47 @@ static int cmd_view(int argc, char **argv)
     o.az = VIEW_ORBIT_AZ;
     o.el = VIEW_ORBIT_EL;
     o.shading = KF3DS_SHADE_SMOOTH;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *value = NULL;
+    cli_args_begin(&args, "view", argc, argv);
+    while ((more = cli_next_option(&args)) > 0) {
+        const char *a = cli_option(&args), *value = NULL;
         int r;
-        if (no_more_options || a[0] != '-' || a[1] == '\0') {
-            if (o.file)
-                return cli_usage_error("view", "more than one FILE ('%s' and '%s')", o.file, a);
-            o.file = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            no_more_options = 1;
-        } else if (strcmp(a, "--paused") == 0) {
+        if (strcmp(a, "--paused") == 0) {
             o.paused = 1;
         } else if (a[1] == '-' && (bit = overlay_bit(a + 2, strlen(a + 2))) != 0) {
             o.overlays |= bit;
-        } else if ((r = cli_value_option(argc, argv, &i, "--overlays", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--overlays", &value)) != 0) {
             if (r < 0 || !parse_overlays(value, &o.overlays))
                 return cli_usage_error("view", "--overlays needs a comma-separated list of "
                                                "hierarchy, pivots, cameras, lights, grid, "
                                                "names, or all / none");
-        } else if ((r = cli_value_option(argc, argv, &i, "--fps", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--fps", &value)) != 0) {
             if (r < 0 || !cli_parse_frame(value, &o.fps) || o.fps <= 0 || o.fps > 1000)
                 return cli_usage_error("view", "--fps needs a number of frames per second "
                                                "above 0 and up to 1000");
-        } else if ((r = cli_value_option(argc, argv, &i, "--exit-after-frames", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--exit-after-frames", &value)) != 0) {
             if (r < 0 || !parse_count(value, &o.exit_after))
                 return cli_usage_error("view", "--exit-after-frames needs a count of 1 or more");
-        } else if ((r = cli_value_option(argc, argv, &i, "--screenshot", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--screenshot", &value)) != 0) {
             if (r < 0 || !value[0])
                 return cli_usage_error("view", "--screenshot needs a PNG file name");
             o.screenshot = value;
-        } else if ((r = cli_value_option(argc, argv, &i, "--size", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--size", &value)) != 0) {
             if (r < 0 || !parse_size(value, &o.width, &o.height))
                 return cli_usage_error("view", "--size needs WIDTHxHEIGHT, like 640x480");
-        } else if ((r = cli_value_option(argc, argv, &i, "--frame", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--frame", &value)) != 0) {
             if (r < 0 || !cli_parse_frame(value, &o.frame))
                 return cli_usage_error("view", "--frame needs a finite number");
             o.has_frame = 1;
-        } else if ((r = cli_value_option(argc, argv, &i, "--camera", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--camera", &value)) != 0) {
             if (r < 0)
                 return cli_usage_error("view", "--camera needs a camera name");
             o.camera = value;
-        } else if ((r = cli_value_option(argc, argv, &i, "--orbit", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--orbit", &value)) != 0) {
             if (r < 0 || !parse_orbit(value, &o.az, &o.el))
                 return cli_usage_error("view", "--orbit needs AZ,EL in degrees (EL from -90 "
                                                "to 90)");
             o.has_orbit = 1;
-        } else if ((r = cli_value_option(argc, argv, &i, "--shading", &value)) != 0) {
+        } else if ((r = cli_option_value(&args, "--shading", &value)) != 0) {
             if (r > 0 && strcmp(value, "smooth") == 0)
                 o.shading = KF3DS_SHADE_SMOOTH;
             else if (r > 0 && strcmp(value, "flat") == 0)
@@ -986,11 +980,12 @@ static int cmd_view(int argc, char **argv)
             else
                 return cli_usage_error("view", "--shading needs smooth, flat or wire");
         } else {
-            return cli_usage_error("view", "unknown option '%s'", a);
+            return cli_unknown_option(&args);
         }
     }
-    if (!o.file)
-        return cli_usage_error("view", "no FILE given");
+    if (more < 0)
+        return CLI_EXIT_USAGE;
+    o.file = args.file;
     return run_view(&o);
 }
 
