@@ -27,7 +27,7 @@ CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
 GEN_SRC   := tools/mk3ds.c tools/write3ds.c
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_SUPPORT := tests/support.c tools/write3ds.c
+TEST_SUPPORT := tests/support.c tests/support_write.c tests/support_oracle.c tools/write3ds.c
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
 
 .PHONY: all test check run images bench data install clean deps-build deps-test deps-bench c99

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "write3ds.h"
+#include "../tests/support.h" /* the chunk writers the tests use too */
 
 typedef struct opts {
     float nan_value;        /* a value written where a normal one would be */
@@ -31,13 +32,6 @@ typedef struct opts {
     int flat_nodes;         /* extra nodes, all roots */
     int nest;               /* extra nesting levels of unknown chunks */
 } opts;
-
-static void chunk_f32v(w3ds *w, uint16_t id, const float *v, size_t n)
-{
-    w3ds_begin(w, id);
-    w3ds_f32v(w, v, n);
-    w3ds_end(w);
-}
 
 static float odd(const opts *o, float normal)
 {
@@ -59,12 +53,8 @@ static void write_editor(w3ds *w, const opts *o)
     int i;
 
     w3ds_begin(w, 0x3D3D);
-    w3ds_begin(w, 0x3D3E);
-    w3ds_u32(w, 3);
-    w3ds_end(w);
-    w3ds_begin(w, 0x0100);
-    w3ds_f32(w, odd(o, 1.0f));
-    w3ds_end(w);
+    support_chunk_u32(w, 0x3D3E, 3);           /* MESH_VERSION */
+    support_chunk_f32(w, 0x0100, odd(o, 1.0f)); /* MASTER_SCALE */
     w3ds_material(w, "Red", red, red, grey);
     w3ds_material(w, "Grey", grey, grey, NULL);
     if (o->use_nan) {
@@ -150,8 +140,7 @@ static int32_t frame_of(const opts *o, int k)
 
 static void track_header(w3ds *w, uint16_t id, const opts *o, uint32_t n)
 {
-    w3ds_begin(w, id);
-    w3ds_track_header(w, (uint16_t)o->loop, o->claim_keys ? 0xFFFFFFFFu - 7u : n);
+    support_track_begin(w, id, (uint16_t)o->loop, o->claim_keys ? 0xFFFFFFFFu - 7u : n);
 }
 
 static void vec_track(w3ds *w, uint16_t id, const opts *o, int n, float base)
@@ -200,15 +189,6 @@ static void rot_track(w3ds *w, const opts *o, int n)
     w3ds_end(w);
 }
 
-static void node_begin(w3ds *w, uint16_t tag, uint16_t id, const char *name, uint16_t parent)
-{
-    w3ds_begin(w, tag);
-    w3ds_begin(w, 0xB030);
-    w3ds_u16(w, id);
-    w3ds_end(w);
-    w3ds_node_hdr(w, name, 0, 0, parent);
-}
-
 static uint16_t parent_of(const opts *o, uint16_t id, uint16_t normal)
 {
     switch (o->parents) {
@@ -225,25 +205,15 @@ static void write_keyframer(w3ds *w, const opts *o)
     int i;
     uint16_t next = 9;
     w3ds_begin(w, 0xB000);
-    w3ds_begin(w, 0xB00A);
-    w3ds_u16(w, 5);
-    w3ds_cstr(w, "seed");
-    w3ds_i32(w, 100);
-    w3ds_end(w);
-    w3ds_begin(w, 0xB008);
-    w3ds_i32(w, 0);
-    w3ds_i32(w, 100);
-    w3ds_end(w);
-    w3ds_begin(w, 0xB009);
-    w3ds_i32(w, 0);
-    w3ds_end(w);
+    support_kf_segment(w, "seed", 100);
+    support_chunk_u32(w, 0xB009, 0); /* KFCURTIME */
 
-    node_begin(w, 0xB001, 0, "$AMBIENT$", 0xFFFF);
+    support_node_begin(w, 0xB001, 0, "$AMBIENT$", 0xFFFF);
     vec_track(w, 0xB025, o, 3, 0.2f);
     w3ds_end(w);
 
-    node_begin(w, 0xB002, 1, "Box", parent_of(o, 1, 0xFFFF));
-    chunk_f32v(w, 0xB013, piv, 3);
+    support_node_begin(w, 0xB002, 1, "Box", parent_of(o, 1, 0xFFFF));
+    support_chunk_f32v(w, 0xB013, piv, 3);
     vec_track(w, 0xB020, o, 4, 1.0f);
     rot_track(w, o, 5);
     vec_track(w, 0xB022, o, 3, 1.0f);
@@ -259,50 +229,46 @@ static void write_keyframer(w3ds *w, const opts *o)
     w3ds_end(w);
     w3ds_end(w);
 
-    node_begin(w, 0xB002, 2, "$$$DUMMY", parent_of(o, 2, 1));
-    w3ds_begin(w, 0xB011);
-    w3ds_cstr(w, "Dummy01");
-    w3ds_end(w);
-    w3ds_begin(w, 0xB014);
-    w3ds_f32v(w, (const float[6]){ -1, -1, -1, 1, 1, 1 }, 6);
-    w3ds_end(w);
+    support_node_begin(w, 0xB002, 2, "$$$DUMMY", parent_of(o, 2, 1));
+    support_chunk_str(w, 0xB011, "Dummy01");
+    support_chunk_f32v(w, 0xB014, (const float[6]){ -1, -1, -1, 1, 1, 1 }, 6);
     vec_track(w, 0xB020, o, 2, -2.0f);
     rot_track(w, o, 3);
     w3ds_end(w);
 
-    node_begin(w, 0xB002, 3, "Box2", parent_of(o, 3, 2));
-    chunk_f32v(w, 0xB012, (const float[3]){ 1, 1, 1 }, 3);
+    support_node_begin(w, 0xB002, 3, "Box2", parent_of(o, 3, 2));
+    support_chunk_f32v(w, 0xB012, (const float[3]){ 1, 1, 1 }, 3);
     vec_track(w, 0xB022, o, 2, 1.0f);
     w3ds_end(w);
 
-    node_begin(w, 0xB003, 4, "Cam", 0xFFFF);
+    support_node_begin(w, 0xB003, 4, "Cam", 0xFFFF);
     vec_track(w, 0xB020, o, 2, 5.0f);
     scalar_track(w, 0xB023, o, 3, 45.0f);
     scalar_track(w, 0xB024, o, 3, 0.0f);
     w3ds_end(w);
-    node_begin(w, 0xB004, 5, "Cam", o->parents == 4 ? 4 : 0xFFFF);
+    support_node_begin(w, 0xB004, 5, "Cam", o->parents == 4 ? 4 : 0xFFFF);
     vec_track(w, 0xB020, o, 2, 0.0f);
     w3ds_end(w);
-    node_begin(w, 0xB005, 6, "Omni", 0xFFFF);
+    support_node_begin(w, 0xB005, 6, "Omni", 0xFFFF);
     vec_track(w, 0xB020, o, 2, 10.0f);
     vec_track(w, 0xB025, o, 2, 0.5f);
     w3ds_end(w);
-    node_begin(w, 0xB007, 7, "Spot", 0xFFFF);
+    support_node_begin(w, 0xB007, 7, "Spot", 0xFFFF);
     vec_track(w, 0xB020, o, 2, -10.0f);
     scalar_track(w, 0xB027, o, 3, 30.0f);
     scalar_track(w, 0xB028, o, 3, 45.0f);
     scalar_track(w, 0xB024, o, 2, 0.0f);
     w3ds_end(w);
-    node_begin(w, 0xB006, 8, "Spot", 0xFFFF);
+    support_node_begin(w, 0xB006, 8, "Spot", 0xFFFF);
     w3ds_end(w);
     if (o->parents == 4) { /* duplicate ids */
-        node_begin(w, 0xB002, 1, "Box", 1);
+        support_node_begin(w, 0xB002, 1, "Box", 1);
         w3ds_end(w);
-        node_begin(w, 0xB002, 0xFFFF, "Box", 0xFFFE);
+        support_node_begin(w, 0xB002, 0xFFFF, "Box", 0xFFFE);
         w3ds_end(w);
     }
     for (i = 0; i < o->chain; i++, next++) {
-        node_begin(w, 0xB002, next, "$$$DUMMY", (uint16_t)(i ? next - 1 : 1));
+        support_node_begin(w, 0xB002, next, "$$$DUMMY", (uint16_t)(i ? next - 1 : 1));
         if (i % 7 == 0)
             vec_track(w, 0xB022, o, 2, 1.0f);
         w3ds_end(w);
@@ -322,9 +288,7 @@ static int save(const char *dir, const char *name, const opts *o)
     int rc;
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x0002);
-    w3ds_u32(&w, 3);
-    w3ds_end(&w);
+    support_chunk_u32(&w, 0x0002, 3); /* M3D_VERSION */
     write_editor(&w, o);
     write_keyframer(&w, o);
     w3ds_end(&w);

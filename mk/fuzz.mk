@@ -30,18 +30,21 @@ fuzz-deps:
 fuzz: fuzz-deps
 	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk fuzz-seeds
 
-$(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c $(FUZZ_COMMON)
+$(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c tests/support_oracle.c tests/support.h $(FUZZ_COMMON)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_load.c fuzz/mutate3ds.c $(FUZZ_LIB) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_load.c tests/support_oracle.c fuzz/mutate3ds.c \
+	  $(FUZZ_LIB) -lm
 
 $(FUZZ_DIR)/fuzz_walk: fuzz/fuzz_walk.c tools/cmd_dump.c tools/cmd_common.c tools/cmd.h $(FUZZ_COMMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_walk.c fuzz/mutate3ds.c tools/cmd_dump.c \
 	  tools/cmd_common.c $(FUZZ_LIB) -lm
 
-$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tools/write3ds.c tools/write3ds.h
+$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h tools/write3ds.c \
+  tools/write3ds.h
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -O1 -g $(WARN) -Iinclude -Itools -o $@ fuzz/gen_seeds.c tools/write3ds.c -lm
+	$(CC) -std=c11 -O1 -g $(WARN) -Iinclude -Itools -o $@ fuzz/gen_seeds.c tests/support_write.c \
+	  tools/write3ds.c -lm
 
 # Seeds: the project's own small strange files, its samples, and (when it is
 # there) the public corpus, files up to 256 KB, copied into build/ only.

@@ -1,10 +1,22 @@
-#include "support.h"
+/* The helpers of support.h that only test programs link: they may fail the
+ * running cmocka test. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <regex.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/wait.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.h"
 
 const char *support_corpus_dir(void)
 {
@@ -19,6 +31,45 @@ const char *support_corpus_dir(void)
             return candidates[i];
     fprintf(stderr, "note: ../shared/corpus not found; corpus checks skipped\n");
     return NULL;
+}
+
+int support_is_3ds_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n >= 4 && (strcmp(name + n - 4, ".3ds") == 0 || strcmp(name + n - 4, ".3DS") == 0);
+}
+
+static int is_visible(const struct dirent *e)
+{
+    return e->d_name[0] != '.';
+}
+
+int support_dir_each(const char *dir, support_file_fn fn, void *user)
+{
+    struct dirent **names;
+    int n = scandir(dir, &names, is_visible, alphasort), i, files = 0;
+    if (n < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        char path[1024];
+        struct stat st;
+        support_path(path, sizeof path, dir, names[i]->d_name);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            fn(path, names[i]->d_name, user);
+            files++;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return files;
+}
+
+int support_corpus_each(support_file_fn fn, void *user)
+{
+    const char *dir = support_corpus_dir();
+    int files = dir ? support_dir_each(dir, fn, user) : -1;
+    assert_true(!dir || files >= 0);
+    return files;
 }
 
 unsigned char *support_read_file(const char *path, size_t *size)
@@ -39,6 +90,82 @@ unsigned char *support_read_file(const char *path, size_t *size)
     }
     fclose(f);
     return buf;
+}
+
+void support_write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot write %s", path);
+    if (len)
+        assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+void support_path(char *buf, size_t cap, const char *dir, const char *name)
+{
+    int n = snprintf(buf, cap, "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < cap);
+}
+
+static char tmpdir[256];
+
+int support_tmpdir_make(const char *prefix)
+{
+    int n = snprintf(tmpdir, sizeof tmpdir, "/tmp/%sXXXXXX", prefix);
+    return n > 0 && (size_t)n < sizeof tmpdir && mkdtemp(tmpdir) ? 0 : -1;
+}
+
+const char *support_tmpdir(void)
+{
+    return tmpdir;
+}
+
+static void remove_file(const char *path, const char *name, void *user)
+{
+    (void)name;
+    (void)user;
+    remove(path);
+}
+
+void support_tmpdir_remove(void)
+{
+    support_dir_each(tmpdir, remove_file, NULL);
+    rmdir(tmpdir);
+}
+
+void support_tmp_path(char *buf, size_t cap, const char *name)
+{
+    support_path(buf, cap, tmpdir, name);
+}
+
+kf3ds_scene *support_load_w3ds(w3ds *w, const kf3ds_load_options *o, kf3ds_diag *err)
+{
+    kf3ds_scene *s;
+    assert_false(w->failed);
+    s = kf3ds_load_memory(w->buf, w->len, o, err);
+    w3ds_free(w);
+    assert_non_null(s);
+    return s;
+}
+
+int support_count_diags(const kf3ds_scene *s, kf3ds_status code)
+{
+    uint32_t i;
+    int n = 0;
+    for (i = 0; i < s->num_diags; i++)
+        n += s->diags[i].code == code;
+    return n;
+}
+
+char support_what[1100];
+
+void support_set_what(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(support_what, sizeof support_what, fmt, ap);
+    va_end(ap);
 }
 
 const char *support_tool(void)
@@ -111,6 +238,7 @@ support_run support_run_argv(const char *dir, const char *env, const char *const
         r.status = -1;
     r.out = slurp(out_path, &r.out_len);
     r.err = slurp(err_path, &r.err_len);
+    assert_int_not_equal(r.status, -1);
     return r;
 }
 
@@ -124,11 +252,68 @@ support_run support_run_va(const char *dir, const char *env, const char *arg, va
     return support_run_argv(dir, env, args);
 }
 
+support_run support_run_tool(const char *env, const char *arg, ...)
+{
+    support_run r;
+    va_list ap;
+    va_start(ap, arg);
+    r = support_run_va(tmpdir, env, arg, ap);
+    va_end(ap);
+    return r;
+}
+
+void support_expect_exit(support_run r, int status)
+{
+    support_expect_status(&r, status);
+    support_run_free(&r);
+}
+
 void support_run_free(support_run *r)
 {
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
+}
+
+void support_expect_status(const support_run *r, int status)
+{
+    if (r->status != status)
+        fail_msg("exit %d, not %d; stderr: %s", r->status, status, r->err);
+}
+
+int support_check_error_lines(const char *err, const char *file, int warnings)
+{
+    regex_t re;
+    char pattern[1024], esc[600];
+    const char *p = err, *f;
+    size_t n = 0;
+    int errors = 0;
+    for (f = file; *f && n + 3 < sizeof esc; f++) { /* escape regex specials */
+        if (strchr(".[]()*+?{}|^$\\", *f))
+            esc[n++] = '\\';
+        esc[n++] = *f;
+    }
+    esc[n] = '\0';
+    snprintf(pattern, sizeof pattern,
+             "^kf3ds: %s%s: (offset [0-9]+, chunk 0x[0-9A-F]{4} [A-Z0-9_?]+: [^\n]+|[^\n]+)$",
+             warnings ? "(warning: )?" : "", esc);
+    assert_int_equal(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB), 0);
+    while (*p) {
+        char line[2048];
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        assert_non_null(nl); /* every line ends with a newline */
+        assert_true(len < sizeof line);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        if (regexec(&re, line, 0, NULL, 0) != 0)
+            fail_msg("stderr line does not follow the contract: '%s'", line);
+        if (strncmp(line, "kf3ds: warning: ", 16) != 0)
+            errors++;
+        p = nl + 1;
+    }
+    regfree(&re);
+    return errors;
 }
 
 /* ---- the counting allocator ---- */
@@ -210,3 +395,8 @@ kf3ds_load_options counting_options(counting *c)
     return o;
 }
 
+void counting_free_scene(kf3ds_scene *s, const counting *c)
+{
+    kf3ds_free(s);
+    MUST(c->live == 0 && c->bytes == 0);
+}

@@ -6,10 +6,11 @@
  *    even for long chains of scaled nodes, extreme TCB/ease values and nearly
  *    singular mesh matrices;
  *  - the memory bound: the peak of what loading takes from the allocator is
- *    at most BOUND_C bytes per input byte plus BOUND_FIXED, measured with a
- *    counting allocator on the densest inputs there are (empty node chunks,
- *    tiny keys, tiny meshes, materials, cameras, lights, material groups) and
- *    on inputs claiming 4 billion keys or 65,535 vertices in a few bytes;
+ *    at most SUPPORT_BOUND_PER_BYTE bytes per input byte plus
+ *    SUPPORT_BOUND_FIXED, measured with a counting allocator on the densest
+ *    inputs there are (empty node chunks, tiny keys, tiny meshes, materials,
+ *    cameras, lights, material groups) and on inputs claiming 4 billion keys
+ *    or 65,535 vertices in a few bytes;
  *  - allocation failure at every allocation of the strange inputs.
  * (Truncation, damaged lengths, nesting, the failing allocator on valid
  * scenes and memory limits are in test_malformed.c.) */
@@ -28,50 +29,12 @@
 #include "support.h"
 #include "write3ds.h"
 
-/* The documented bound: peak allocator bytes <= BOUND_C * size + BOUND_FIXED. */
-#define BOUND_C 128u
-#define BOUND_FIXED ((size_t)4 << 20)
-
-static char g_what[200];
-
-#define MUST(cond)                                                                         \
-    do {                                                                                   \
-        if (!(cond))                                                                       \
-            fail_msg("%s: check failed: %s (line %d)", g_what, #cond, __LINE__);           \
-    } while (0)
-
 static kf3ds_scene *load_counted(const w3ds *w, counting *c, long fail_after, kf3ds_diag *err)
 {
     kf3ds_load_options o;
     counting_reset(c, fail_after); /* the counting allocator of support.c */
     o = counting_options(c);
     return kf3ds_load_memory(w->buf, w->len, &o, err);
-}
-
-/* ---- writing helpers ------------------------------------------------------ */
-
-static void chunk_f32v(w3ds *w, uint16_t id, const float *v, size_t n)
-{
-    w3ds_begin(w, id);
-    w3ds_f32v(w, v, n);
-    w3ds_end(w);
-}
-
-static void node_begin(w3ds *w, uint16_t tag, uint16_t id, const char *name, uint16_t parent)
-{
-    w3ds_begin(w, tag);
-    w3ds_begin(w, 0xB030);
-    w3ds_u16(w, id);
-    w3ds_end(w);
-    w3ds_node_hdr(w, name, 0, 0, parent);
-}
-
-static void key3(w3ds *w, int32_t frame, const w3ds_tcb *tcb, float x, float y, float z)
-{
-    w3ds_key_header(w, frame, tcb);
-    w3ds_f32(w, x);
-    w3ds_f32(w, y);
-    w3ds_f32(w, z);
 }
 
 static int find_warning(const kf3ds_scene *s, uint16_t chunk_id)
@@ -81,29 +44,6 @@ static int find_warning(const kf3ds_scene *s, uint16_t chunk_id)
         if (s->diags[i].code == KF3DS_WARN_VALUE && s->diags[i].chunk_id == chunk_id)
             return 1;
     return 0;
-}
-
-static int count_code(const kf3ds_scene *s, kf3ds_status code)
-{
-    uint32_t i;
-    int n = 0;
-    for (i = 0; i < s->num_diags; i++)
-        n += s->diags[i].code == code;
-    return n;
-}
-
-static int finite_n(const float *v, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (!isfinite(v[i]))
-            return 0;
-    return 1;
-}
-
-static int finite_mat(const kf3ds_mat4 *m)
-{
-    return finite_n(&m->m[0][0], 16);
 }
 
 /* Every node at many finite frames: world matrices, poses, mesh matrices,
@@ -126,26 +66,26 @@ static void check_finite_everywhere(const kf3ds_scene *s)
                 kf3ds_mat4 m;
                 kf3ds_pose one;
                 float fov, roll;
-                snprintf(g_what, sizeof g_what, "node %u at frame %g", i, frames[f]);
-                MUST(finite_mat(&p->world));
-                MUST(finite_n(p->position, 3) && finite_n(p->rotation, 4) &&
-                     finite_n(p->scale, 3) && finite_n(p->color, 3));
+                support_set_what("node %u at frame %g", i, frames[f]);
+                MUST(support_finite_mat(&p->world));
+                MUST(support_finite_n(p->position, 3) && support_finite_n(p->rotation, 4) &&
+                     support_finite_n(p->scale, 3) && support_finite_n(p->color, 3));
                 MUST(isfinite(p->fov) && isfinite(p->roll) && isfinite(p->hotspot) &&
                      isfinite(p->falloff));
                 if (kf3ds_node_mesh_matrix(s, i, p, &m)) {
                     const kf3ds_mesh *mesh = &s->meshes[s->nodes[i].mesh];
-                    MUST(finite_mat(&m));
+                    MUST(support_finite_mat(&m));
                     for (j = 0; j < mesh->num_points; j++) {
                         float out[3];
                         kf3ds_mat4_transform_point(&m, mesh->points[j], out);
-                        MUST(finite_n(out, 3));
+                        MUST(support_finite_n(out, 3));
                     }
                 }
                 if (kf3ds_camera_view(s, i, poses, &m, &fov, &roll))
-                    MUST(finite_mat(&m) && isfinite(fov) && isfinite(roll));
+                    MUST(support_finite_mat(&m) && isfinite(fov) && isfinite(roll));
                 memset(&one, 0, sizeof one);
                 kf3ds_node_eval(s, i, frames[f], flags, &one);
-                MUST(finite_mat(&one.world));
+                MUST(support_finite_mat(&one.world));
             }
         }
     free(poses);
@@ -166,19 +106,17 @@ static void write_nonfinite(w3ds *w, float bad)
     const w3ds_tcb tcb = { bad, bad, bad, bad, bad, 0 };
     w3ds_begin(w, 0x4D4D);
     w3ds_begin(w, 0x3D3D);
-    chunk_f32v(w, 0x0100, &bad, 1);                         /* MASTER_SCALE */
+    support_chunk_f32v(w, 0x0100, &bad, 1); /* MASTER_SCALE */
     w3ds_begin(w, 0xAFFF);
-    w3ds_begin(w, 0xA000);
-    w3ds_cstr(w, "M");
-    w3ds_end(w);
+    support_chunk_str(w, 0xA000, "M");
     w3ds_begin(w, 0xA020);
-    chunk_f32v(w, 0x0010, lcol, 3);                         /* COLOR_F */
+    support_chunk_f32v(w, 0x0010, lcol, 3); /* COLOR_F */
     w3ds_end(w);
     w3ds_begin(w, 0xA040);
-    chunk_f32v(w, 0x0031, &bad, 1);                         /* FLOAT_PERCENTAGE */
+    support_chunk_f32v(w, 0x0031, &bad, 1); /* FLOAT_PERCENTAGE */
     w3ds_end(w);
     w3ds_begin(w, 0xA200);
-    chunk_f32v(w, 0xA354, &bad, 1);                         /* MAT_MAP_USCALE */
+    support_chunk_f32v(w, 0xA354, &bad, 1); /* MAT_MAP_USCALE */
     w3ds_end(w);
     w3ds_end(w);
     w3ds_mesh(w, "Box", pts, 4, box_faces, 2, mat, "M");
@@ -186,35 +124,31 @@ static void write_nonfinite(w3ds *w, float bad)
     w3ds_light(w, "Spot", cpos, lcol, ctgt, bad, 40.0f);
     w3ds_end(w);
     w3ds_begin(w, 0xB000);
-    node_begin(w, 0xB002, 0, "Box", 0xFFFF);
-    chunk_f32v(w, 0xB013, cpos, 3);                         /* PIVOT */
-    w3ds_begin(w, 0xB020);
-    w3ds_track_header(w, 0, 3);
-    key3(w, 0, NULL, 0, 0, 0);
-    key3(w, 5, &tcb, bad, 1, 2);
-    key3(w, 10, NULL, 3, 3, 3);
+    support_node_begin(w, 0xB002, 0, "Box", 0xFFFF);
+    support_chunk_f32v(w, 0xB013, cpos, 3); /* PIVOT */
+    support_track_begin(w, 0xB020, 0, 3);
+    support_key_vec(w, 0, NULL, 0, 0, 0);
+    support_key_vec(w, 5, &tcb, bad, 1, 2);
+    support_key_vec(w, 10, NULL, 3, 3, 3);
     w3ds_end(w);
-    w3ds_begin(w, 0xB021);
-    w3ds_track_header(w, 0, 2);
+    support_track_begin(w, 0xB021, 0, 2);
     w3ds_key_header(w, 0, NULL);
     w3ds_f32v(w, (const float[4]){ 0.5f, 0, 0, 1 }, 4);
     w3ds_key_header(w, 10, NULL);
     w3ds_f32v(w, (const float[4]){ bad, bad, 0, 1 }, 4);
     w3ds_end(w);
-    w3ds_begin(w, 0xB022);
-    w3ds_track_header(w, 0, 2);
-    key3(w, 0, NULL, bad, 1, 1);
-    key3(w, 10, NULL, 2, 2, 2);
+    support_track_begin(w, 0xB022, 0, 2);
+    support_key_vec(w, 0, NULL, bad, 1, 1);
+    support_key_vec(w, 10, NULL, 2, 2, 2);
     w3ds_end(w);
     w3ds_end(w);
-    node_begin(w, 0xB003, 1, "Cam", 0xFFFF);
-    w3ds_begin(w, 0xB023);
-    w3ds_track_header(w, 0, 1);
+    support_node_begin(w, 0xB003, 1, "Cam", 0xFFFF);
+    support_track_begin(w, 0xB023, 0, 1);
     w3ds_key_header(w, 0, NULL);
     w3ds_f32(w, bad);
     w3ds_end(w);
     w3ds_end(w);
-    node_begin(w, 0xB004, 2, "Cam", 0xFFFF);
+    support_node_begin(w, 0xB004, 2, "Cam", 0xFFFF);
     w3ds_end(w);
     w3ds_end(w);
     w3ds_end(w);
@@ -223,7 +157,10 @@ static void write_nonfinite(w3ds *w, float bad)
 static void test_nonfinite_replaced_with_warnings(void **state)
 {
     static const float bads[] = { NAN, INFINITY, -INFINITY };
-    size_t b;
+    /* the chunks whose values are replaced */
+    static const uint16_t warned[] = { 0x0100, 0x0010, 0x0031, 0xA200, 0x4110, 0x4160, 0x4700,
+                                       0x4610, 0xB013, 0xB020, 0xB021, 0xB022, 0xB023 };
+    size_t b, i;
     (void)state;
     for (b = 0; b < 3; b++) {
         w3ds w;
@@ -235,47 +172,38 @@ static void test_nonfinite_replaced_with_warnings(void **state)
         w3ds_init(&w);
         write_nonfinite(&w, bads[b]);
         MUST(!w.failed);
-        snprintf(g_what, sizeof g_what, "file with %g", (double)bads[b]);
+        support_set_what("file with %g", (double)bads[b]);
         s = load_counted(&w, &c, -1, &err);
         MUST(s != NULL);
         MUST(err.code == KF3DS_OK); /* warnings only */
         /* every float is finite */
         MUST(isfinite(s->master_scale) && s->master_scale == 1.0f);
-        MUST(s->num_meshes == 1 && finite_n(&s->meshes[0].points[0][0], 12));
+        MUST(s->num_meshes == 1 && support_finite_n(&s->meshes[0].points[0][0], 12));
         MUST(s->meshes[0].points[0][0] == 0.0f);
-        MUST(finite_mat(&s->meshes[0].matrix) && s->meshes[0].matrix.m[0][0] == 1.0f);
-        MUST(finite_n(s->materials[0].diffuse, 3) && isfinite(s->materials[0].shininess));
+        MUST(support_finite_mat(&s->meshes[0].matrix) && s->meshes[0].matrix.m[0][0] == 1.0f);
+        MUST(support_finite_n(s->materials[0].diffuse, 3) && isfinite(s->materials[0].shininess));
         MUST(s->materials[0].texture1.u_scale == 1.0f);
-        MUST(finite_n(s->cameras[0].position, 3) && finite_n(s->cameras[0].target, 3));
+        MUST(support_finite_n(s->cameras[0].position, 3) &&
+             support_finite_n(s->cameras[0].target, 3));
         MUST(isfinite(s->cameras[0].roll) && isfinite(s->cameras[0].fov));
-        MUST(finite_n(s->lights[0].position, 3) && finite_n(s->lights[0].color, 3));
+        MUST(support_finite_n(s->lights[0].position, 3) && support_finite_n(s->lights[0].color, 3));
         MUST(isfinite(s->lights[0].hotspot));
         n = &s->nodes[0];
-        MUST(finite_n(n->pivot, 3));
+        MUST(support_finite_n(n->pivot, 3));
         k = &n->tracks[KF3DS_TRACK_POS].keys[1];
         MUST(k->value[0] == 0.0f && k->value[1] == 1.0f);
         MUST(k->tension == 0.0f && k->continuity == 0.0f && k->bias == 0.0f &&
              k->ease_to == 0.0f && k->ease_from == 0.0f);
         MUST(n->tracks[KF3DS_TRACK_SCL].keys[0].value[0] == 1.0f); /* scale: 1 */
-        MUST(finite_n(n->tracks[KF3DS_TRACK_ROT].keys[1].quat, 4));
+        MUST(support_finite_n(n->tracks[KF3DS_TRACK_ROT].keys[1].quat, 4));
         MUST(isfinite(s->nodes[1].tracks[KF3DS_TRACK_FOV].keys[0].value[0]));
         /* and each replacement was reported, naming its chunk */
-        MUST(find_warning(s, 0x0100));
-        MUST(find_warning(s, 0x0010));
-        MUST(find_warning(s, 0x0031));
-        MUST(find_warning(s, 0xA200));
-        MUST(find_warning(s, 0x4110));
-        MUST(find_warning(s, 0x4160));
-        MUST(find_warning(s, 0x4700));
-        MUST(find_warning(s, 0x4610));
-        MUST(find_warning(s, 0xB013));
-        MUST(find_warning(s, 0xB020));
-        MUST(find_warning(s, 0xB021));
-        MUST(find_warning(s, 0xB022));
-        MUST(find_warning(s, 0xB023));
+        for (i = 0; i < sizeof warned / sizeof warned[0]; i++)
+            if (!find_warning(s, warned[i]))
+                fail_msg("%s: no value warning for chunk 0x%04X", support_what,
+                         (unsigned)warned[i]);
         check_finite_everywhere(s);
-        kf3ds_free(s);
-        MUST(c.live == 0);
+        counting_free_scene(s, &c);
         w3ds_free(&w);
     }
 }
@@ -290,10 +218,10 @@ static void test_normal_values_untouched(void **state)
     (void)state;
     w3ds_init(&w);
     write_nonfinite(&w, 0.25f);
-    snprintf(g_what, sizeof g_what, "file with 0.25 everywhere");
+    support_set_what("file with 0.25 everywhere");
     s = load_counted(&w, &c, -1, &err);
     MUST(s != NULL);
-    MUST(count_code(s, KF3DS_WARN_VALUE) == 0);
+    MUST(support_count_diags(s, KF3DS_WARN_VALUE) == 0);
     MUST(s->meshes[0].points[0][0] == 0.25f);
     MUST(s->nodes[0].tracks[KF3DS_TRACK_POS].keys[1].tension == 0.25f);
     kf3ds_free(s);
@@ -322,18 +250,16 @@ static void write_extreme(w3ds *w, float big, int chain)
     w3ds_end(w);
     w3ds_begin(w, 0xB000);
     for (i = 0; i < chain; i++) {
-        node_begin(w, 0xB002, (uint16_t)i, i % 3 == 0 ? "Big" : i % 3 == 1 ? "Tiny" : "Ill",
+        support_node_begin(w, 0xB002, (uint16_t)i, i % 3 == 0 ? "Big" : i % 3 == 1 ? "Tiny" : "Ill",
                    i ? (uint16_t)(i - 1) : 0xFFFF);
-        chunk_f32v(w, 0xB013, cpos, 3);
-        w3ds_begin(w, 0xB020);
-        w3ds_track_header(w, (uint16_t)(i % 4), 4);
-        key3(w, 0, &wild, big, -big, big);
-        key3(w, 1, &big_tcb, -big, big, -big);
-        key3(w, 1, &wild, big, big, big);
-        key3(w, 10, &big_tcb, -big, -big, big);
+        support_chunk_f32v(w, 0xB013, cpos, 3);
+        support_track_begin(w, 0xB020, (uint16_t)(i % 4), 4);
+        support_key_vec(w, 0, &wild, big, -big, big);
+        support_key_vec(w, 1, &big_tcb, -big, big, -big);
+        support_key_vec(w, 1, &wild, big, big, big);
+        support_key_vec(w, 10, &big_tcb, -big, -big, big);
         w3ds_end(w);
-        w3ds_begin(w, 0xB021);
-        w3ds_track_header(w, 0, 3);
+        support_track_begin(w, 0xB021, 0, 3);
         w3ds_key_header(w, 0, &wild);
         w3ds_f32v(w, (const float[4]){ big, 1, 1, 0 }, 4);
         w3ds_key_header(w, 5, &big_tcb);
@@ -341,24 +267,22 @@ static void write_extreme(w3ds *w, float big, int chain)
         w3ds_key_header(w, 10, &wild);
         w3ds_f32v(w, (const float[4]){ -big, 0, 1, 0 }, 4);
         w3ds_end(w);
-        w3ds_begin(w, 0xB022);
-        w3ds_track_header(w, 0, 3);
-        key3(w, 0, &wild, big, big, big);
-        key3(w, 4, &big_tcb, -big, big, 1e-30f);
-        key3(w, 10, NULL, big, -big, big);
+        support_track_begin(w, 0xB022, 0, 3);
+        support_key_vec(w, 0, &wild, big, big, big);
+        support_key_vec(w, 4, &big_tcb, -big, big, 1e-30f);
+        support_key_vec(w, 10, NULL, big, -big, big);
         w3ds_end(w);
         w3ds_end(w);
     }
-    node_begin(w, 0xB003, (uint16_t)chain, "Cam", (uint16_t)(chain - 1));
-    w3ds_begin(w, 0xB023);
-    w3ds_track_header(w, 0, 2);
+    support_node_begin(w, 0xB003, (uint16_t)chain, "Cam", (uint16_t)(chain - 1));
+    support_track_begin(w, 0xB023, 0, 2);
     w3ds_key_header(w, 0, &wild);
     w3ds_f32(w, big);
     w3ds_key_header(w, 10, &big_tcb);
     w3ds_f32(w, -big);
     w3ds_end(w);
     w3ds_end(w);
-    node_begin(w, 0xB004, (uint16_t)(chain + 1), "Cam", 0);
+    support_node_begin(w, 0xB004, (uint16_t)(chain + 1), "Cam", 0);
     w3ds_end(w);
     w3ds_end(w);
     w3ds_end(w);
@@ -380,8 +304,8 @@ static void test_extreme_values_stay_finite(void **state)
             w3ds_init(&w);
             write_extreme(&w, bigs[b], chains[ch]);
             MUST(!w.failed);
-            snprintf(g_what, sizeof g_what, "values %g, chain of %d", (double)bigs[b],
-                     chains[ch]);
+            support_set_what("values %g, chain of %d", (double)bigs[b],
+                             chains[ch]);
             s = load_counted(&w, &c, -1, &err);
             MUST(s != NULL);
             MUST(err.code == KF3DS_OK);
@@ -393,8 +317,7 @@ static void test_extreme_values_stay_finite(void **state)
                     for (k = 0; k < 3; k++)
                         MUST(fabsf(s->meshes[i].points[j][k]) <= 1e18f);
             check_finite_everywhere(s);
-            kf3ds_free(s);
-            MUST(c.live == 0);
+            counting_free_scene(s, &c);
             w3ds_free(&w);
         }
 }
@@ -412,20 +335,17 @@ static void test_negative_ease(void **state)
     const kf3ds_track *t;
     int i;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
-    node_begin(&w, 0xB002, 0, "N", 0xFFFF);
-    w3ds_begin(&w, 0xB020);
-    w3ds_track_header(&w, 0, 3);
-    key3(&w, 0, &neg, 0, 0, 0);
-    key3(&w, 10, &neg, 10, 10, 10);
-    key3(&w, 20, &big, 20, 20, 20);
+    support_file_begin(&w, 0xB000);
+    support_node_begin(&w, 0xB002, 0, "N", 0xFFFF);
+    support_track_begin(&w, 0xB020, 0, 3);
+    support_key_vec(&w, 0, &neg, 0, 0, 0);
+    support_key_vec(&w, 10, &neg, 10, 10, 10);
+    support_key_vec(&w, 20, &big, 20, 20, 20);
     w3ds_end(&w);
     w3ds_end(&w);
     w3ds_end(&w);
     w3ds_end(&w);
-    snprintf(g_what, sizeof g_what, "negative ease");
+    support_set_what("negative ease");
     s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
     MUST(s != NULL && err.code == KF3DS_OK);
     t = &s->nodes[0].tracks[KF3DS_TRACK_POS];
@@ -451,13 +371,10 @@ static void test_track_eval_other_kind(void **state)
     kf3ds_scene *s;
     int kind, t, i;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
-    node_begin(&w, 0xB002, 0, "N", 0xFFFF);
+    support_file_begin(&w, 0xB000);
+    support_node_begin(&w, 0xB002, 0, "N", 0xFFFF);
     for (t = 0; t < 9; t++) {
-        w3ds_begin(&w, (uint16_t)(0xB020 + t));
-        w3ds_track_header(&w, 0, 9);
+        support_track_begin(&w, (uint16_t)(0xB020 + t), 0, 9);
         for (i = 0; i < 9; i++) {
             w3ds_key_header(&w, i * 3, NULL);
             if (t == 6)
@@ -470,7 +387,7 @@ static void test_track_eval_other_kind(void **state)
     w3ds_end(&w);
     w3ds_end(&w);
     w3ds_end(&w);
-    snprintf(g_what, sizeof g_what, "tracks evaluated as every kind");
+    support_set_what("tracks evaluated as every kind");
     s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
     MUST(s != NULL && s->num_nodes == 1);
     for (t = 0; t < 9; t++)
@@ -480,7 +397,7 @@ static void test_track_eval_other_kind(void **state)
                 int n = kf3ds_track_eval(&s->nodes[0].tracks[t], (kf3ds_track_kind)kind,
                                          i * 0.9, 0, out);
                 MUST(n >= 1 && n <= 4);
-                MUST(finite_n(out, n));
+                MUST(support_finite_n(out, n));
             }
     kf3ds_free(s);
     w3ds_free(&w);
@@ -496,13 +413,12 @@ static double check_bound(const w3ds *w, const char *what)
     counting c;
     kf3ds_diag err;
     kf3ds_scene *s;
-    snprintf(g_what, sizeof g_what, "%s (%lu bytes)", what, (unsigned long)w->len);
+    support_set_what("%s (%lu bytes)", what, (unsigned long)w->len);
     MUST(!w->failed);
     s = load_counted(w, &c, -1, &err);
     MUST(s != NULL);
-    MUST(c.peak <= BOUND_C * w->len + BOUND_FIXED);
-    kf3ds_free(s);
-    MUST(c.live == 0 && c.bytes == 0);
+    MUST(c.peak <= SUPPORT_BOUND_PER_BYTE * w->len + SUPPORT_BOUND_FIXED);
+    counting_free_scene(s, &c);
     return (double)c.peak / (double)w->len;
 }
 
@@ -531,12 +447,11 @@ static void write_dense(w3ds *w, dense_kind kind, size_t target)
                 w3ds_begin(w, 0xB002);
                 w3ds_end(w);
             } else if (kind == DENSE_NAMED_NODES) {
-                node_begin(w, 0xB002, (uint16_t)(0xFFFE - (i & 0x7FFF)), "", 0);
+                support_node_begin(w, 0xB002, (uint16_t)(0xFFFE - (i & 0x7FFF)), "", 0);
                 w3ds_end(w);
             } else {
                 w3ds_begin(w, 0xB002);
-                w3ds_begin(w, 0xB023);
-                w3ds_track_header(w, 3, 2);
+                support_track_begin(w, 0xB023, 3, 2);
                 w3ds_key_header(w, 0, NULL);
                 w3ds_f32(w, 1);
                 w3ds_key_header(w, 1, NULL);
@@ -557,8 +472,7 @@ static void write_dense(w3ds *w, dense_kind kind, size_t target)
         uint32_t n = (uint32_t)(target / key), k;
         w3ds_begin(w, 0xB000);
         w3ds_begin(w, 0xB002);
-        w3ds_begin(w, id);
-        w3ds_track_header(w, 0, n);
+        support_track_begin(w, id, 0, n);
         for (k = 0; k < n; k++) {
             w3ds_key_header(w, kind == DENSE_UNSORTED_KEYS ? (int32_t)(n - k) : (int32_t)k, NULL);
             if (kind == DENSE_MORPH_KEYS)
@@ -657,8 +571,8 @@ static void test_memory_bound_dense(void **state)
             }
             w3ds_free(&w);
         }
-    printf("  worst: %.1f bytes per input byte (bound %u + %lu fixed)\n", worst, BOUND_C,
-           (unsigned long)BOUND_FIXED);
+    printf("  worst: %.1f bytes per input byte (bound %u + %lu fixed)\n", worst,
+           SUPPORT_BOUND_PER_BYTE, (unsigned long)SUPPORT_BOUND_FIXED);
 }
 
 /* 65,535 nodes (the most a u16 parent field can address) */
@@ -668,13 +582,10 @@ static void test_memory_bound_65535_nodes(void **state)
     uint32_t i;
     double ratio;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
+    support_file_begin(&w, 0xB000);
     for (i = 0; i < 65535; i++) {
-        w3ds_begin(&w, (uint16_t)(0xB001 + i % 7));
-        w3ds_node_hdr(&w, "", 0, 0, (uint16_t)(i ? (i * 7919u) % i : 0xFFFF));
-        w3ds_end(&w);
+        support_node(&w, (uint16_t)(0xB001 + i % 7), "", 0,
+                     (uint16_t)(i ? (i * 7919u) % i : 0xFFFF), NULL);
     }
     w3ds_end(&w);
     w3ds_end(&w);
@@ -689,80 +600,66 @@ static void test_memory_bound_65535_nodes(void **state)
     w3ds_free(&w);
 }
 
+/* A file whose count claims far more than its chunk holds: within the bound,
+ * cut short with KF3DS_ERR_TRUNCATED, in little memory. The caller checks
+ * what was kept and frees the scene with counting_free_scene(s, c). */
+static kf3ds_scene *load_claim(w3ds *w, counting *c, const char *what)
+{
+    kf3ds_diag err;
+    kf3ds_scene *s;
+    support_end_all(w);
+    check_bound(w, what);
+    s = load_counted(w, c, -1, &err);
+    MUST(s != NULL && err.code == KF3DS_ERR_TRUNCATED);
+    MUST(c->peak < 256 * 1024);
+    return s;
+}
+
 /* Counts claiming far more than the chunk holds: 4 billion keys of each
  * kind, 65,535 vertices, faces, texture coordinates, flags and group faces,
  * all in a few bytes. */
 static void test_memory_bound_claims(void **state)
 {
     static const uint32_t claims[] = { 0xFFFFFFFFu, 0x80000000u, 4000000000u, 65535u };
+    static const uint16_t ids[] = { 0x4110, 0x4111, 0x4120, 0x4140, 0x4130 };
     size_t t, k;
+    w3ds w;
+    counting c;
+    kf3ds_scene *s;
     (void)state;
     for (t = 0; t < KF3DS_TRACK_COUNT; t++)
         for (k = 0; k < sizeof claims / sizeof claims[0]; k++) {
-            w3ds w;
-            counting c;
-            kf3ds_diag err;
-            kf3ds_scene *s;
-            w3ds_init(&w);
-            w3ds_begin(&w, 0x4D4D);
-            w3ds_begin(&w, 0xB000);
+            support_file_begin(&w, 0xB000);
             w3ds_begin(&w, 0xB002);
-            w3ds_begin(&w, (uint16_t)(0xB020 + t));
-            w3ds_track_header(&w, 0, claims[k]);
+            support_track_begin(&w, (uint16_t)(0xB020 + t), 0, claims[k]);
             w3ds_key_header(&w, 0, NULL);
             w3ds_f32v(&w, (const float[4]){ 1, 0, 0, 1 }, 4);
-            w3ds_end(&w);
-            w3ds_end(&w);
-            w3ds_end(&w);
-            w3ds_end(&w);
-            check_bound(&w, "key count claim");
-            s = load_counted(&w, &c, -1, &err);
-            MUST(s != NULL && err.code == KF3DS_ERR_TRUNCATED);
+            s = load_claim(&w, &c, "key count claim");
             MUST(s->nodes[0].tracks[t].num_keys <= 3); /* what 22 bytes hold */
-            MUST(c.peak < 256 * 1024);
-            kf3ds_free(s);
+            counting_free_scene(s, &c);
             w3ds_free(&w);
         }
-    {
-        static const uint16_t ids[] = { 0x4110, 0x4111, 0x4120, 0x4140, 0x4130 };
-        for (t = 0; t < sizeof ids / sizeof ids[0]; t++) {
-            w3ds w;
-            counting c;
-            kf3ds_diag err;
-            kf3ds_scene *s;
-            w3ds_init(&w);
-            w3ds_begin(&w, 0x4D4D);
-            w3ds_begin(&w, 0x3D3D);
-            w3ds_begin(&w, 0x4000);
-            w3ds_cstr(&w, "A");
-            w3ds_begin(&w, 0x4100);
-            if (ids[t] == 0x4130) {
-                w3ds_begin(&w, 0x4120);
-                w3ds_u16(&w, 0);
-                w3ds_begin(&w, 0x4130);
-                w3ds_cstr(&w, "M");
-                w3ds_u16(&w, 0xFFFF);
-                w3ds_u16(&w, 0);
-                w3ds_end(&w);
-                w3ds_end(&w);
-            } else {
-                w3ds_begin(&w, ids[t]);
-                w3ds_u16(&w, 0xFFFF);
-                w3ds_f32v(&w, (const float[3]){ 1, 2, 3 }, 3);
-                w3ds_end(&w);
-            }
-            w3ds_end(&w);
-            w3ds_end(&w);
-            w3ds_end(&w);
-            w3ds_end(&w);
-            check_bound(&w, "65535-element claim");
-            s = load_counted(&w, &c, -1, &err);
-            MUST(s != NULL && err.code == KF3DS_ERR_TRUNCATED);
-            MUST(s->meshes[0].num_points <= 1 && s->meshes[0].num_faces <= 1);
-            MUST(c.peak < 256 * 1024);
-            kf3ds_free(s);
-            w3ds_free(&w);
+    for (t = 0; t < sizeof ids / sizeof ids[0]; t++) {
+        support_file_begin(&w, 0x3D3D);
+        w3ds_begin(&w, 0x4000);
+        w3ds_cstr(&w, "A");
+        w3ds_begin(&w, 0x4100);
+        if (ids[t] == 0x4130) {
+            w3ds_begin(&w, 0x4120);
+            w3ds_u16(&w, 0);
+            w3ds_begin(&w, 0x4130);
+            w3ds_cstr(&w, "M");
+            w3ds_u16(&w, 0xFFFF);
+            w3ds_u16(&w, 0);
+        } else {
+            w3ds_begin(&w, ids[t]);
+            w3ds_u16(&w, 0xFFFF);
+            w3ds_f32v(&w, (const float[3]){ 1, 2, 3 }, 3);
         }
+        s = load_claim(&w, &c, "65535-element claim");
+        MUST(s->meshes[0].num_points <= 1 && s->meshes[0].num_faces <= 1);
+        counting_free_scene(s, &c);
+        w3ds_free(&w);
     }
 }
 
@@ -776,13 +673,13 @@ static void fail_after_each(const w3ds *w, const char *what)
     kf3ds_diag err;
     kf3ds_scene *s;
     long total, n;
-    snprintf(g_what, sizeof g_what, "%s: counting", what);
+    support_set_what("%s: counting", what);
     s = load_counted(w, &c, -1, &err);
     MUST(s != NULL);
     total = c.calls;
     kf3ds_free(s);
     for (n = 0; n <= total; n++) {
-        snprintf(g_what, sizeof g_what, "%s: allocation %ld of %ld fails", what, n, total);
+        support_set_what("%s: allocation %ld of %ld fails", what, n, total);
         s = load_counted(w, &c, n, &err);
         if (s) {
             MUST(n >= 1);

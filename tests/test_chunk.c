@@ -24,6 +24,26 @@ static unsigned char *exact_copy(const void *bytes, size_t n)
     return p;
 }
 
+/* A reader over an exactly sized copy of `n` bytes, put in *buf (free it). */
+static kf3ds_reader exact_reader(const void *bytes, size_t n, unsigned char **buf)
+{
+    *buf = exact_copy(bytes, n);
+    return kf3ds_reader_make(*buf, n);
+}
+
+/* At the end of a range (or of nothing): an empty, unterminated string and a
+ * short read. */
+static void expect_no_string(kf3ds_reader *r)
+{
+    size_t len = 99;
+    int term = 1;
+    const char *s = kf3ds_read_cstr(r, &len, &term);
+    assert_non_null(s);
+    assert_int_equal(len, 0);
+    assert_int_equal(term, 0);
+    assert_int_equal(r->short_read, 1);
+}
+
 /* Writes a chunk header (id, length) at p. */
 static void put_header(unsigned char *p, uint16_t id, uint32_t length)
 {
@@ -33,6 +53,26 @@ static void put_header(unsigned char *p, uint16_t id, uint32_t length)
     p[3] = (unsigned char)((length >> 8) & 0xFF);
     p[4] = (unsigned char)((length >> 16) & 0xFF);
     p[5] = (unsigned char)((length >> 24) & 0xFF);
+}
+
+/* The next chunk of `parent` must come with result `res` (OK or CLAMPED) and
+ * be `id` at `offset` with the declared `length` and the (clamped) `end`;
+ * its body, when asked for, must run from offset + 6 to `end`. */
+static void expect_chunk(kf3ds_reader *parent, kf3ds_reader *body, kf3ds_chunk_result res,
+                         uint16_t id, uint32_t offset, uint32_t length, uint32_t end)
+{
+    kf3ds_chunk c;
+    kf3ds_chunk_result got = kf3ds_chunk_next(parent, &c, body);
+    if (got != res || c.id != id || c.offset != offset || c.length != length || c.end != end)
+        fail_msg("chunk: got result %d, 0x%04X at %lu, length %lu, end %lu; expected result %d, "
+                 "0x%04X at %lu, length %lu, end %lu",
+                 (int)got, (unsigned)c.id, (unsigned long)c.offset, (unsigned long)c.length,
+                 (unsigned long)c.end, (int)res, (unsigned)id, (unsigned long)offset,
+                 (unsigned long)length, (unsigned long)end);
+    if (body && (body->pos != (size_t)offset + 6 || body->end != end))
+        fail_msg("chunk 0x%04X at %lu: body %lu..%lu, expected %lu..%lu", (unsigned)id,
+                 (unsigned long)offset, (unsigned long)body->pos, (unsigned long)body->end,
+                 (unsigned long)offset + 6, (unsigned long)end);
 }
 
 static uint32_t float_bits(float f)
@@ -161,8 +201,7 @@ static void test_short_reads(void **state)
     (void)state;
 
     /* u32 from 3 bytes */
-    buf = exact_copy(bytes, 3);
-    r = kf3ds_reader_make(buf, 3);
+    r = exact_reader(bytes, 3, &buf);
     assert_true(kf3ds_read_u32(&r) == 0);
     assert_int_equal(r.short_read, 1);
     assert_true(r.pos <= r.end);
@@ -171,40 +210,34 @@ static void test_short_reads(void **state)
     free(buf);
 
     /* i32 / f32 from 3 bytes */
-    buf = exact_copy(bytes, 3);
-    r = kf3ds_reader_make(buf, 3);
+    r = exact_reader(bytes, 3, &buf);
     assert_int_equal(kf3ds_read_i32(&r), 0);
     assert_int_equal(r.short_read, 1);
     free(buf);
-    buf = exact_copy(bytes, 3);
-    r = kf3ds_reader_make(buf, 3);
+    r = exact_reader(bytes, 3, &buf);
     assert_true(kf3ds_read_f32(&r) == 0.0f);
     assert_int_equal(r.short_read, 1);
     free(buf);
 
     /* u16 / i16 from 1 byte */
-    buf = exact_copy(bytes, 1);
-    r = kf3ds_reader_make(buf, 1);
+    r = exact_reader(bytes, 1, &buf);
     assert_int_equal(kf3ds_read_u16(&r), 0);
     assert_int_equal(r.short_read, 1);
     free(buf);
-    buf = exact_copy("\xFF", 1);
-    r = kf3ds_reader_make(buf, 1);
+    r = exact_reader("\xFF", 1, &buf);
     assert_int_equal(kf3ds_read_i16(&r), 0);
     assert_int_equal(r.short_read, 1);
     free(buf);
 
     /* u8 from an empty range */
-    buf = exact_copy(bytes, 0);
-    r = kf3ds_reader_make(buf, 0);
+    r = exact_reader(bytes, 0, &buf);
     assert_int_equal(kf3ds_reader_left(&r), 0);
     assert_int_equal(kf3ds_read_u8(&r), 0);
     assert_int_equal(r.short_read, 1);
     free(buf);
 
     /* Reading exactly to the end is not short; one more byte is. */
-    buf = exact_copy(bytes, 3);
-    r = kf3ds_reader_make(buf, 3);
+    r = exact_reader(bytes, 3, &buf);
     assert_int_equal(kf3ds_read_u16(&r), 0x0201);
     assert_int_equal(kf3ds_read_u8(&r), 0x03);
     assert_int_equal(r.short_read, 0);
@@ -250,9 +283,6 @@ static void test_subrange_end(void **state)
 static void test_null_reader(void **state)
 {
     kf3ds_reader r = kf3ds_reader_make(NULL, 100);
-    size_t len = 99;
-    int term = 1;
-    const char *s;
     kf3ds_chunk c;
     (void)state;
     assert_int_equal(r.end, 0);
@@ -260,11 +290,7 @@ static void test_null_reader(void **state)
     assert_int_equal(kf3ds_read_u32(&r), 0);
     assert_int_equal(r.short_read, 1);
     r.short_read = 0;
-    s = kf3ds_read_cstr(&r, &len, &term);
-    assert_non_null(s);
-    assert_int_equal(len, 0);
-    assert_int_equal(term, 0);
-    assert_int_equal(r.short_read, 1);
+    expect_no_string(&r);
     r = kf3ds_reader_make(NULL, 0);
     assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_NONE);
 }
@@ -308,11 +334,7 @@ static void test_cstr(void **state)
 
     /* at the end: empty, unterminated */
     r.short_read = 0;
-    s = kf3ds_read_cstr(&r, &len, &term);
-    assert_non_null(s);
-    assert_int_equal(len, 0);
-    assert_int_equal(term, 0);
-    assert_int_equal(r.short_read, 1);
+    expect_no_string(&r);
 
     /* NULL len / terminated are allowed */
     r = kf3ds_reader_make(buf, sizeof bytes);
@@ -381,59 +403,34 @@ static void test_iterate_siblings(void **state)
     size_t size;
     unsigned char *buf = build_tree(&size);
     kf3ds_reader top = kf3ds_reader_make(buf, size), root_body, body, sub_body;
-    kf3ds_chunk c, sub;
+    kf3ds_chunk c;
     (void)state;
 
     assert_int_equal(size, 53);
-    assert_int_equal(kf3ds_chunk_next(&top, &c, &root_body), KF3DS_CHUNK_OK);
-    assert_int_equal(c.id, 0x4D4D);
-    assert_int_equal(c.offset, 0);
-    assert_int_equal(c.length, 53);
-    assert_int_equal(c.end, 53);
-    assert_int_equal(root_body.pos, 6);
-    assert_int_equal(root_body.end, 53);
+    expect_chunk(&top, &root_body, KF3DS_CHUNK_OK, 0x4D4D, 0, 53, 53);
     assert_ptr_equal(root_body.data, buf);
     assert_int_equal(root_body.short_read, 0);
     assert_int_equal(top.pos, 53);
     assert_int_equal(kf3ds_chunk_next(&top, &c, NULL), KF3DS_CHUNK_NONE);
 
     /* first child */
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_OK);
-    assert_int_equal(c.id, 0x0002);
-    assert_int_equal(c.offset, 6);
-    assert_int_equal(c.length, 10);
-    assert_int_equal(c.end, 16);
-    assert_int_equal(body.pos, 12);
-    assert_int_equal(body.end, 16);
+    expect_chunk(&root_body, &body, KF3DS_CHUNK_OK, 0x0002, 6, 10, 16);
     assert_true(kf3ds_read_u32(&body) == 3);
     assert_int_equal(body.short_read, 0);
     assert_int_equal(root_body.pos, 16);
 
     /* the unknown chunk is skipped by its length, body unread */
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, NULL), KF3DS_CHUNK_OK);
-    assert_int_equal(c.id, 0x1234);
-    assert_int_equal(c.offset, 16);
-    assert_int_equal(c.length, 11);
-    assert_int_equal(c.end, 27);
+    expect_chunk(&root_body, NULL, KF3DS_CHUNK_OK, 0x1234, 16, 11, 27);
     assert_int_equal(root_body.pos, 27);
 
     /* a container, and its own child */
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_OK);
-    assert_int_equal(c.id, 0x3D3D);
-    assert_int_equal(c.offset, 27);
-    assert_int_equal(c.end, 43);
-    assert_int_equal(kf3ds_chunk_next(&body, &sub, &sub_body), KF3DS_CHUNK_OK);
-    assert_int_equal(sub.id, 0x3D3E);
-    assert_int_equal(sub.offset, 33);
-    assert_int_equal(sub.end, 43);
+    expect_chunk(&root_body, &body, KF3DS_CHUNK_OK, 0x3D3D, 27, 16, 43);
+    expect_chunk(&body, &sub_body, KF3DS_CHUNK_OK, 0x3D3E, 33, 10, 43);
     assert_true(kf3ds_read_u32(&sub_body) == 7);
-    assert_int_equal(kf3ds_chunk_next(&body, &sub, NULL), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_NONE);
 
     /* last child */
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_OK);
-    assert_int_equal(c.id, 0x0100);
-    assert_int_equal(c.offset, 43);
-    assert_int_equal(c.end, 53);
+    expect_chunk(&root_body, &body, KF3DS_CHUNK_OK, 0x0100, 43, 10, 53);
     assert_true(kf3ds_read_f32(&body) == 1.0f);
     assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_NONE);
     assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_NONE);
@@ -473,19 +470,12 @@ static void test_length_exactly_six(void **state)
     put_header(tmp, 0x4D4D, 18);
     put_header(tmp + 6, 0x4010, 6); /* empty flag chunk */
     put_header(tmp + 12, 0x4011, 6);
-    buf = exact_copy(tmp, sizeof tmp);
-    r = kf3ds_reader_make(buf, sizeof tmp);
+    r = exact_reader(tmp, sizeof tmp, &buf);
     r.pos = 6; /* iterate the root's children directly */
-    assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_OK);
-    assert_int_equal(c.id, 0x4010);
-    assert_int_equal(c.end, 12);
-    assert_int_equal(body.pos, 12);
-    assert_int_equal(body.end, 12);
+    expect_chunk(&r, &body, KF3DS_CHUNK_OK, 0x4010, 6, 6, 12);
     assert_int_equal(kf3ds_reader_left(&body), 0);
     assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_NONE);
-    assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_OK);
-    assert_int_equal(c.id, 0x4011);
-    assert_int_equal(c.end, 18);
+    expect_chunk(&r, &body, KF3DS_CHUNK_OK, 0x4011, 12, 6, 18);
     assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_NONE);
     free(buf);
 }
@@ -504,28 +494,16 @@ static void test_child_overruns_parent(void **state)
     put_header(tmp + 6, 0x0002, 10);
     put_header(tmp + 16, 0x3D3D, 100);
     put_header(tmp + 22, 0x3D3E, 1000);
-    buf = exact_copy(tmp, sizeof tmp);
-    top = kf3ds_reader_make(buf, sizeof tmp);
+    top = exact_reader(tmp, sizeof tmp, &buf);
     assert_int_equal(kf3ds_chunk_next(&top, &c, &root_body), KF3DS_CHUNK_OK);
     assert_int_equal(kf3ds_chunk_next(&root_body, &c, NULL), KF3DS_CHUNK_OK);
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_CLAMPED);
-    assert_int_equal(c.id, 0x3D3D);
-    assert_int_equal(c.offset, 16);
-    assert_int_equal(c.length, 100); /* as declared */
-    assert_int_equal(c.end, 40);     /* clamped */
-    assert_int_equal(body.pos, 22);
-    assert_int_equal(body.end, 40);
+    /* the length as declared, the end clamped */
+    expect_chunk(&root_body, &body, KF3DS_CHUNK_CLAMPED, 0x3D3D, 16, 100, 40);
     assert_int_equal(root_body.pos, 40);
     assert_int_equal(kf3ds_chunk_next(&root_body, &c, NULL), KF3DS_CHUNK_NONE);
 
     /* its child overruns the clamped parent too */
-    assert_int_equal(kf3ds_chunk_next(&body, &c, &body2), KF3DS_CHUNK_CLAMPED);
-    assert_int_equal(c.id, 0x3D3E);
-    assert_int_equal(c.offset, 22);
-    assert_int_equal(c.length, 1000);
-    assert_int_equal(c.end, 40);
-    assert_int_equal(body2.pos, 28);
-    assert_int_equal(body2.end, 40);
+    expect_chunk(&body, &body2, KF3DS_CHUNK_CLAMPED, 0x3D3E, 22, 1000, 40);
     assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_NONE);
     free(buf);
 }
@@ -540,13 +518,8 @@ static void test_root_overruns_buffer(void **state)
     (void)state;
     memset(tmp, 0, sizeof tmp);
     put_header(tmp, 0x4D4D, 0xFFFFFFFFu);
-    buf = exact_copy(tmp, sizeof tmp);
-    top = kf3ds_reader_make(buf, sizeof tmp);
-    assert_int_equal(kf3ds_chunk_next(&top, &c, &body), KF3DS_CHUNK_CLAMPED);
-    assert_true(c.length == 0xFFFFFFFFu);
-    assert_int_equal(c.end, 12);
-    assert_int_equal(body.pos, 6);
-    assert_int_equal(body.end, 12);
+    top = exact_reader(tmp, sizeof tmp, &buf);
+    expect_chunk(&top, &body, KF3DS_CHUNK_CLAMPED, 0x4D4D, 0, 0xFFFFFFFFu, 12);
     assert_int_equal(top.pos, 12);
     /* the 6 zero bytes in the body: a chunk header with length 0 */
     assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_BAD);
@@ -565,8 +538,7 @@ static void test_length_below_six(void **state)
         memset(tmp, 0xEE, sizeof tmp);
         put_header(tmp, 0x0002, 10);      /* a good chunk first */
         put_header(tmp + 10, 0xB021, len); /* then the bad one */
-        buf = exact_copy(tmp, sizeof tmp);
-        r = kf3ds_reader_make(buf, sizeof tmp);
+        r = exact_reader(tmp, sizeof tmp, &buf);
         assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_OK);
         assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_BAD);
         assert_int_equal(c.id, 0xB021);
@@ -589,8 +561,7 @@ static void test_trailing_bytes(void **state)
         kf3ds_chunk c;
         memset(tmp, 0x4D, sizeof tmp); /* looks like a header start */
         put_header(tmp, 0x0002, 10);
-        buf = exact_copy(tmp, 10 + extra);
-        r = kf3ds_reader_make(buf, 10 + extra);
+        r = exact_reader(tmp, 10 + extra, &buf);
         assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_OK);
         assert_int_equal(c.end, 10);
         assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_BAD);
@@ -605,8 +576,7 @@ static void test_trailing_bytes(void **state)
         kf3ds_chunk c;
         put_header(tmp, 0x0002, 10);
         put_header(tmp + 10, 0x4010, 6);
-        buf = exact_copy(tmp, 16);
-        r = kf3ds_reader_make(buf, 16);
+        r = exact_reader(tmp, 16, &buf);
         assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_OK);
         assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_OK);
         assert_int_equal(c.id, 0x4010);

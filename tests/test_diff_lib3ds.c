@@ -41,7 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -996,52 +995,48 @@ static int run_dir(const char *dir, char *const *names, size_t count, unsigned *
     return failures;
 }
 
-static int cmp_names(const void *a, const void *b)
+/* The files test_corpus must find: the cases this test is about. */
+static const char *const must_names[] = { "sr-CITY.3DS", "sr-PASKA2.3DS", "sr-SCENE.3DS",
+                                          "sr-I_SHP_3.3DS", "sr-PXLSHIP3.3DS", "blitz3d-claw.3DS",
+                                          "blitz3d-mak_robotic.3DS" };
+
+typedef struct corpus_run {
+    unsigned files;
+    int failures;
+    int found[sizeof must_names / sizeof must_names[0]];
+} corpus_run;
+
+/* One corpus file: compared when kf3ds reads keyframer nodes from it. */
+static void diff_corpus_file(const char *path, const char *name, void *user)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    corpus_run *run = (corpus_run *)user;
+    file_stats st;
+    size_t i;
+    for (i = 0; i < sizeof must_names / sizeof must_names[0]; i++)
+        run->found[i] |= strcmp(name, must_names[i]) == 0;
+    if (!has_animation(path))
+        return; /* no keyframer nodes, or not a 3DS file at all */
+    diff_file(path, name, &st);
+    run->failures += st.failures;
+    run->files++;
 }
 
 /* Every file of the corpus that kf3ds reads with keyframer nodes. */
 static void test_corpus(void **state)
 {
-    static const char *const must[] = { "sr-CITY.3DS", "sr-PASKA2.3DS", "sr-SCENE.3DS",
-                                        "sr-I_SHP_3.3DS", "sr-PXLSHIP3.3DS", "blitz3d-claw.3DS",
-                                        "blitz3d-mak_robotic.3DS" };
-    const char *dir = support_corpus_dir();
-    char **names = NULL;
-    size_t n = 0, cap = 0, i;
-    unsigned files = 0;
-    int failures;
-    DIR *d;
-    struct dirent *e;
+    corpus_run run;
+    size_t i;
     (void)state;
-    if (!dir)
+    memset(&run, 0, sizeof run);
+    if (support_corpus_each(diff_corpus_file, &run) < 0)
         skip();
-    d = opendir(dir);
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            names = realloc(names, cap * sizeof *names);
-            assert_non_null(names);
-        }
-        names[n] = malloc(strlen(e->d_name) + 1);
-        assert_non_null(names[n]);
-        strcpy(names[n++], e->d_name);
-    }
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp_names);
-    for (i = 0; i < sizeof must / sizeof must[0]; i++) /* the cases this test is about */
-        assert_non_null(bsearch(&must[i], names, n, sizeof *names, cmp_names));
-    failures = run_dir(dir, names, n, &files);
-    for (i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    fprintf(stderr, "corpus: %u animated files compared, %d failure(s)\n", files, failures);
-    assert_true(files >= 20);
-    assert_int_equal(failures, 0);
+    for (i = 0; i < sizeof must_names / sizeof must_names[0]; i++)
+        if (!run.found[i])
+            fail_msg("%s is not in the corpus", must_names[i]);
+    fprintf(stderr, "corpus: %u animated files compared, %d failure(s)\n", run.files,
+            run.failures);
+    assert_true(run.files >= 20);
+    assert_int_equal(run.failures, 0);
 }
 
 /* The project's own samples (edge.3ds has flags 2, shared frames and a late
@@ -1133,8 +1128,7 @@ typedef struct craft_key {
 static void craft_track(w3ds *w, uint16_t tag, uint16_t flags, const craft_key *k, uint32_t n, int dims)
 {
     uint32_t i;
-    w3ds_begin(w, tag);
-    w3ds_track_header(w, flags, n);
+    support_track_begin(w, tag, flags, n);
     for (i = 0; i < n; i++) {
         w3ds_tcb tcb;
         memset(&tcb, 0, sizeof tcb);
@@ -1151,14 +1145,9 @@ static void craft_node(w3ds *w, const char *name, const char *inst, uint16_t par
 {
     w3ds_begin(w, 0xB002); /* OBJECT_NODE_TAG */
     w3ds_node_hdr(w, name, 0, 0, parent);
-    if (inst) {
-        w3ds_begin(w, 0xB011); /* INSTANCE_NAME */
-        w3ds_cstr(w, inst);
-        w3ds_end(w);
-    }
-    w3ds_begin(w, 0xB013); /* PIVOT */
-    w3ds_f32v(w, pivot, 3);
-    w3ds_end(w);
+    if (inst)
+        support_chunk_str(w, 0xB011, inst); /* INSTANCE_NAME */
+    support_chunk_f32v(w, 0xB013, pivot, 3); /* PIVOT */
 }
 
 static void craft_box(w3ds *w, const char *name, const float m[12], const float half[3])
@@ -1218,27 +1207,15 @@ static int write_crafted(const char *path)
     int rc;
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D); /* M3DMAGIC */
-    w3ds_begin(&w, 0x0002);
-    w3ds_u32(&w, 3);
-    w3ds_end(&w);
+    support_chunk_u32(&w, 0x0002, 3); /* M3D_VERSION */
     w3ds_begin(&w, 0x3D3D); /* MDATA */
-    w3ds_begin(&w, 0x3D3E);
-    w3ds_u32(&w, 3);
-    w3ds_end(&w);
+    support_chunk_u32(&w, 0x3D3E, 3); /* MESH_VERSION */
     craft_box(&w, "BoxA", ma, ha);
     craft_box(&w, "BoxB", mb, hb);
     craft_box(&w, "BoxC", mc, hc);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000); /* KFDATA */
-    w3ds_begin(&w, 0xB00A); /* KFHDR */
-    w3ds_u16(&w, 5);
-    w3ds_cstr(&w, "craft");
-    w3ds_u32(&w, 60);
-    w3ds_end(&w);
-    w3ds_begin(&w, 0xB008); /* KFSEG */
-    w3ds_i32(&w, 0);
-    w3ds_i32(&w, 60);
-    w3ds_end(&w);
+    support_kf_segment(&w, "craft", 60);
     /* #0 BoxA: every track flags 2 (wrap, no cyclic tangents), TCB inside */
     craft_node(&w, "BoxA", NULL, 0xFFFF, piv_a);
     craft_track(&w, 0xB020, 2, a_pos, 4, 3);

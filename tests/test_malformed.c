@@ -11,39 +11,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "kf3ds.h"
 #include "support.h"
 #include "write3ds.h"
-
-/* ------------------------------------------------------------------------ */
-/* Failure context                                                          */
-/* ------------------------------------------------------------------------ */
-
-/* What is being loaded right now, for failure messages inside loops. */
-static char g_what[256];
-
-static void set_what(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g_what, sizeof g_what, fmt, ap);
-    va_end(ap);
-}
-
-#define MUST(cond)                                                                  \
-    do {                                                                            \
-        if (!(cond))                                                                \
-            fail_msg("%s: check failed: %s (line %d)", g_what, #cond, __LINE__);    \
-    } while (0)
-
-/* The counting allocator is in support.c. */
 
 /* ------------------------------------------------------------------------ */
 /* Scene invariants                                                         */
@@ -156,11 +131,6 @@ static void check_meshes(const kf3ds_scene *s)
     }
 }
 
-static int in_range(int32_t v, uint32_t n)
-{
-    return v == KF3DS_NONE || (v >= 0 && (uint32_t)v < n);
-}
-
 static void check_nodes(const kf3ds_scene *s)
 {
     uint32_t n = s->num_nodes, i, k;
@@ -183,7 +153,7 @@ static void check_nodes(const kf3ds_scene *s)
         const kf3ds_node *nd = &s->nodes[i];
         MUST((unsigned)nd->type <= (unsigned)KF3DS_NODE_SPOT);
         MUST(nd->name != NULL);
-        MUST(in_range(nd->parent, n));
+        MUST(support_in_range(nd->parent, n));
         MUST(nd->parent != (int32_t)i);
         if (nd->parent != KF3DS_NONE) {
             MUST(pos[nd->parent] < pos[i]); /* parents first */
@@ -191,10 +161,10 @@ static void check_nodes(const kf3ds_scene *s)
         } else {
             MUST(nd->depth == 0);
         }
-        MUST(in_range(nd->mesh, s->num_meshes));
-        MUST(in_range(nd->camera, s->num_cameras));
-        MUST(in_range(nd->light, s->num_lights));
-        MUST(in_range(nd->target, n));
+        MUST(support_in_range(nd->mesh, s->num_meshes));
+        MUST(support_in_range(nd->camera, s->num_cameras));
+        MUST(support_in_range(nd->light, s->num_lights));
+        MUST(support_in_range(nd->target, n));
         if (nd->mesh != KF3DS_NONE)
             MUST(nd->type == KF3DS_NODE_OBJECT);
         for (k = 0; k < KF3DS_TRACK_COUNT; k++) {
@@ -206,7 +176,7 @@ static void check_nodes(const kf3ds_scene *s)
                     MUST(t->keys[j - 1].frame <= t->keys[j].frame);
                 if (k == KF3DS_TRACK_MORPH) {
                     MUST(t->keys[j].morph_name != NULL);
-                    MUST(in_range(t->keys[j].morph_mesh, s->num_meshes));
+                    MUST(support_in_range(t->keys[j].morph_mesh, s->num_meshes));
                 }
             }
         }
@@ -231,9 +201,9 @@ static void check_eval(const kf3ds_scene *s, int mode)
             if (mode == CHECK_FULL) {
                 kf3ds_pose one;
                 kf3ds_node_eval(s, i, frame, 0, &one);
-                MUST(in_range(one.morph_mesh, s->num_meshes));
+                MUST(support_in_range(one.morph_mesh, s->num_meshes));
             }
-            MUST(in_range(poses[i].morph_mesh, s->num_meshes));
+            MUST(support_in_range(poses[i].morph_mesh, s->num_meshes));
             if (kf3ds_node_mesh_matrix(s, i, &poses[i], &m)) {
                 const kf3ds_mesh *mesh = &s->meshes[s->nodes[i].mesh];
                 for (j = 0; j < mesh->num_points; j++) {
@@ -271,101 +241,103 @@ static void check_scene(const kf3ds_scene *s, const kf3ds_diag *err, int mode)
 }
 
 /* Loads `size` bytes from an exactly sized heap copy (so that an overread is
- * an ASan report), checks the result, frees it and checks that the counting
- * allocator got every block back. `inspect` (may be NULL) sees the scene (or
- * NULL) and the error before the scene is freed. Returns 1 when a scene was
- * returned, 0 when the load returned NULL; *err_out gets the error. */
+ * an ASan report) with the counting allocator reset to refuse every call
+ * after the first `fail_after` (-1: never) and the given limits (may be
+ * NULL). Returns the scene (the caller frees it) or NULL. */
+static kf3ds_scene *load_counted(const unsigned char *data, size_t size, counting *c,
+                                 long fail_after, const kf3ds_limits *limits, kf3ds_diag *err)
+{
+    unsigned char *copy = (unsigned char *)malloc(size ? size : 1);
+    kf3ds_load_options o;
+    kf3ds_scene *s;
+    assert_non_null(copy);
+    if (size)
+        memcpy(copy, data, size);
+    counting_reset(c, fail_after);
+    o = counting_options(c);
+    if (limits)
+        o.limits = *limits;
+    s = kf3ds_load_memory(copy, size, &o, err);
+    free(copy); /* the buffer is not kept */
+    return s;
+}
+
+/* load_counted of a file that must give a scene, checked at `mode`. */
+static kf3ds_scene *load_scene(const unsigned char *data, size_t size, counting *c,
+                               const kf3ds_limits *limits, kf3ds_diag *err, int mode)
+{
+    kf3ds_scene *s = load_counted(data, size, c, -1, limits, err);
+    MUST(s != NULL);
+    check_scene(s, err, mode);
+    return s;
+}
+
+/* load_scene of what `w` holds, once its open chunks are closed; frees the
+ * writer. */
+static kf3ds_scene *load_written(w3ds *w, counting *c, const kf3ds_limits *limits,
+                                 kf3ds_diag *err, int mode)
+{
+    kf3ds_scene *s;
+    support_end_all(w);
+    assert_false(w->failed);
+    s = load_scene(w->buf, w->len, c, limits, err, mode);
+    w3ds_free(w);
+    return s;
+}
+
+/* Loads as load_counted does, checks the result, frees it and checks that the
+ * counting allocator got every block back. `inspect` (may be NULL) sees the
+ * scene (or NULL) and the error before the scene is freed. Returns 1 when a
+ * scene was returned, 0 when the load returned NULL; *err_out gets the
+ * error. */
 typedef void (*inspect_fn)(const kf3ds_scene *s, const kf3ds_diag *err, void *user);
 
 static int load_and_check(const unsigned char *data, size_t size, const kf3ds_limits *limits,
                           int mode, kf3ds_diag *err_out, inspect_fn inspect, void *user)
 {
-    unsigned char *copy = (unsigned char *)malloc(size ? size : 1);
     counting c;
-    kf3ds_load_options o;
     kf3ds_diag err;
     kf3ds_scene *s;
-    int got;
-    MUST(copy != NULL);
-    if (size)
-        memcpy(copy, data, size);
-    counting_reset(&c, -1);
-    o = counting_options(&c);
-    if (limits)
-        o.limits = *limits;
     memset(&err, 0xA5, sizeof err); /* must be overwritten */
-    s = kf3ds_load_memory(copy, size, &o, &err);
-    free(copy); /* the buffer is not kept */
-    got = s != NULL;
+    s = load_counted(data, size, &c, -1, limits, &err);
     if (s) {
         check_scene(s, &err, mode);
-        if (inspect)
-            inspect(s, &err, user);
     } else {
         MUST(err.code != KF3DS_OK);
         MUST(err.severity == KF3DS_ERROR);
         MUST(memchr(err.message, '\0', sizeof err.message) != NULL);
         MUST(err.chunk_name != NULL);
-        if (inspect)
-            inspect(NULL, &err, user);
     }
-    kf3ds_free(s);
-    MUST(c.live == 0);
-    MUST(c.bytes == 0);
+    if (inspect)
+        inspect(s, &err, user);
+    counting_free_scene(s, &c);
     if (err_out)
         *err_out = err;
-    return got;
+    return s != NULL;
+}
+
+/* The bytes `w` holds as an exactly sized copy (free with free()); the writer
+ * is freed. */
+static unsigned char *take_bytes(w3ds *w, size_t *size)
+{
+    unsigned char *out;
+    assert_false(w->failed);
+    out = (unsigned char *)malloc(w->len);
+    assert_non_null(out);
+    memcpy(out, w->buf, w->len);
+    *size = w->len;
+    w3ds_free(w);
+    return out;
 }
 
 /* ------------------------------------------------------------------------ */
 /* A rich, valid scene                                                      */
 /* ------------------------------------------------------------------------ */
 
-static void chunk_u16(w3ds *w, uint16_t id, uint16_t v)
-{
-    w3ds_begin(w, id);
-    w3ds_u16(w, v);
-    w3ds_end(w);
-}
-
-static void chunk_u32(w3ds *w, uint16_t id, uint32_t v)
-{
-    w3ds_begin(w, id);
-    w3ds_u32(w, v);
-    w3ds_end(w);
-}
-
-static void chunk_f32(w3ds *w, uint16_t id, float v)
-{
-    w3ds_begin(w, id);
-    w3ds_f32(w, v);
-    w3ds_end(w);
-}
-
-static void chunk_f32v(w3ds *w, uint16_t id, const float *v, size_t n)
-{
-    w3ds_begin(w, id);
-    w3ds_f32v(w, v, n);
-    w3ds_end(w);
-}
-
-static void chunk_str(w3ds *w, uint16_t id, const char *s)
-{
-    w3ds_begin(w, id);
-    w3ds_cstr(w, s);
-    w3ds_end(w);
-}
-
-static void chunk_empty(w3ds *w, uint16_t id)
-{
-    w3ds_begin(w, id);
-    w3ds_end(w);
-}
-
 static void color_f(w3ds *w, uint16_t id, float r, float g, float b)
 {
     const float v[3] = { r, g, b };
-    chunk_f32v(w, id, v, 3);
+    support_chunk_f32v(w, id, v, 3);
 }
 
 static void color_24(w3ds *w, uint16_t id, uint8_t r, uint8_t g, uint8_t b)
@@ -380,23 +352,21 @@ static void color_24(w3ds *w, uint16_t id, uint8_t r, uint8_t g, uint8_t b)
 static void int_percent(w3ds *w, uint16_t id, int16_t v)
 {
     w3ds_begin(w, id);
-    w3ds_begin(w, 0x0030);
-    w3ds_u16(w, (uint16_t)v);
-    w3ds_end(w);
+    support_chunk_u16(w, 0x0030, (uint16_t)v); /* INT_PERCENTAGE */
     w3ds_end(w);
 }
 
 static void float_percent(w3ds *w, uint16_t id, float v)
 {
     w3ds_begin(w, id);
-    chunk_f32(w, 0x0031, v);
+    support_chunk_f32(w, 0x0031, v);
     w3ds_end(w);
 }
 
 static void write_material(w3ds *w, const char *name, int rich)
 {
     w3ds_begin(w, 0xAFFF);
-    chunk_str(w, 0xA000, name);
+    support_chunk_str(w, 0xA000, name);
     w3ds_begin(w, 0xA010);
     color_24(w, 0x0011, 200, 10, 10);
     w3ds_end(w);
@@ -413,27 +383,25 @@ static void write_material(w3ds *w, const char *name, int rich)
         float_percent(w, 0xA041, 0.25f);
         int_percent(w, 0xA050, 10);
         int_percent(w, 0xA084, 5);
-        chunk_empty(w, 0xA081);
-        chunk_empty(w, 0xA080);
-        chunk_empty(w, 0xA083);
-        chunk_f32(w, 0xA087, 1.5f);
-        chunk_u16(w, 0xA100, 3);
+        support_chunk_empty(w, 0xA081);
+        support_chunk_empty(w, 0xA080);
+        support_chunk_empty(w, 0xA083);
+        support_chunk_f32(w, 0xA087, 1.5f);
+        support_chunk_u16(w, 0xA100, 3);
         w3ds_begin(w, 0xA200); /* MAT_TEXMAP */
-        w3ds_begin(w, 0x0030);
-        w3ds_u16(w, 75);
-        w3ds_end(w);
-        chunk_str(w, 0xA300, "checker.png");
-        chunk_u16(w, 0xA351, 0x10);
-        chunk_f32(w, 0xA353, 0.07f);
-        chunk_f32(w, 0xA354, 2.0f);
-        chunk_f32(w, 0xA356, 3.0f);
-        chunk_f32(w, 0xA358, 0.5f);
-        chunk_f32(w, 0xA35A, 0.25f);
-        chunk_f32(w, 0xA35C, 45.0f);
+        support_chunk_u16(w, 0x0030, 75);
+        support_chunk_str(w, 0xA300, "checker.png");
+        support_chunk_u16(w, 0xA351, 0x10);
+        support_chunk_f32(w, 0xA353, 0.07f);
+        support_chunk_f32(w, 0xA354, 2.0f);
+        support_chunk_f32(w, 0xA356, 3.0f);
+        support_chunk_f32(w, 0xA358, 0.5f);
+        support_chunk_f32(w, 0xA35A, 0.25f);
+        support_chunk_f32(w, 0xA35C, 45.0f);
         w3ds_end(w);
         w3ds_begin(w, 0xA230); /* MAT_BUMPMAP */
-        chunk_f32(w, 0x0031, 0.5f);
-        chunk_str(w, 0xA300, "bump.png");
+        support_chunk_f32(w, 0x0031, 0.5f);
+        support_chunk_str(w, 0xA300, "bump.png");
         w3ds_end(w);
     }
     w3ds_end(w);
@@ -501,8 +469,8 @@ static void write_box_mesh(w3ds *w, const char *name, float ox, int mirrored)
         w3ds_u32(w, 1u << (i / 2));
     w3ds_end(w);
     w3ds_end(w);
-    chunk_f32v(w, 0x4160, matrix, 12); /* MESH_MATRIX */
-    w3ds_begin(w, 0x4165);             /* MESH_COLOR */
+    support_chunk_f32v(w, 0x4160, matrix, 12); /* MESH_MATRIX */
+    w3ds_begin(w, 0x4165);                     /* MESH_COLOR */
     w3ds_u8(w, 3);
     w3ds_end(w);
     w3ds_end(w);
@@ -514,9 +482,9 @@ static void write_editor(w3ds *w)
     static const float cam_pos[3] = { 0, -10, 5 }, cam_tgt[3] = { 0, 0, 0 };
     static const float spot_pos[3] = { 5, 5, 10 }, spot_tgt[3] = { 0, 0, 0 };
     static const float omni_pos[3] = { -5, 0, 3 };
-    chunk_u32(w, 0x3D3E, 3);   /* MESH_VERSION */
-    chunk_f32(w, 0x0100, 1.0f); /* MASTER_SCALE */
-    w3ds_begin(w, 0x2100);     /* AMBIENT_LIGHT */
+    support_chunk_u32(w, 0x3D3E, 3);    /* MESH_VERSION */
+    support_chunk_f32(w, 0x0100, 1.0f); /* MASTER_SCALE */
+    w3ds_begin(w, 0x2100);              /* AMBIENT_LIGHT */
     color_f(w, 0x0010, 0.1f, 0.1f, 0.1f);
     w3ds_end(w);
     write_material(w, "Red", 1);
@@ -531,7 +499,7 @@ static void write_editor(w3ds *w)
     w3ds_f32v(w, cam_tgt, 3);
     w3ds_f32(w, 5.0f);
     w3ds_f32(w, 35.0f);
-    chunk_empty(w, 0x4710);
+    support_chunk_empty(w, 0x4710);
     w3ds_begin(w, 0x4720);
     w3ds_f32(w, 1.0f);
     w3ds_f32(w, 1000.0f);
@@ -549,42 +517,28 @@ static void write_editor(w3ds *w)
     w3ds_f32v(w, spot_tgt, 3);
     w3ds_f32(w, 30.0f);
     w3ds_f32(w, 45.0f);
-    chunk_f32(w, 0x4656, 10.0f);
-    chunk_empty(w, 0x4630);
-    chunk_empty(w, 0x4650);
-    chunk_empty(w, 0x4651);
-    chunk_empty(w, 0x4652);
+    support_chunk_f32(w, 0x4656, 10.0f);
+    support_chunk_empty(w, 0x4630);
+    support_chunk_empty(w, 0x4650);
+    support_chunk_empty(w, 0x4651);
+    support_chunk_empty(w, 0x4652);
     w3ds_end(w);
-    chunk_empty(w, 0x4625);
-    chunk_f32(w, 0x4659, 10.0f);
-    chunk_f32(w, 0x465A, 100.0f);
-    chunk_f32(w, 0x465B, 1.5f);
+    support_chunk_empty(w, 0x4625);
+    support_chunk_f32(w, 0x4659, 10.0f);
+    support_chunk_f32(w, 0x465A, 100.0f);
+    support_chunk_f32(w, 0x465B, 1.5f);
     w3ds_end(w);
     w3ds_end(w);
 
     w3ds_begin(w, 0x4000);
     w3ds_cstr(w, "Omni01");
-    chunk_empty(w, 0x4010); /* OBJ_HIDDEN */
+    support_chunk_empty(w, 0x4010); /* OBJ_HIDDEN */
     w3ds_begin(w, 0x4600);
     w3ds_f32v(w, omni_pos, 3);
     color_f(w, 0x0013, 0.5f, 0.5f, 1.0f);
-    chunk_empty(w, 0x4620);
+    support_chunk_empty(w, 0x4620);
     w3ds_end(w);
     w3ds_end(w);
-}
-
-static void track_begin(w3ds *w, uint16_t id, uint16_t flags, uint32_t keys)
-{
-    w3ds_begin(w, id);
-    w3ds_track_header(w, flags, keys);
-}
-
-static void key_vec(w3ds *w, int32_t frame, const w3ds_tcb *tcb, float x, float y, float z)
-{
-    w3ds_key_header(w, frame, tcb);
-    w3ds_f32(w, x);
-    w3ds_f32(w, y);
-    w3ds_f32(w, z);
 }
 
 static void key_rot(w3ds *w, int32_t frame, const w3ds_tcb *tcb, float angle, float x, float y,
@@ -603,18 +557,11 @@ static void key_scalar(w3ds *w, int32_t frame, const w3ds_tcb *tcb, float v)
     w3ds_f32(w, v);
 }
 
-static void node_begin(w3ds *w, uint16_t tag, uint16_t id, const char *name, uint16_t parent)
-{
-    w3ds_begin(w, tag);
-    chunk_u16(w, 0xB030, id);
-    w3ds_node_hdr(w, name, 0, 0, parent);
-}
-
 static void simple_pos(w3ds *w, float x, float y, float z)
 {
-    track_begin(w, 0xB020, 0, 2);
-    key_vec(w, 0, NULL, x, y, z);
-    key_vec(w, 50, NULL, x + 1, y - 1, z + 2);
+    support_track_begin(w, 0xB020, 0, 2);
+    support_key_vec(w, 0, NULL, x, y, z);
+    support_key_vec(w, 50, NULL, x + 1, y - 1, z + 2);
     w3ds_end(w);
 }
 
@@ -627,64 +574,54 @@ static void write_keyframer(w3ds *w)
     static const float bbox[6] = { -1, -1, -1, 1, 1, 1 };
     static const float prescale[3] = { 1, 1, 1 };
     w3ds_begin(w, 0xB000);
-    w3ds_begin(w, 0xB00A); /* KFHDR */
-    w3ds_u16(w, 5);
-    w3ds_cstr(w, "rich.3ds");
-    w3ds_i32(w, 100);
-    w3ds_end(w);
-    w3ds_begin(w, 0xB008); /* KFSEG */
-    w3ds_i32(w, 0);
-    w3ds_i32(w, 100);
-    w3ds_end(w);
-    w3ds_begin(w, 0xB009); /* KFCURTIME */
-    w3ds_i32(w, 0);
-    w3ds_end(w);
+    support_kf_segment(w, "rich.3ds", 100);
+    support_chunk_u32(w, 0xB009, 0); /* KFCURTIME */
 
     /* 0: ambient */
-    node_begin(w, 0xB001, 0, "$AMBIENT$", 0xFFFF);
-    track_begin(w, 0xB025, 0, 2);
-    key_vec(w, 0, NULL, 0.1f, 0.1f, 0.1f);
-    key_vec(w, 100, &tcb2, 0.3f, 0.2f, 0.1f);
+    support_node_begin(w, 0xB001, 0, "$AMBIENT$", 0xFFFF);
+    support_track_begin(w, 0xB025, 0, 2);
+    support_key_vec(w, 0, NULL, 0.1f, 0.1f, 0.1f);
+    support_key_vec(w, 100, &tcb2, 0.3f, 0.2f, 0.1f);
     w3ds_end(w);
     w3ds_end(w);
 
     /* 1: a dummy group */
-    node_begin(w, 0xB002, 1, "$$$DUMMY", 0xFFFF);
-    chunk_str(w, 0xB011, "Group01");
-    chunk_f32v(w, 0xB013, pivot, 3);
-    chunk_f32v(w, 0xB014, bbox, 6);
+    support_node_begin(w, 0xB002, 1, "$$$DUMMY", 0xFFFF);
+    support_chunk_str(w, 0xB011, "Group01");
+    support_chunk_f32v(w, 0xB013, pivot, 3);
+    support_chunk_f32v(w, 0xB014, bbox, 6);
     simple_pos(w, 0, 0, 0);
-    track_begin(w, 0xB021, 0, 1);
+    support_track_begin(w, 0xB021, 0, 1);
     key_rot(w, 0, NULL, 0.0f, 0, 0, 1);
     w3ds_end(w);
-    track_begin(w, 0xB022, 0, 1);
-    key_vec(w, 0, NULL, 1, 1, 1);
+    support_track_begin(w, 0xB022, 0, 1);
+    support_key_vec(w, 0, NULL, 1, 1, 1);
     w3ds_end(w);
     w3ds_end(w);
 
     /* 2: the box, child of the dummy, with TCB keys everywhere */
-    node_begin(w, 0xB002, 2, "Box", 1);
-    chunk_f32v(w, 0xB013, pivot, 3);
-    chunk_f32(w, 0xB015, 30.0f);
-    track_begin(w, 0xB020, 0, 3);
-    key_vec(w, 0, &tcb1, 0, 0, 0);
-    key_vec(w, 10, &tcb2, 10, 0, 0);
-    key_vec(w, 20, &tcb3, 10, 10, 0);
+    support_node_begin(w, 0xB002, 2, "Box", 1);
+    support_chunk_f32v(w, 0xB013, pivot, 3);
+    support_chunk_f32(w, 0xB015, 30.0f);
+    support_track_begin(w, 0xB020, 0, 3);
+    support_key_vec(w, 0, &tcb1, 0, 0, 0);
+    support_key_vec(w, 10, &tcb2, 10, 0, 0);
+    support_key_vec(w, 20, &tcb3, 10, 10, 0);
     w3ds_end(w);
-    track_begin(w, 0xB021, 0, 3);
+    support_track_begin(w, 0xB021, 0, 3);
     key_rot(w, 0, &tcb1, 0.0f, 0, 0, 1);
     key_rot(w, 10, &tcb2, 1.0f, 0, 0, 1);
     key_rot(w, 20, &tcb3, 4.0f, 0, 1, 0); /* more than a half turn */
     w3ds_end(w);
-    track_begin(w, 0xB022, 0, 2);
-    key_vec(w, 0, NULL, 1, 1, 1);
-    key_vec(w, 20, &tcb1, 2, 2, 2);
+    support_track_begin(w, 0xB022, 0, 2);
+    support_key_vec(w, 0, NULL, 1, 1, 1);
+    support_key_vec(w, 20, &tcb1, 2, 2, 2);
     w3ds_end(w);
-    track_begin(w, 0xB029, 0, 2); /* HIDE */
+    support_track_begin(w, 0xB029, 0, 2); /* HIDE */
     w3ds_key_header(w, 0, NULL);
     w3ds_key_header(w, 15, NULL);
     w3ds_end(w);
-    track_begin(w, 0xB026, 0, 2); /* MORPH */
+    support_track_begin(w, 0xB026, 0, 2); /* MORPH */
     w3ds_key_header(w, 0, NULL);
     w3ds_cstr(w, "Box");
     w3ds_key_header(w, 10, NULL);
@@ -693,60 +630,60 @@ static void write_keyframer(w3ds *w)
     w3ds_end(w);
 
     /* 3: the mirrored box, child of the box, a looping track */
-    node_begin(w, 0xB002, 3, "Mirror", 2);
-    chunk_f32v(w, 0xB012, prescale, 3);
-    track_begin(w, 0xB020, 3, 3);
-    key_vec(w, 0, NULL, 0, 0, 0);
-    key_vec(w, 10, &tcb1, 0, 5, 0);
-    key_vec(w, 20, NULL, 0, 0, 0);
+    support_node_begin(w, 0xB002, 3, "Mirror", 2);
+    support_chunk_f32v(w, 0xB012, prescale, 3);
+    support_track_begin(w, 0xB020, 3, 3);
+    support_key_vec(w, 0, NULL, 0, 0, 0);
+    support_key_vec(w, 10, &tcb1, 0, 5, 0);
+    support_key_vec(w, 20, NULL, 0, 0, 0);
     w3ds_end(w);
-    track_begin(w, 0xB021, 2, 2);
+    support_track_begin(w, 0xB021, 2, 2);
     key_rot(w, 0, NULL, 0.5f, 1, 0, 0);
     key_rot(w, 20, NULL, 0.5f, 1, 0, 0);
     w3ds_end(w);
     w3ds_end(w);
 
     /* 4, 5: camera and its target */
-    node_begin(w, 0xB003, 4, "Cam01", 0xFFFF);
+    support_node_begin(w, 0xB003, 4, "Cam01", 0xFFFF);
     simple_pos(w, 0, -10, 5);
-    track_begin(w, 0xB023, 0, 2);
+    support_track_begin(w, 0xB023, 0, 2);
     key_scalar(w, 0, NULL, 45.0f);
     key_scalar(w, 50, &tcb2, 60.0f);
     w3ds_end(w);
-    track_begin(w, 0xB024, 0, 2);
+    support_track_begin(w, 0xB024, 0, 2);
     key_scalar(w, 0, NULL, 0.0f);
     key_scalar(w, 50, NULL, 30.0f);
     w3ds_end(w);
     w3ds_end(w);
-    node_begin(w, 0xB004, 5, "Cam01", 0xFFFF);
+    support_node_begin(w, 0xB004, 5, "Cam01", 0xFFFF);
     simple_pos(w, 0, 0, 0);
     w3ds_end(w);
 
     /* 6, 7: spotlight and its target */
-    node_begin(w, 0xB007, 6, "Spot01", 0xFFFF);
+    support_node_begin(w, 0xB007, 6, "Spot01", 0xFFFF);
     simple_pos(w, 5, 5, 10);
-    track_begin(w, 0xB025, 0, 1);
-    key_vec(w, 0, NULL, 1, 1, 1);
+    support_track_begin(w, 0xB025, 0, 1);
+    support_key_vec(w, 0, NULL, 1, 1, 1);
     w3ds_end(w);
-    track_begin(w, 0xB027, 0, 1);
+    support_track_begin(w, 0xB027, 0, 1);
     key_scalar(w, 0, NULL, 30.0f);
     w3ds_end(w);
-    track_begin(w, 0xB028, 0, 1);
+    support_track_begin(w, 0xB028, 0, 1);
     key_scalar(w, 0, NULL, 45.0f);
     w3ds_end(w);
-    track_begin(w, 0xB024, 0, 1);
+    support_track_begin(w, 0xB024, 0, 1);
     key_scalar(w, 0, NULL, 10.0f);
     w3ds_end(w);
     w3ds_end(w);
-    node_begin(w, 0xB006, 7, "Spot01", 0xFFFF);
+    support_node_begin(w, 0xB006, 7, "Spot01", 0xFFFF);
     simple_pos(w, 0, 0, 0);
     w3ds_end(w);
 
     /* 8: omni light, child of the dummy */
-    node_begin(w, 0xB005, 8, "Omni01", 1);
+    support_node_begin(w, 0xB005, 8, "Omni01", 1);
     simple_pos(w, -5, 0, 3);
-    track_begin(w, 0xB025, 0, 1);
-    key_vec(w, 0, NULL, 0.5f, 0.5f, 1.0f);
+    support_track_begin(w, 0xB025, 0, 1);
+    support_key_vec(w, 0, NULL, 0.5f, 0.5f, 1.0f);
     w3ds_end(w);
     w3ds_end(w);
 
@@ -757,23 +694,16 @@ static void write_keyframer(w3ds *w)
 static unsigned char *build_rich(size_t *size)
 {
     w3ds w;
-    unsigned char *out;
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D);
-    chunk_u32(&w, 0x0002, 3);
+    support_chunk_u32(&w, 0x0002, 3);
     w3ds_begin(&w, 0x3D3D);
     write_editor(&w);
     w3ds_end(&w);
     write_keyframer(&w);
     w3ds_end(&w);
-    assert_false(w.failed);
     assert_int_equal(w.depth, 0);
-    out = (unsigned char *)malloc(w.len);
-    assert_non_null(out);
-    memcpy(out, w.buf, w.len);
-    *size = w.len;
-    w3ds_free(&w);
-    return out;
+    return take_bytes(&w, size);
 }
 
 /* The rich scene plus enough data that the scene needs many blocks from the
@@ -781,12 +711,9 @@ static unsigned char *build_rich(size_t *size)
 static unsigned char *build_big(size_t *size)
 {
     w3ds w;
-    unsigned char *out;
     uint32_t i;
     char name[32];
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_editor(&w);
     for (i = 0; i < 300; i++) {
         snprintf(name, sizeof name, "Mat%u", (unsigned)i);
@@ -823,11 +750,11 @@ static unsigned char *build_big(size_t *size)
     w3ds_end(&w); /* MDATA */
     w3ds_begin(&w, 0xB000);
     for (i = 0; i < 200; i++) {
-        node_begin(&w, 0xB002, (uint16_t)i, i == 0 ? "Grid" : "$$$DUMMY",
-                   i == 0 ? 0xFFFF : (uint16_t)(i - 1));
+        support_node_begin(&w, 0xB002, (uint16_t)i, i == 0 ? "Grid" : "$$$DUMMY",
+                           i == 0 ? 0xFFFF : (uint16_t)(i - 1));
         if (i == 1) {
             uint32_t k;
-            track_begin(&w, 0xB021, 0, 3000);
+            support_track_begin(&w, 0xB021, 0, 3000);
             for (k = 0; k < 3000; k++) /* unsorted on purpose: the sort allocates */
                 key_rot(&w, (int32_t)((k * 7919u) % 3000u), NULL, 0.01f, 0, 0, 1);
             w3ds_end(&w);
@@ -837,13 +764,7 @@ static unsigned char *build_big(size_t *size)
     }
     w3ds_end(&w); /* KFDATA */
     w3ds_end(&w);
-    assert_false(w.failed);
-    out = (unsigned char *)malloc(w.len);
-    assert_non_null(out);
-    memcpy(out, w.buf, w.len);
-    *size = w.len;
-    w3ds_free(&w);
-    return out;
+    return take_bytes(&w, size);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -970,7 +891,7 @@ static void test_rich_scene_is_valid(void **state)
     unsigned char *data = build_rich(&size);
     chunk_list l = collect_chunks(data, size);
     (void)state;
-    set_what("rich scene (%lu bytes)", (unsigned long)size);
+    support_set_what("rich scene (%lu bytes)", (unsigned long)size);
     MUST(l.n > 100);
     MUST(l.v[0].id == 0x4D4D && l.v[0].end == size);
     MUST(load_and_check(data, size, NULL, CHECK_FULL, NULL, inspect_rich, NULL));
@@ -1003,7 +924,8 @@ static void test_truncate_every_byte(void **state)
     for (cut = 0; cut < size; cut++) {
         kf3ds_diag err;
         int got;
-        set_what("rich scene cut to %lu of %lu bytes", (unsigned long)cut, (unsigned long)size);
+        support_set_what("rich scene cut to %lu of %lu bytes", (unsigned long)cut,
+                         (unsigned long)size);
         got = load_and_check(data, cut, NULL, CHECK_FULL, &err, inspect_truncated, NULL);
         if (cut < 6) {
             MUST(!got);
@@ -1037,8 +959,8 @@ static void inspect_boundary(const kf3ds_scene *s, const kf3ds_diag *err, void *
         if (c->offset + 6 <= b->cut && b->cut < c->end) {
             int k = find_diag(s, KF3DS_WARN_OVERRUN, c->offset, 1);
             if (k < 0)
-                fail_msg("%s: no overrun listed for chunk 0x%04X at %lu", g_what, (unsigned)c->id,
-                         (unsigned long)c->offset);
+                fail_msg("%s: no overrun listed for chunk 0x%04X at %lu", support_what,
+                         (unsigned)c->id, (unsigned long)c->offset);
             MUST(s->diags[k].chunk_id == c->id);
             MUST(s->diags[k].severity == KF3DS_WARNING);
         }
@@ -1058,8 +980,8 @@ static void test_truncate_chunk_boundaries(void **state)
             continue;
         b.chunks = &l;
         b.cut = cut;
-        set_what("rich scene cut at chunk boundary %lu (%s of chunk 0x%04X)", (unsigned long)cut,
-                 i % 2 ? "end" : "start", (unsigned)l.v[i / 2].id);
+        support_set_what("rich scene cut at chunk boundary %lu (%s of chunk 0x%04X)",
+                         (unsigned long)cut, i % 2 ? "end" : "start", (unsigned)l.v[i / 2].id);
         MUST(load_and_check(data, cut, NULL, CHECK_LIGHT, NULL, inspect_boundary, &b));
     }
     free(l.v);
@@ -1089,7 +1011,7 @@ static void inspect_length(const kf3ds_scene *s, const kf3ds_diag *err, void *us
         MUST(s != NULL);
         k = find_diag(s, KF3DS_ERR_CHUNK, lc->chunk->offset, 1);
         if (k < 0)
-            fail_msg("%s: no KF3DS_ERR_CHUNK at offset %lu", g_what,
+            fail_msg("%s: no KF3DS_ERR_CHUNK at offset %lu", support_what,
                      (unsigned long)lc->chunk->offset);
         MUST(s->diags[k].severity == KF3DS_ERROR);
         MUST(s->diags[k].chunk_id == lc->chunk->id);
@@ -1099,7 +1021,7 @@ static void inspect_length(const kf3ds_scene *s, const kf3ds_diag *err, void *us
         MUST(s != NULL);
         k = find_diag(s, KF3DS_WARN_OVERRUN, lc->chunk->offset, 1);
         if (k < 0)
-            fail_msg("%s: no KF3DS_WARN_OVERRUN at offset %lu", g_what,
+            fail_msg("%s: no KF3DS_WARN_OVERRUN at offset %lu", support_what,
                      (unsigned long)lc->chunk->offset);
         MUST(s->diags[k].chunk_id == lc->chunk->id);
     }
@@ -1135,9 +1057,9 @@ static void test_damaged_lengths(void **state)
             lc.value = values[j];
             memcpy(copy, data, size);
             put_u32(copy + l.v[i].offset + 2, values[j]);
-            set_what("chunk 0x%04X at %lu: length %lu -> %lu", (unsigned)l.v[i].id,
-                     (unsigned long)l.v[i].offset, (unsigned long)l.v[i].length,
-                     (unsigned long)values[j]);
+            support_set_what("chunk 0x%04X at %lu: length %lu -> %lu", (unsigned)l.v[i].id,
+                             (unsigned long)l.v[i].offset, (unsigned long)l.v[i].length,
+                             (unsigned long)values[j]);
             load_and_check(copy, size, NULL, CHECK_LIGHT, NULL, inspect_length, &lc);
         }
     }
@@ -1161,8 +1083,8 @@ static void test_damaged_ids(void **state)
         for (j = 0; j < sizeof ids / sizeof ids[0]; j++) {
             memcpy(copy, data, size);
             put_u16(copy + l.v[i].offset, ids[j]);
-            set_what("chunk 0x%04X at %lu: id -> 0x%04X", (unsigned)l.v[i].id,
-                     (unsigned long)l.v[i].offset, (unsigned)ids[j]);
+            support_set_what("chunk 0x%04X at %lu: id -> 0x%04X", (unsigned)l.v[i].id,
+                             (unsigned long)l.v[i].offset, (unsigned)ids[j]);
             MUST(load_and_check(copy, size, NULL, CHECK_LIGHT, NULL, NULL, NULL));
         }
     }
@@ -1182,21 +1104,18 @@ static unsigned char *build_track_file(uint16_t tag, uint32_t count, int fat_key
     static const w3ds_tcb tcb = { 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0 };
     const w3ds_tcb *t = fat_keys ? &tcb : NULL;
     w3ds w;
-    unsigned char *out;
     int k;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_box_mesh(&w, "Box", 0.0f, 0);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
-    node_begin(&w, 0xB002, 0, "Box", 0xFFFF);
-    track_begin(&w, tag, 0, count);
+    support_node_begin(&w, 0xB002, 0, "Box", 0xFFFF);
+    support_track_begin(&w, tag, 0, count);
     for (k = 0; k < 2; k++) {
         int32_t frame = 10 * k;
         switch (tag) {
         case 0xB020: case 0xB022: case 0xB025:
-            key_vec(&w, frame, t, 1.0f + (float)k, 2.0f, 3.0f);
+            support_key_vec(&w, frame, t, 1.0f + (float)k, 2.0f, 3.0f);
             break;
         case 0xB021:
             key_rot(&w, frame, t, 0.5f, 0, 0, 1);
@@ -1217,32 +1136,7 @@ static unsigned char *build_track_file(uint16_t tag, uint32_t count, int fat_key
     w3ds_end(&w);
     w3ds_end(&w);
     w3ds_end(&w);
-    assert_false(w.failed);
-    out = (unsigned char *)malloc(w.len);
-    assert_non_null(out);
-    memcpy(out, w.buf, w.len);
-    *size = w.len;
-    w3ds_free(&w);
-    return out;
-}
-
-/* Loads with a counting allocator and returns the scene (caller frees) plus
- * the bytes it owns. */
-static kf3ds_scene *load_counted(const unsigned char *data, size_t size, counting *c,
-                                 const kf3ds_limits *limits, kf3ds_diag *err)
-{
-    unsigned char *copy = (unsigned char *)malloc(size ? size : 1);
-    kf3ds_load_options o;
-    kf3ds_scene *s;
-    assert_non_null(copy);
-    if (size)
-        memcpy(copy, data, size);
-    o = counting_options(c);
-    if (limits)
-        o.limits = *limits;
-    s = kf3ds_load_memory(copy, size, &o, err);
-    free(copy);
-    return s;
+    return take_bytes(&w, size);
 }
 
 static void test_key_count_beyond_chunk(void **state)
@@ -1262,12 +1156,10 @@ static void test_key_count_beyond_chunk(void **state)
                 kf3ds_scene *s;
                 const kf3ds_track *tr;
                 int k;
-                counting_reset(&c, -1);
-                set_what("track 0x%04X claiming %lu keys with 2 present%s", (unsigned)tags[t],
-                         (unsigned long)counts[n], fat ? " (TCB keys)" : "");
-                s = load_counted(data, size, &c, NULL, &err);
-                MUST(s != NULL);
-                check_scene(s, &err, CHECK_FULL);
+                support_set_what("track 0x%04X claiming %lu keys with 2 present%s",
+                                 (unsigned)tags[t], (unsigned long)counts[n],
+                                 fat ? " (TCB keys)" : "");
+                s = load_scene(data, size, &c, NULL, &err, CHECK_FULL);
                 MUST(err.code == KF3DS_ERR_TRUNCATED);
                 k = find_diag(s, KF3DS_ERR_TRUNCATED, 0, 0);
                 MUST(k >= 0);
@@ -1283,8 +1175,7 @@ static void test_key_count_beyond_chunk(void **state)
                 if (fat)
                     MUST(tr->keys[1].tension == 0.1f && tr->keys[1].ease_from == 0.5f);
                 MUST(c.bytes < 1024u * 1024u); /* the scene owns little memory */
-                kf3ds_free(s);
-                MUST(c.live == 0);
+                counting_free_scene(s, &c);
                 free(data);
             }
 }
@@ -1301,25 +1192,28 @@ static void test_key_limit(void **state)
     (void)state;
     memset(&limits, 0, sizeof limits);
     limits.max_keys = 1;
-    counting_reset(&c, -1);
-    set_what("max_keys 1 with a 2-key track");
-    s = load_counted(data, size, &c, &limits, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_FULL);
+    support_set_what("max_keys 1 with a 2-key track");
+    s = load_scene(data, size, &c, &limits, &err, CHECK_FULL);
     MUST(err.code == KF3DS_ERR_LIMIT);
     MUST(s->nodes[0].tracks[KF3DS_TRACK_POS].num_keys == 1);
-    kf3ds_free(s);
-    MUST(c.live == 0);
+    counting_free_scene(s, &c);
     free(data);
+}
+
+/* POINT_ARRAY of the triangle (0,0,0) (1,0,0) (0,1,0). */
+static void triangle_points(w3ds *w)
+{
+    static const float pts[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+    w3ds_begin(w, 0x4110);
+    w3ds_u16(w, 3);
+    w3ds_f32v(w, pts, 9);
+    w3ds_end(w);
 }
 
 static unsigned char *build_array_counts(size_t *size)
 {
     w3ds w;
-    unsigned char *out;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     w3ds_material(&w, "M", NULL, NULL, NULL);
     /* mesh A: every array claims 65535 elements */
     w3ds_begin(&w, 0x4000);
@@ -1349,12 +1243,7 @@ static unsigned char *build_array_counts(size_t *size)
     w3ds_begin(&w, 0x4000);
     w3ds_cstr(&w, "B");
     w3ds_begin(&w, 0x4100);
-    w3ds_begin(&w, 0x4110);
-    w3ds_u16(&w, 3);
-    w3ds_f32(&w, 0); w3ds_f32(&w, 0); w3ds_f32(&w, 0);
-    w3ds_f32(&w, 1); w3ds_f32(&w, 0); w3ds_f32(&w, 0);
-    w3ds_f32(&w, 0); w3ds_f32(&w, 1); w3ds_f32(&w, 0);
-    w3ds_end(&w);
+    triangle_points(&w);
     w3ds_begin(&w, 0x4120);
     w3ds_u16(&w, 2);
     w3ds_u16(&w, 0); w3ds_u16(&w, 1); w3ds_u16(&w, 2); w3ds_u16(&w, 7);
@@ -1372,13 +1261,7 @@ static unsigned char *build_array_counts(size_t *size)
     w3ds_end(&w);
     w3ds_end(&w);
     w3ds_end(&w);
-    assert_false(w.failed);
-    out = (unsigned char *)malloc(w.len);
-    assert_non_null(out);
-    memcpy(out, w.buf, w.len);
-    *size = w.len;
-    w3ds_free(&w);
-    return out;
+    return take_bytes(&w, size);
 }
 
 static void test_array_counts_beyond_chunk(void **state)
@@ -1390,11 +1273,9 @@ static void test_array_counts_beyond_chunk(void **state)
     kf3ds_scene *s;
     const kf3ds_mesh *a, *b;
     (void)state;
-    counting_reset(&c, -1);
-    set_what("POINT_ARRAY/FACE_ARRAY/TEX_VERTS/POINT_FLAG_ARRAY/MSH_MAT_GROUP counts 65535");
-    s = load_counted(data, size, &c, NULL, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_FULL);
+    support_set_what("POINT_ARRAY/FACE_ARRAY/TEX_VERTS/POINT_FLAG_ARRAY/MSH_MAT_GROUP counts "
+                     "65535");
+    s = load_scene(data, size, &c, NULL, &err, CHECK_FULL);
     MUST(err.code == KF3DS_ERR_TRUNCATED);
     MUST(s->num_meshes == 2);
     a = &s->meshes[kf3ds_scene_find_mesh(s, "A")];
@@ -1414,8 +1295,7 @@ static void test_array_counts_beyond_chunk(void **state)
     MUST(kf3ds_face_material(b, 1) == 0);
     MUST(kf3ds_face_smoothing(b, 0) == 1);
     MUST(c.bytes < 1024u * 1024u);
-    kf3ds_free(s);
-    MUST(c.live == 0);
+    counting_free_scene(s, &c);
     free(data);
 }
 
@@ -1527,7 +1407,7 @@ static void test_unterminated_names(void **state)
         nc.offset = (uint32_t)(6 * (cases[i].n - 1));
         nc.error_allowed = cases[i].error_allowed;
         nc.expect = "Box";
-        set_what("%s without terminator at the end of the buffer", cases[i].what);
+        support_set_what("%s without terminator at the end of the buffer", cases[i].what);
         MUST(load_and_check(data, size, NULL, CHECK_FULL, NULL, inspect_name, &nc));
         free(data);
     }
@@ -1557,7 +1437,7 @@ static void test_unterminated_other_strings(void **state)
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t size;
         unsigned char *data = build_levels(cases[i].levels, cases[i].n, "Box", 3, &size);
-        set_what("%s without terminator at the end of the buffer", cases[i].what);
+        support_set_what("%s without terminator at the end of the buffer", cases[i].what);
         MUST(load_and_check(data, size, NULL, CHECK_FULL, NULL, NULL, NULL));
         free(data);
     }
@@ -1579,7 +1459,7 @@ static void nested(const char *what, const level *head, size_t nhead, const leve
     for (i = 0; i < DEEP; i++)
         levels[i] = i < nhead ? head[i] : cycle[(i - nhead) % ncycle];
     data = build_levels(levels, DEEP, "\x01\x02\x03\x04", 4, &size);
-    set_what("%d levels: %s", DEEP, what);
+    support_set_what("%d levels: %s", DEEP, what);
     MUST(load_and_check(data, size, NULL, CHECK_FULL, NULL, NULL, NULL));
     free(data);
     free(levels);
@@ -1631,7 +1511,7 @@ static void test_empty_and_null(void **state)
     unsigned char *one = (unsigned char *)malloc(1);
     (void)state;
     assert_non_null(one);
-    set_what("empty buffer");
+    support_set_what("empty buffer");
     memset(&err, 0x5A, sizeof err);
     s = kf3ds_load_memory(one, 0, NULL, &err);
     MUST(s == NULL);
@@ -1640,20 +1520,20 @@ static void test_empty_and_null(void **state)
     MUST(err.chunk_name != NULL);
     MUST(memchr(err.message, 0, sizeof err.message) != NULL);
 
-    set_what("NULL buffer with a size");
+    support_set_what("NULL buffer with a size");
     memset(&err, 0x5A, sizeof err);
     s = kf3ds_load_memory(NULL, 100, NULL, &err);
     MUST(s == NULL);
     MUST(err.code == KF3DS_ERR_ARGUMENT);
     MUST(err.severity == KF3DS_ERROR);
 
-    set_what("NULL buffer, size 0");
+    support_set_what("NULL buffer, size 0");
     memset(&err, 0x5A, sizeof err);
     s = kf3ds_load_memory(NULL, 0, NULL, &err);
     MUST(s == NULL);
     MUST(err.code == KF3DS_ERR_ARGUMENT || err.code == KF3DS_ERR_NOT_3DS);
 
-    set_what("NULL error pointer");
+    support_set_what("NULL error pointer");
     MUST(kf3ds_load_memory(NULL, 0, NULL, NULL) == NULL);
     MUST(kf3ds_load_memory(one, 0, NULL, NULL) == NULL);
     kf3ds_free(NULL);
@@ -1664,7 +1544,7 @@ static void test_empty_and_null(void **state)
         static const unsigned char magic[5] = { 0x4D, 0x4D, 0x06, 0x00, 0x00 };
         size_t n;
         for (n = 1; n <= 5; n++) {
-            set_what("%lu bytes of a root header", (unsigned long)n);
+            support_set_what("%lu bytes of a root header", (unsigned long)n);
             MUST(!load_and_check(magic, n, NULL, CHECK_LIGHT, &err, NULL, NULL));
             MUST(err.code == KF3DS_ERR_NOT_3DS);
         }
@@ -1672,7 +1552,7 @@ static void test_empty_and_null(void **state)
     /* the smallest valid file: a bare root */
     {
         static const unsigned char bare[6] = { 0x4D, 0x4D, 0x06, 0x00, 0x00, 0x00 };
-        set_what("a bare 6-byte root");
+        support_set_what("a bare 6-byte root");
         MUST(load_and_check(bare, 6, NULL, CHECK_FULL, &err, NULL, NULL));
         MUST(err.code == KF3DS_OK);
     }
@@ -1688,7 +1568,7 @@ static void inspect_text(const kf3ds_scene *s, const kf3ds_diag *err, void *user
     MUST(s == NULL);
     MUST(err->code == KF3DS_ERR_NOT_3DS);
     if (!strstr(err->message, t->expect_id))
-        fail_msg("%s: message \"%s\" does not name the root id %s", g_what, err->message,
+        fail_msg("%s: message \"%s\" does not name the root id %s", support_what, err->message,
                  t->expect_id);
 }
 
@@ -1701,15 +1581,15 @@ static void test_text_files(void **state)
     static const char json[] = "{\"not\": \"a 3ds file\"}\n";
     text_ctx t;
     (void)state;
-    set_what("\"hello world\\n\"");
+    support_set_what("\"hello world\\n\"");
     t.expect_id = "0x6568"; /* 'h' 'e' little-endian */
     MUST(!load_and_check((const unsigned char *)hello, sizeof hello - 1, NULL, CHECK_LIGHT, NULL,
                          inspect_text, &t));
-    set_what("a Git LFS pointer");
+    support_set_what("a Git LFS pointer");
     t.expect_id = "0x6576"; /* 'v' 'e' */
     MUST(!load_and_check((const unsigned char *)lfs, sizeof lfs - 1, NULL, CHECK_LIGHT, NULL,
                          inspect_text, &t));
-    set_what("a JSON text");
+    support_set_what("a JSON text");
     t.expect_id = "0x227B"; /* '{' '"' */
     MUST(!load_and_check((const unsigned char *)json, sizeof json - 1, NULL, CHECK_LIGHT, NULL,
                          inspect_text, &t));
@@ -1725,29 +1605,24 @@ static void fail_after_each(const char *what, const unsigned char *data, size_t 
     kf3ds_diag err;
     kf3ds_scene *s;
     long total, n;
-    counting_reset(&c, -1);
-    set_what("%s: counting allocations", what);
-    s = load_counted(data, size, &c, NULL, &err);
+    support_set_what("%s: counting allocations", what);
+    s = load_counted(data, size, &c, -1, NULL, &err);
     MUST(s != NULL);
     MUST(err.code == KF3DS_OK);
     total = c.calls;
-    kf3ds_free(s);
-    MUST(c.live == 0);
+    counting_free_scene(s, &c);
     MUST(total >= 1);
     for (n = 0; n <= total; n++) {
-        counting_reset(&c, n);
-        set_what("%s: allocator fails after %ld of %ld allocations", what, n, total);
+        support_set_what("%s: allocator fails after %ld of %ld allocations", what, n, total);
         memset(&err, 0x5A, sizeof err);
-        s = load_counted(data, size, &c, NULL, &err);
+        s = load_counted(data, size, &c, n, NULL, &err);
         if (s) {
             check_scene(s, &err, CHECK_LIGHT);
-            kf3ds_free(s);
         } else {
             MUST(err.code == KF3DS_ERR_NOMEM);
             MUST(err.severity == KF3DS_ERROR);
         }
-        MUST(c.live == 0);
-        MUST(c.bytes == 0);
+        counting_free_scene(s, &c);
         if (n >= total)
             MUST(s != NULL);
         if (n == 0)
@@ -1755,22 +1630,28 @@ static void fail_after_each(const char *what, const unsigned char *data, size_t 
     }
 }
 
-static void test_failing_allocator_rich(void **state)
+/* Runs `sweep` over the file `build` writes. */
+typedef unsigned char *(*build_fn)(size_t *size);
+typedef void (*sweep_fn)(const char *what, const unsigned char *data, size_t size);
+
+static void sweep_built(build_fn build, const char *what, sweep_fn sweep)
 {
     size_t size;
-    unsigned char *data = build_rich(&size);
-    (void)state;
-    fail_after_each("rich scene", data, size);
+    unsigned char *data = build(&size);
+    sweep(what, data, size);
     free(data);
+}
+
+static void test_failing_allocator_rich(void **state)
+{
+    (void)state;
+    sweep_built(build_rich, "rich scene", fail_after_each);
 }
 
 static void test_failing_allocator_big(void **state)
 {
-    size_t size;
-    unsigned char *data = build_big(&size);
     (void)state;
-    fail_after_each("big scene", data, size);
-    free(data);
+    sweep_built(build_big, "big scene", fail_after_each);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1789,39 +1670,30 @@ static void limit_sweep(const char *what, const unsigned char *data, size_t size
         kf3ds_scene *s;
         memset(&lim, 0, sizeof lim);
         lim.max_memory = limits[i];
-        counting_reset(&c, -1);
-        set_what("%s with max_memory %lu", what, (unsigned long)limits[i]);
+        support_set_what("%s with max_memory %lu", what, (unsigned long)limits[i]);
         memset(&err, 0x5A, sizeof err);
-        s = load_counted(data, size, &c, &lim, &err);
+        s = load_counted(data, size, &c, -1, &lim, &err);
         MUST(c.peak <= limits[i]); /* never more than allowed, even on the way */
-        if (s) {
+        if (s)
             check_scene(s, &err, CHECK_LIGHT);
-            kf3ds_free(s);
-        } else {
+        else
             MUST(err.code == KF3DS_ERR_NOMEM);
-        }
         if (limits[i] <= 1000)
             MUST(s == NULL);
-        MUST(c.live == 0);
+        counting_free_scene(s, &c);
     }
 }
 
 static void test_memory_limit_rich(void **state)
 {
-    size_t size;
-    unsigned char *data = build_rich(&size);
     (void)state;
-    limit_sweep("rich scene", data, size);
-    free(data);
+    sweep_built(build_rich, "rich scene", limit_sweep);
 }
 
 static void test_memory_limit_big(void **state)
 {
-    size_t size;
-    unsigned char *data = build_big(&size);
     (void)state;
-    limit_sweep("big scene", data, size);
-    free(data);
+    sweep_built(build_big, "big scene", limit_sweep);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1852,22 +1724,14 @@ static void test_bad_parents(void **state)
     kf3ds_scene *s;
     int roots = 0;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
+    support_file_begin(&w, 0xB000);
     for (i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
-        node_begin(&w, 0xB002, nodes[i].id, "$$$DUMMY", nodes[i].parent);
+        support_node_begin(&w, 0xB002, nodes[i].id, "$$$DUMMY", nodes[i].parent);
         simple_pos(&w, (float)i, 0, 0);
         w3ds_end(&w);
     }
-    w3ds_end(&w);
-    w3ds_end(&w);
-    assert_false(w.failed);
-    counting_reset(&c, -1);
-    set_what("bad parents (with NODE_ID)");
-    s = load_counted(w.buf, w.len, &c, NULL, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_FULL);
+    support_set_what("bad parents (with NODE_ID)");
+    s = load_written(&w, &c, NULL, &err, CHECK_FULL);
     MUST(err.code == KF3DS_OK); /* warnings only */
     MUST(s->num_nodes == 8);
     MUST(s->nodes[0].parent == KF3DS_NONE && has_parent_warning(s, 0));
@@ -1881,9 +1745,7 @@ static void test_bad_parents(void **state)
             MUST(has_parent_warning(s, (uint32_t)i));
         }
     MUST(roots == 1); /* the cycle is broken at one node, the others keep their links */
-    kf3ds_free(s);
-    MUST(c.live == 0);
-    w3ds_free(&w);
+    counting_free_scene(s, &c);
 }
 
 static void test_bad_parents_by_index(void **state)
@@ -1897,22 +1759,12 @@ static void test_bad_parents_by_index(void **state)
     kf3ds_scene *s;
     int roots = 0;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
+    support_file_begin(&w, 0xB000);
     for (i = 0; i < sizeof parents / sizeof parents[0]; i++) {
-        w3ds_begin(&w, 0xB002);
-        w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, parents[i]);
-        w3ds_end(&w);
+        support_node(&w, 0xB002, "$$$DUMMY", 0, parents[i], NULL);
     }
-    w3ds_end(&w);
-    w3ds_end(&w);
-    assert_false(w.failed);
-    counting_reset(&c, -1);
-    set_what("bad parents (file-order ids)");
-    s = load_counted(w.buf, w.len, &c, NULL, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_FULL);
+    support_set_what("bad parents (file-order ids)");
+    s = load_written(&w, &c, NULL, &err, CHECK_FULL);
     MUST(s->num_nodes == 6);
     for (i = 0; i < 3; i++)
         roots += s->nodes[i].parent == KF3DS_NONE;
@@ -1920,9 +1772,7 @@ static void test_bad_parents_by_index(void **state)
     MUST(s->nodes[3].parent == KF3DS_NONE && has_parent_warning(s, 3));
     MUST(s->nodes[4].parent == KF3DS_NONE && has_parent_warning(s, 4));
     MUST(s->nodes[5].parent == KF3DS_NONE && !has_parent_warning(s, 5));
-    kf3ds_free(s);
-    MUST(c.live == 0);
-    w3ds_free(&w);
+    counting_free_scene(s, &c);
 }
 
 /* A long chain written children first, and one long cycle: the order must
@@ -1938,27 +1788,20 @@ static void test_long_chains(void **state)
         counting c;
         kf3ds_diag err;
         kf3ds_scene *s;
-        w3ds_init(&w);
-        w3ds_begin(&w, 0x4D4D);
-        w3ds_begin(&w, 0xB000);
+        support_file_begin(&w, 0xB000);
         for (i = 0; i < N; i++) {
             /* variant 0: node i's parent is i+1 (root last); variant 1: a cycle */
             uint16_t parent = (uint16_t)(i + 1 < N ? i + 1 : (variant ? 0 : 0xFFFF));
             w3ds_begin(&w, 0xB002);
-            chunk_u16(&w, 0xB030, (uint16_t)i);
+            support_chunk_u16(&w, 0xB030, (uint16_t)i);
             w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, parent);
             if (i % 100 == 0)
                 simple_pos(&w, 1, 0, 0);
             w3ds_end(&w);
         }
-        w3ds_end(&w);
-        w3ds_end(&w);
-        assert_false(w.failed);
-        counting_reset(&c, -1);
-        set_what("a chain of %d nodes, %s", N, variant ? "closed into a cycle" : "children first");
-        s = load_counted(w.buf, w.len, &c, NULL, &err);
-        MUST(s != NULL);
-        check_scene(s, &err, CHECK_LIGHT);
+        support_set_what("a chain of %d nodes, %s", N,
+                         variant ? "closed into a cycle" : "children first");
+        s = load_written(&w, &c, NULL, &err, CHECK_LIGHT);
         MUST(s->num_nodes == N);
         if (variant == 0) {
             MUST(s->nodes[0].depth == N - 1);
@@ -1968,9 +1811,7 @@ static void test_long_chains(void **state)
             kf3ds_pose p;
             kf3ds_node_eval(s, 0, 10.0, 0, &p); /* walks all ancestors */
         }
-        kf3ds_free(s);
-        MUST(c.live == 0);
-        w3ds_free(&w);
+        counting_free_scene(s, &c);
     }
 }
 
@@ -1989,19 +1830,12 @@ static void test_duplicate_face_array(void **state)
     kf3ds_diag err;
     kf3ds_scene *s;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     w3ds_material(&w, "M", NULL, NULL, NULL);
     w3ds_begin(&w, 0x4000);
     w3ds_cstr(&w, "Dup");
     w3ds_begin(&w, 0x4100);
-    w3ds_begin(&w, 0x4110);
-    w3ds_u16(&w, 3);
-    w3ds_f32(&w, 0); w3ds_f32(&w, 0); w3ds_f32(&w, 0);
-    w3ds_f32(&w, 1); w3ds_f32(&w, 0); w3ds_f32(&w, 0);
-    w3ds_f32(&w, 0); w3ds_f32(&w, 1); w3ds_f32(&w, 0);
-    w3ds_end(&w);
+    triangle_points(&w);
     for (second = 0; second < 2; second++) {
         w3ds_begin(&w, 0x4120);
         w3ds_u16(&w, 1);
@@ -2018,22 +1852,12 @@ static void test_duplicate_face_array(void **state)
         }
         w3ds_end(&w);
     }
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    assert_false(w.failed);
-    counting_reset(&c, -1);
-    set_what("a mesh with two FACE_ARRAYs, the second without groups");
-    s = load_counted(w.buf, w.len, &c, NULL, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_FULL);
+    support_set_what("a mesh with two FACE_ARRAYs, the second without groups");
+    s = load_written(&w, &c, NULL, &err, CHECK_FULL);
     MUST(s->num_meshes == 1);
     MUST(s->meshes[0].num_faces == 1);
     MUST(s->meshes[0].num_groups == 0);
-    kf3ds_free(s);
-    MUST(c.live == 0);
-    w3ds_free(&w);
+    counting_free_scene(s, &c);
 }
 
 /* The header documents texture_map.file as "" when the map is absent. */
@@ -2045,7 +1869,7 @@ static void test_absent_map_file_is_empty(void **state)
     kf3ds_scene *s;
     uint32_t i;
     (void)state;
-    set_what("texture map names of the rich scene");
+    support_set_what("texture map names of the rich scene");
     s = kf3ds_load_memory(data, size, NULL, &err);
     MUST(s != NULL);
     for (i = 0; i < s->num_materials; i++) {
@@ -2077,7 +1901,7 @@ static void test_trailing_and_bare_roots(void **state)
     memcpy(bigger, data, size);
     memset(bigger + size, 0x4D, 16);
     for (extra = 1; extra <= 16; extra++) {
-        set_what("rich scene with %lu stray bytes after the root", (unsigned long)extra);
+        support_set_what("rich scene with %lu stray bytes after the root", (unsigned long)extra);
         MUST(load_and_check(bigger, size + extra, NULL, CHECK_LIGHT, &err, NULL, NULL));
         MUST(err.code == KF3DS_OK);
     }
@@ -2087,7 +1911,7 @@ static void test_trailing_and_bare_roots(void **state)
         size_t i;
         for (i = 0; i < l.n; i++)
             if (l.v[i].id == 0x3D3D && l.v[i].depth == 1) {
-                set_what("a bare MDATA root");
+                support_set_what("a bare MDATA root");
                 MUST(load_and_check(data + l.v[i].offset, l.v[i].length, NULL, CHECK_FULL, &err,
                                     NULL, NULL));
                 MUST(err.code == KF3DS_OK);
@@ -2119,7 +1943,7 @@ static void test_byte_flips(void **state)
             rng = rng * 1103515245u + 12345u;
             copy[at] = (unsigned char)(rng >> 16);
         }
-        set_what("rich scene with random damage #%lu", (unsigned long)i);
+        support_set_what("rich scene with random damage #%lu", (unsigned long)i);
         load_and_check(copy, size, NULL, CHECK_LIGHT, NULL, NULL, NULL);
     }
     free(copy);
@@ -2140,44 +1964,28 @@ static void test_node_and_diag_limits(void **state)
     (void)state;
     memset(&lim, 0, sizeof lim);
     lim.max_nodes = 2;
-    counting_reset(&c, -1);
-    set_what("rich scene with max_nodes 2");
-    s = load_counted(data, size, &c, &lim, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_FULL);
+    support_set_what("rich scene with max_nodes 2");
+    s = load_scene(data, size, &c, &lim, &err, CHECK_FULL);
     MUST(err.code == KF3DS_ERR_LIMIT);
     MUST(s->num_nodes == 2);
-    kf3ds_free(s);
-    MUST(c.live == 0);
+    counting_free_scene(s, &c);
     free(data);
 
     /* 40 nodes with unknown parents and room for 3 diagnostics */
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
+    support_file_begin(&w, 0xB000);
     for (i = 0; i < 40; i++) {
-        w3ds_begin(&w, 0xB002);
-        w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, (uint16_t)(1000 + i));
-        w3ds_end(&w);
+        support_node(&w, 0xB002, "$$$DUMMY", 0, (uint16_t)(1000 + i), NULL);
     }
-    w3ds_end(&w);
-    w3ds_end(&w);
-    assert_false(w.failed);
     memset(&lim, 0, sizeof lim);
     lim.max_diags = 3;
-    counting_reset(&c, -1);
-    set_what("40 unknown parents with max_diags 3");
-    s = load_counted(w.buf, w.len, &c, &lim, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_LIGHT);
+    support_set_what("40 unknown parents with max_diags 3");
+    s = load_written(&w, &c, &lim, &err, CHECK_LIGHT);
     MUST(err.code == KF3DS_OK);
     MUST(s->num_diags == 3);
     MUST(s->num_dropped_diags == 37);
     for (i = 0; i < s->num_nodes; i++)
         MUST(s->nodes[i].parent == KF3DS_NONE);
-    kf3ds_free(s);
-    MUST(c.live == 0);
-    w3ds_free(&w);
+    counting_free_scene(s, &c);
 }
 
 /* Names far longer than a diagnostic message: messages stay terminated. */
@@ -2195,18 +2003,16 @@ static void test_long_names(void **state)
     name[LONG] = '\0';
     memset(mat, 'm', LONG);
     mat[LONG] = '\0';
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     w3ds_mesh(&w, name, pts, 3, face, 1, NULL, mat); /* unknown material */
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
-    node_begin(&w, 0xB002, 0, mat, 77); /* names no mesh, unknown parent */
+    support_node_begin(&w, 0xB002, 0, mat, 77); /* names no mesh, unknown parent */
     w3ds_end(&w);
     w3ds_end(&w);
     w3ds_end(&w);
     assert_false(w.failed);
-    set_what("5000-character names in diagnostics");
+    support_set_what("5000-character names in diagnostics");
     MUST(load_and_check(w.buf, w.len, NULL, CHECK_FULL, NULL, NULL, NULL));
     w3ds_free(&w);
     free(name);
@@ -2232,9 +2038,7 @@ static void test_odd_values(void **state)
     int kind;
     kf3ds_pose *poses;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     {
         const float pts[9] = { nan, 0, 0, inf, -inf, 0, 1e38f, 1e38f, -1e38f };
         const uint16_t face[3] = { 0, 1, 2 };
@@ -2247,39 +2051,39 @@ static void test_odd_values(void **state)
         w3ds_camera(&w, "C", cpos, ctgt, nan, 0.0f);
         w3ds_camera(&w, "C2", ctgt, ctgt, inf, nan);
         w3ds_light(&w, "L", cpos, lcol, ctgt, nan, inf);
-        chunk_f32(&w, 0x0100, nan);
+        support_chunk_f32(&w, 0x0100, nan);
     }
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
-    node_begin(&w, 0xB002, 0, "Z", 0xFFFF);
+    support_node_begin(&w, 0xB002, 0, "Z", 0xFFFF);
     {
         const float piv[3] = { nan, inf, 0 };
-        chunk_f32v(&w, 0xB013, piv, 3);
+        support_chunk_f32v(&w, 0xB013, piv, 3);
     }
-    track_begin(&w, 0xB020, 3, 6);
-    key_vec(&w, INT32_MIN, &odd, 0, 0, 0);
-    key_vec(&w, 0, &ease, nan, 1, 2);
-    key_vec(&w, 5, NULL, 1, 1, 1);
-    key_vec(&w, 5, &odd, 2, 2, 2); /* same frame */
-    key_vec(&w, 5, NULL, 3, 3, 3);
-    key_vec(&w, INT32_MAX, &odd, inf, -inf, 1e38f);
+    support_track_begin(&w, 0xB020, 3, 6);
+    support_key_vec(&w, INT32_MIN, &odd, 0, 0, 0);
+    support_key_vec(&w, 0, &ease, nan, 1, 2);
+    support_key_vec(&w, 5, NULL, 1, 1, 1);
+    support_key_vec(&w, 5, &odd, 2, 2, 2); /* same frame */
+    support_key_vec(&w, 5, NULL, 3, 3, 3);
+    support_key_vec(&w, INT32_MAX, &odd, inf, -inf, 1e38f);
     w3ds_end(&w);
-    track_begin(&w, 0xB021, 2, 5);
+    support_track_begin(&w, 0xB021, 2, 5);
     key_rot(&w, 10, NULL, nan, 0, 0, 0); /* unsorted */
     key_rot(&w, 0, &odd, 0.0f, 0, 0, 0); /* zero axis */
     key_rot(&w, 20, NULL, 1e30f, 1, 0, 0);
     key_rot(&w, 30, &ease, 7.0f, 0, 1, 0);
     key_rot(&w, 40, NULL, -inf, nan, 1, 0);
     w3ds_end(&w);
-    track_begin(&w, 0xB022, 1, 2);
-    key_vec(&w, 0, NULL, 0, 0, 0);
-    key_vec(&w, 10, &ease, -1e38f, 1e38f, nan);
+    support_track_begin(&w, 0xB022, 1, 2);
+    support_key_vec(&w, 0, NULL, 0, 0, 0);
+    support_key_vec(&w, 10, &ease, -1e38f, 1e38f, nan);
     w3ds_end(&w);
-    track_begin(&w, 0xB029, 0, 5);
+    support_track_begin(&w, 0xB029, 0, 5);
     for (i = 0; i < 5; i++)
         w3ds_key_header(&w, (int32_t)(5 - i), NULL);
     w3ds_end(&w);
-    track_begin(&w, 0xB026, 0, 3);
+    support_track_begin(&w, 0xB026, 0, 3);
     w3ds_key_header(&w, 0, NULL);
     w3ds_cstr(&w, "nothing");
     w3ds_key_header(&w, 0, NULL);
@@ -2288,38 +2092,30 @@ static void test_odd_values(void **state)
     w3ds_cstr(&w, "");
     w3ds_end(&w);
     w3ds_end(&w);
-    node_begin(&w, 0xB002, 1, "N", 0);
-    chunk_f32v(&w, 0xB012, (const float[3]){ nan, 0, inf }, 3);
+    support_node_begin(&w, 0xB002, 1, "N", 0);
+    support_chunk_f32v(&w, 0xB012, (const float[3]){ nan, 0, inf }, 3);
     w3ds_end(&w);
-    node_begin(&w, 0xB003, 2, "C", 1);
-    track_begin(&w, 0xB023, 3, 2);
+    support_node_begin(&w, 0xB003, 2, "C", 1);
+    support_track_begin(&w, 0xB023, 3, 2);
     key_scalar(&w, 0, NULL, nan);
     key_scalar(&w, 1, &odd, inf);
     w3ds_end(&w);
-    track_begin(&w, 0xB024, 0, 1);
+    support_track_begin(&w, 0xB024, 0, 1);
     key_scalar(&w, 0, NULL, inf);
     w3ds_end(&w);
     w3ds_end(&w);
-    node_begin(&w, 0xB004, 3, "C", 0xFFFF);
+    support_node_begin(&w, 0xB004, 3, "C", 0xFFFF);
     w3ds_end(&w);
-    node_begin(&w, 0xB003, 4, "C2", 0xFFFF); /* no target node */
+    support_node_begin(&w, 0xB003, 4, "C2", 0xFFFF); /* no target node */
     w3ds_end(&w);
-    node_begin(&w, 0xB007, 5, "L", 2);
-    track_begin(&w, 0xB027, 0, 1);
+    support_node_begin(&w, 0xB007, 5, "L", 2);
+    support_track_begin(&w, 0xB027, 0, 1);
     key_scalar(&w, 0, NULL, nan);
     w3ds_end(&w);
     w3ds_end(&w);
-    node_begin(&w, 0xB001, 6, "$AMBIENT$", 2);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    assert_false(w.failed);
-
-    counting_reset(&c, -1);
-    set_what("odd values");
-    s = load_counted(w.buf, w.len, &c, NULL, &err);
-    MUST(s != NULL);
-    check_scene(s, &err, CHECK_FULL);
+    support_node_begin(&w, 0xB001, 6, "$AMBIENT$", 2);
+    support_set_what("odd values");
+    s = load_written(&w, &c, NULL, &err, CHECK_FULL);
     MUST(s->num_nodes == 7);
     MUST(find_diag(s, KF3DS_WARN_UNSORTED, 0, 0) >= 0);
     MUST(find_diag(s, KF3DS_WARN_REFERENCE, 0, 0) >= 0);
@@ -2350,9 +2146,7 @@ static void test_odd_values(void **state)
         MUST(kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 0.0, 0, NULL) == 0);
     }
     free(poses);
-    kf3ds_free(s);
-    MUST(c.live == 0);
-    w3ds_free(&w);
+    counting_free_scene(s, &c);
 }
 
 /* kf3ds_load_file with paths that are not readable .3ds files. */
@@ -2361,18 +2155,18 @@ static void test_load_file_errors(void **state)
     kf3ds_diag err;
     kf3ds_scene *s;
     (void)state;
-    set_what("kf3ds_load_file(NULL)");
+    support_set_what("kf3ds_load_file(NULL)");
     s = kf3ds_load_file(NULL, NULL, &err);
     MUST(s == NULL && err.code == KF3DS_ERR_ARGUMENT);
-    set_what("kf3ds_load_file of a missing file");
+    support_set_what("kf3ds_load_file of a missing file");
     s = kf3ds_load_file("tests/no/such/file.3ds", NULL, &err);
     MUST(s == NULL && err.code == KF3DS_ERR_IO);
     MUST(err.chunk_name != NULL);
-    set_what("kf3ds_load_file of /dev/null");
+    support_set_what("kf3ds_load_file of /dev/null");
     s = kf3ds_load_file("/dev/null", NULL, &err);
     MUST(s == NULL && err.code == KF3DS_ERR_NOT_3DS);
     /* a directory: fopen succeeds on POSIX, its "size" is meaningless */
-    set_what("kf3ds_load_file of a directory");
+    support_set_what("kf3ds_load_file of a directory");
     s = kf3ds_load_file(".", NULL, &err);
     MUST(s == NULL);
     MUST(err.code == KF3DS_ERR_IO);
@@ -2382,43 +2176,31 @@ static void test_load_file_errors(void **state)
 /* (12) the corpus, truncated                                               */
 /* ------------------------------------------------------------------------ */
 
+/* One corpus file cut to 0, 2, 4, ... 100 % of its size. */
+static void cut_corpus_file(const char *path, const char *name, void *user)
+{
+    size_t size = 0, k;
+    unsigned char *data = support_read_file(path, &size);
+    if (!data)
+        return;
+    ++*(int *)user;
+    for (k = 0; k <= 50; k++) {
+        size_t cut = (size_t)((double)size * (double)k / 50.0);
+        if (cut > size)
+            cut = size;
+        support_set_what("%s cut to %lu of %lu bytes", name, (unsigned long)cut,
+                         (unsigned long)size);
+        load_and_check(data, cut, NULL, CHECK_LIGHT, NULL, NULL, NULL);
+    }
+    free(data);
+}
+
 static void test_corpus_truncated(void **state)
 {
-    const char *dir = support_corpus_dir();
-    DIR *d;
-    struct dirent *e;
     int files = 0;
     (void)state;
-    if (!dir)
+    if (support_corpus_each(cut_corpus_file, &files) < 0)
         skip();
-    d = opendir(dir);
-    if (!d)
-        skip();
-    while ((e = readdir(d)) != NULL) {
-        char path[1024];
-        struct stat st;
-        unsigned char *data;
-        size_t size = 0, k;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        data = support_read_file(path, &size);
-        if (!data)
-            continue;
-        files++;
-        for (k = 0; k <= 50; k++) {
-            size_t cut = (size_t)((double)size * (double)k / 50.0);
-            if (cut > size)
-                cut = size;
-            set_what("%s cut to %lu of %lu bytes", e->d_name, (unsigned long)cut,
-                     (unsigned long)size);
-            load_and_check(data, cut, NULL, CHECK_LIGHT, NULL, NULL, NULL);
-        }
-        free(data);
-    }
-    closedir(d);
     MUST(files > 0);
 }
 

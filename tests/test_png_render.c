@@ -10,21 +10,17 @@
 #include <cmocka.h>
 
 #include <dirent.h>
-#include <png.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "support.h"
+#include "support_png.h"
 #include "write3ds.h"
 
 #define ARM "data/arm.3ds"
 
-static char tmpdir[256];
 static char editor_path[300], empty_path[300], text_path[300];
 
 /* ------------------------------------------------------------------------ */
@@ -33,76 +29,20 @@ static char editor_path[300], empty_path[300], text_path[300];
 
 typedef support_run run_result;
 
-/* Runs the tool with the arguments of a NULL-terminated array. */
-static run_result run_argv(const char *const *args)
-{
-    run_result r = support_run_argv(tmpdir, NULL, args);
-    assert_int_not_equal(r.status, -1);
-    return r;
-}
-
-static run_result run_tool(const char *arg, ...)
-{
-    run_result r;
-    va_list ap;
-    va_start(ap, arg);
-    r = support_run_va(tmpdir, NULL, arg, ap);
-    va_end(ap);
-    assert_int_not_equal(r.status, -1);
-    return r;
-}
-
+/* Runs the tool with the given arguments (NULL-terminated). */
+#define run_tool(...) support_run_tool(NULL, __VA_ARGS__)
+/* The same for a command that must exit 0 (its output is not kept). */
+#define run_ok(...) support_run_ok(NULL, __VA_ARGS__)
 #define run_free support_run_free
 
 /* ------------------------------------------------------------------------ */
 /* Files and pictures                                                       */
 /* ------------------------------------------------------------------------ */
 
-static void tmp_path(char *buf, size_t cap, const char *name)
-{
-    snprintf(buf, cap, "%s/%s", tmpdir, name);
-}
-
 static int exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
-}
-
-static void save_bytes(const char *path, const void *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    if (len)
-        assert_int_equal(fwrite(data, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* A picture read back as 8-bit RGB. */
-typedef struct picture {
-    unsigned char *rgb;
-    int width, height;
-} picture;
-
-/* Reads a PNG with libpng; fails the test when it is not one. */
-static picture read_png(const char *path)
-{
-    png_image image;
-    picture p;
-    memset(&image, 0, sizeof image);
-    memset(&p, 0, sizeof p);
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&image, path))
-        fail_msg("%s: not a PNG: %s", path, image.message);
-    assert_int_equal(image.format & PNG_FORMAT_FLAG_ALPHA, 0); /* written as RGB */
-    image.format = PNG_FORMAT_RGB;
-    p.width = (int)image.width;
-    p.height = (int)image.height;
-    p.rgb = malloc(PNG_IMAGE_SIZE(image));
-    assert_non_null(p.rgb);
-    if (!png_image_finish_read(&image, NULL, p.rgb, 0, NULL))
-        fail_msg("%s: cannot decode: %s", path, image.message);
-    return p;
 }
 
 /* Pixels that differ from the top-left one (the background). */
@@ -115,87 +55,32 @@ static long foreground(const picture *p)
     return n;
 }
 
-/* Pixels that differ between two pictures of the same size. */
-static long difference(const picture *a, const picture *b)
-{
-    long n = 0, i, count = (long)a->width * a->height;
-    assert_int_equal(a->width, b->width);
-    assert_int_equal(a->height, b->height);
-    for (i = 0; i < count; i++)
-        if (memcmp(a->rgb + 3 * i, b->rgb + 3 * i, 3) != 0)
-            n++;
-    return n;
-}
-
-/* Distinct colours, up to `stop`. */
-static int colours(const picture *p, int stop)
-{
-    unsigned char seen[64][3];
-    int n = 0, k;
-    long i, count = (long)p->width * p->height;
-    for (i = 0; i < count && n < stop && n < 64; i++) {
-        for (k = 0; k < n; k++)
-            if (memcmp(seen[k], p->rgb + 3 * i, 3) == 0)
-                break;
-        if (k == n)
-            memcpy(seen[n++], p->rgb + 3 * i, 3);
-    }
-    return n;
-}
-
 /* Every stderr line is "kf3ds: FILE: message" (the input and output error
- * line of the contract); returns the number of lines. */
+ * line of the contract, no warnings); returns the number of lines. */
 static int check_file_errors(const char *err, const char *file)
 {
-    regex_t re;
-    char pattern[1024], esc[600];
-    const char *p = err, *f;
-    size_t n = 0;
-    int lines = 0;
-    for (f = file; *f && n + 3 < sizeof esc; f++) {
-        if (strchr(".[]()*+?{}|^$\\", *f))
-            esc[n++] = '\\';
-        esc[n++] = *f;
-    }
-    esc[n] = '\0';
-    snprintf(pattern, sizeof pattern,
-             "^kf3ds: %s: (offset [0-9]+, chunk 0x[0-9A-F]{4} [A-Z0-9_?]+: [^\n]+|[^\n]+)$", esc);
-    assert_int_equal(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB), 0);
-    while (*p) {
-        char line[2048];
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        assert_non_null(nl);
-        assert_true(len < sizeof line);
-        memcpy(line, p, len);
-        line[len] = '\0';
-        if (regexec(&re, line, 0, NULL, 0) != 0)
-            fail_msg("stderr line does not follow the contract: '%s'", line);
-        lines++;
-        p = nl + 1;
-    }
-    regfree(&re);
-    return lines;
+    return support_check_error_lines(err, file, 0);
 }
 
-/* A usage error: exit 2 and one line "kf3ds: render: ... (see 'kf3ds help render')". */
-static void expect_usage_error(const run_result *r)
+/* A usage error: exit 2 and one line "kf3ds: render: ... (see 'kf3ds help
+ * render')". Frees the result. */
+static void expect_usage_error(run_result r)
 {
-    const char *nl = strchr(r->err, '\n');
+    const char *nl = strchr(r.err, '\n');
     const char *tail = "(see 'kf3ds help render')\n";
-    if (r->status != 2)
-        fail_msg("exit %d, not 2; stderr: %s", r->status, r->err);
-    assert_int_equal(strncmp(r->err, "kf3ds: render: ", 15), 0);
+    support_expect_status(&r, 2);
+    assert_int_equal(strncmp(r.err, "kf3ds: render: ", 15), 0);
     assert_non_null(nl);
     assert_int_equal(nl[1], '\0'); /* one line */
-    assert_true(r->err_len > strlen(tail));
-    assert_string_equal(r->err + r->err_len - strlen(tail), tail);
+    assert_true(r.err_len > strlen(tail));
+    assert_string_equal(r.err + r.err_len - strlen(tail), tail);
+    run_free(&r);
 }
 
 /* No file in the temporary folder whose name starts with `prefix`. */
 static void expect_no_output(const char *prefix)
 {
-    DIR *d = opendir(tmpdir);
+    DIR *d = opendir(support_tmpdir());
     struct dirent *e;
     assert_non_null(d);
     while ((e = readdir(d)) != NULL)
@@ -220,13 +105,9 @@ static int write_editor_only(const char *path)
     int rc;
     w3ds_init(&w);
     w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x0002);
-    w3ds_u32(&w, 3);
-    w3ds_end(&w);
+    support_chunk_u32(&w, 0x0002, 3); /* M3D_VERSION */
     w3ds_begin(&w, 0x3D3D);
-    w3ds_begin(&w, 0x3D3E);
-    w3ds_u32(&w, 3);
-    w3ds_end(&w);
+    support_chunk_u32(&w, 0x3D3E, 3); /* MESH_VERSION */
     w3ds_material(&w, "Red", red, red, red);
     w3ds_mesh(&w, "Octa", pts, 6, faces, 8, NULL, "Red");
     w3ds_camera(&w, "EdCam", cam_pos, cam_target, 30.0f, 50.0f);
@@ -240,36 +121,22 @@ static int write_editor_only(const char *path)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/kf3ds_test_png_render_XXXXXX");
-    if (!mkdtemp(tmpdir))
+    if (support_tmpdir_make("kf3ds_test_png_render_") != 0)
         return -1;
-    tmp_path(editor_path, sizeof editor_path, "editor.3ds");
+    support_tmp_path(editor_path, sizeof editor_path, "editor.3ds");
     if (write_editor_only(editor_path) != 0)
         return -1;
-    tmp_path(empty_path, sizeof empty_path, "empty.3ds");
-    save_bytes(empty_path, "", 0);
-    tmp_path(text_path, sizeof text_path, "text.3ds");
-    save_bytes(text_path, "This is not a 3DS file at all.\n", 31);
+    support_tmp_path(empty_path, sizeof empty_path, "empty.3ds");
+    support_write_file(empty_path, "", 0);
+    support_tmp_path(text_path, sizeof text_path, "text.3ds");
+    support_write_file(text_path, "This is not a 3DS file at all.\n", 31);
     return 0;
 }
 
 static int teardown(void **state)
 {
-    DIR *d;
-    struct dirent *e;
     (void)state;
-    d = opendir(tmpdir);
-    if (d) {
-        while ((e = readdir(d)) != NULL) {
-            char p[600];
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-            remove(p);
-        }
-        closedir(d);
-    }
-    rmdir(tmpdir);
+    support_tmpdir_remove();
     return 0;
 }
 
@@ -283,17 +150,16 @@ static void test_single_frame(void **state)
     run_result r;
     picture p;
     (void)state;
-    tmp_path(png, sizeof png, "single.png");
+    support_tmp_path(png, sizeof png, "single.png");
     r = run_tool("render", ARM, "-o", png, "--size", "320x240", "--no-label", NULL);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
+    support_expect_status(&r, 0);
     assert_int_equal(r.err_len, 0);
     assert_non_null(strstr(r.out, "wrote "));
     run_free(&r);
-    p = read_png(png);
+    p = support_read_png(png);
     assert_int_equal(p.width, 320);
     assert_int_equal(p.height, 240);
-    assert_true(colours(&p, 3) >= 3);
+    assert_true(support_colours(&p, 3) >= 3);
     assert_true(foreground(&p) > 320 * 240 / 100); /* the arm covers more than 1% */
     free(p.rgb);
 }
@@ -304,28 +170,23 @@ static void test_camera_differs_from_orbit(void **state)
     run_result r;
     picture a, b, c;
     (void)state;
-    tmp_path(orbit, sizeof orbit, "orbit.png");
-    tmp_path(cam, sizeof cam, "cam.png");
-    tmp_path(other, sizeof other, "orbit2.png");
+    support_tmp_path(orbit, sizeof orbit, "orbit.png");
+    support_tmp_path(cam, sizeof cam, "cam.png");
+    support_tmp_path(other, sizeof other, "orbit2.png");
     r = run_tool("render", ARM, "-o", orbit, "--size", "160x120", "--frame", "30", "-q", NULL);
     assert_int_equal(r.status, 0);
     assert_int_equal(r.out_len, 0); /* -q */
     run_free(&r);
-    r = run_tool("render", ARM, "-o", cam, "--size", "160x120", "--frame", "30", "--camera",
-                 "Cam01", NULL);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
-    run_free(&r);
-    r = run_tool("render", ARM, "-o", other, "--size", "160x120", "--frame", "30", "--orbit",
-                 "200,-10", "--shading", "flat", "--overlays", "grid,hierarchy", NULL);
-    assert_int_equal(r.status, 0);
-    run_free(&r);
-    a = read_png(orbit);
-    b = read_png(cam);
-    c = read_png(other);
+    run_ok("render", ARM, "-o", cam, "--size", "160x120", "--frame", "30", "--camera",
+           "Cam01", NULL);
+    run_ok("render", ARM, "-o", other, "--size", "160x120", "--frame", "30", "--orbit",
+           "200,-10", "--shading", "flat", "--overlays", "grid,hierarchy", NULL);
+    a = support_read_png(orbit);
+    b = support_read_png(cam);
+    c = support_read_png(other);
     assert_true(foreground(&b) > 0);
-    assert_true(difference(&a, &b) > 160 * 120 / 100);
-    assert_true(difference(&a, &c) > 160 * 120 / 100);
+    assert_true(support_difference(&a, &b, 0) > 160 * 120 / 100);
+    assert_true(support_difference(&a, &c, 0) > 160 * 120 / 100);
     free(a.rgb);
     free(b.rgb);
     free(c.rgb);
@@ -336,36 +197,30 @@ static void test_sequence(void **state)
     char pattern[300], path[300];
     static const char *const names[3] = {"seq_0000.png", "seq_0005.png", "seq_0010.png"};
     picture p[3];
-    run_result r;
     int i;
     (void)state;
-    tmp_path(pattern, sizeof pattern, "seq_%04d.png");
-    r = run_tool("render", ARM, "--frames", "0:10:5", "-o", pattern, "--size", "96x72", NULL);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
-    run_free(&r);
+    support_tmp_path(pattern, sizeof pattern, "seq_%04d.png");
+    run_ok("render", ARM, "--frames", "0:10:5", "-o", pattern, "--size", "96x72", NULL);
     for (i = 0; i < 3; i++) {
-        tmp_path(path, sizeof path, names[i]);
-        p[i] = read_png(path);
+        support_tmp_path(path, sizeof path, names[i]);
+        p[i] = support_read_png(path);
         assert_int_equal(p[i].width, 96);
         assert_int_equal(p[i].height, 72);
     }
-    tmp_path(path, sizeof path, "seq_0015.png");
+    support_tmp_path(path, sizeof path, "seq_0015.png");
     assert_false(exists(path));
-    tmp_path(path, sizeof path, "seq_0001.png");
+    support_tmp_path(path, sizeof path, "seq_0001.png");
     assert_false(exists(path));
-    assert_true(difference(&p[0], &p[2]) > 0); /* the arm moves */
+    assert_true(support_difference(&p[0], &p[2], 0) > 0); /* the arm moves */
     for (i = 0; i < 3; i++)
         free(p[i].rgb);
 
     /* %d and %% */
-    tmp_path(pattern, sizeof pattern, "pct%%_%d.png");
-    r = run_tool("render", ARM, "--frames", "3:4", "-o", pattern, "--size", "32x24", "-q", NULL);
-    assert_int_equal(r.status, 0);
-    run_free(&r);
-    tmp_path(path, sizeof path, "pct%_3.png");
+    support_tmp_path(pattern, sizeof pattern, "pct%%_%d.png");
+    run_ok("render", ARM, "--frames", "3:4", "-o", pattern, "--size", "32x24", "-q", NULL);
+    support_tmp_path(path, sizeof path, "pct%_3.png");
     assert_true(exists(path));
-    tmp_path(path, sizeof path, "pct%_4.png");
+    support_tmp_path(path, sizeof path, "pct%_4.png");
     assert_true(exists(path));
 }
 
@@ -375,24 +230,21 @@ static void test_sheet(void **state)
     run_result r;
     picture p;
     (void)state;
-    tmp_path(path, sizeof path, "sheet.png");
+    support_tmp_path(path, sizeof path, "sheet.png");
     r = run_tool("render", ARM, "--sheet", "3x2", "--size", "80x60", "-o", path, NULL);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
+    support_expect_status(&r, 0);
     assert_non_null(strstr(r.out, "3x2 cells"));
     run_free(&r);
-    p = read_png(path);
+    p = support_read_png(path);
     assert_int_equal(p.width, 240);
     assert_int_equal(p.height, 120);
     assert_true(foreground(&p) > 240 * 120 / 100);
     free(p.rgb);
 
     /* default cell size 200x150 */
-    tmp_path(path, sizeof path, "sheet1.png");
-    r = run_tool("render", ARM, "--sheet", "2x1", "-o", path, "-q", NULL);
-    assert_int_equal(r.status, 0);
-    run_free(&r);
-    p = read_png(path);
+    support_tmp_path(path, sizeof path, "sheet1.png");
+    run_ok("render", ARM, "--sheet", "2x1", "-o", path, "-q", NULL);
+    p = support_read_png(path);
     assert_int_equal(p.width, 400);
     assert_int_equal(p.height, 150);
     free(p.rgb);
@@ -401,27 +253,20 @@ static void test_sheet(void **state)
 static void test_editor_only_file(void **state)
 {
     char path[300];
-    run_result r;
     picture p, q;
     (void)state;
-    tmp_path(path, sizeof path, "editor.png");
-    r = run_tool("render", editor_path, "-o", path, "--size", "64x48", "--no-label", NULL);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
-    run_free(&r);
-    p = read_png(path);
+    support_tmp_path(path, sizeof path, "editor.png");
+    run_ok("render", editor_path, "-o", path, "--size", "64x48", "--no-label", NULL);
+    p = support_read_png(path);
     assert_true(foreground(&p) > 64 * 48 / 20); /* the octahedron is drawn */
 
     /* through the editor camera (there is no camera node) */
-    tmp_path(path, sizeof path, "editor_cam.png");
-    r = run_tool("render", editor_path, "-o", path, "--size", "64x48", "--no-label", "--camera",
-                 "EdCam", NULL);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
-    run_free(&r);
-    q = read_png(path);
+    support_tmp_path(path, sizeof path, "editor_cam.png");
+    run_ok("render", editor_path, "-o", path, "--size", "64x48", "--no-label", "--camera",
+           "EdCam", NULL);
+    q = support_read_png(path);
     assert_true(foreground(&q) > 64 * 48 / 20);
-    assert_true(difference(&p, &q) > 64 * 48 / 20);
+    assert_true(support_difference(&p, &q, 0) > 64 * 48 / 20);
     free(p.rgb);
     free(q.rgb);
 }
@@ -455,18 +300,15 @@ static void test_bad_options(void **state)
     };
     char out[300], path[300];
     const char *args[16];
-    run_result r;
     size_t i;
     (void)state;
     for (i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
-        tmp_path(path, sizeof path, patterns[i]);
-        r = run_tool("render", ARM, "--frames", "0:2", "-o", path, NULL);
-        expect_usage_error(&r);
-        run_free(&r);
+        support_tmp_path(path, sizeof path, patterns[i]);
+        expect_usage_error(run_tool("render", ARM, "--frames", "0:2", "-o", path, NULL));
     }
     expect_no_output("bad_");
 
-    tmp_path(out, sizeof out, "bad_opt.png");
+    support_tmp_path(out, sizeof out, "bad_opt.png");
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         args[0] = "render";
         args[1] = ARM;
@@ -475,29 +317,17 @@ static void test_bad_options(void **state)
         args[4] = bad[i][0];
         args[5] = bad[i][1];
         args[6] = NULL;
-        r = run_argv(args);
-        expect_usage_error(&r);
-        run_free(&r);
+        expect_usage_error(support_run_argv(support_tmpdir(), NULL, args));
     }
     /* conflicts and missing pieces */
-    r = run_tool("render", ARM, "-o", out, "--frame", "1", "--sheet", "2x2", NULL);
-    expect_usage_error(&r);
-    run_free(&r);
-    r = run_tool("render", ARM, "-o", out, "--camera", "Cam01", "--orbit", "1,2", NULL);
-    expect_usage_error(&r);
-    run_free(&r);
-    r = run_tool("render", ARM, NULL);
-    expect_usage_error(&r);
-    run_free(&r);
-    r = run_tool("render", "-o", out, NULL);
-    expect_usage_error(&r);
-    run_free(&r);
-    r = run_tool("render", ARM, "-o", NULL);
-    expect_usage_error(&r);
-    run_free(&r);
-    r = run_tool("render", ARM, "-o", out, "--sheet", "64x64", "--size", "1000x1000", NULL);
-    expect_usage_error(&r);
-    run_free(&r);
+    expect_usage_error(run_tool("render", ARM, "-o", out, "--frame", "1", "--sheet", "2x2", NULL));
+    expect_usage_error(
+        run_tool("render", ARM, "-o", out, "--camera", "Cam01", "--orbit", "1,2", NULL));
+    expect_usage_error(run_tool("render", ARM, NULL));
+    expect_usage_error(run_tool("render", "-o", out, NULL));
+    expect_usage_error(run_tool("render", ARM, "-o", NULL));
+    expect_usage_error(
+        run_tool("render", ARM, "-o", out, "--sheet", "64x64", "--size", "1000x1000", NULL));
     expect_no_output("bad_");
 }
 
@@ -506,17 +336,15 @@ static void test_unknown_camera(void **state)
     char out[300];
     run_result r;
     (void)state;
-    tmp_path(out, sizeof out, "nocam.png");
+    support_tmp_path(out, sizeof out, "nocam.png");
     r = run_tool("render", ARM, "-o", out, "--camera", "NoSuchCamera", NULL);
-    expect_usage_error(&r);
     assert_non_null(strstr(r.err, "NoSuchCamera"));
     assert_non_null(strstr(r.err, "Cam01")); /* the cameras the file has */
-    run_free(&r);
+    expect_usage_error(r);
     /* a file with an editor camera only */
     r = run_tool("render", editor_path, "-o", out, "--camera", "Cam01", NULL);
-    expect_usage_error(&r);
     assert_non_null(strstr(r.err, "EdCam"));
-    run_free(&r);
+    expect_usage_error(r);
     assert_false(exists(out));
 }
 
@@ -527,8 +355,8 @@ static void test_bad_input(void **state)
     run_result r;
     int i;
     (void)state;
-    tmp_path(out, sizeof out, "input.png");
-    tmp_path(missing, sizeof missing, "missing.3ds");
+    support_tmp_path(out, sizeof out, "input.png");
+    support_tmp_path(missing, sizeof missing, "missing.3ds");
     inputs[0] = missing;
     inputs[1] = empty_path;
     inputs[2] = text_path;
@@ -557,7 +385,7 @@ static void test_unwritable_output(void **state)
     char out[300];
     run_result r;
     (void)state;
-    tmp_path(out, sizeof out, "no/such/dir/out.png");
+    support_tmp_path(out, sizeof out, "no/such/dir/out.png");
     r = run_tool("render", ARM, "-o", out, "--size", "16x12", NULL);
     assert_int_equal(r.status, 1);
     assert_int_equal(check_file_errors(r.err, out), 1);
@@ -565,17 +393,17 @@ static void test_unwritable_output(void **state)
     run_free(&r);
 
     /* a folder as the output */
-    r = run_tool("render", ARM, "-o", tmpdir, "--size", "16x12", NULL);
+    r = run_tool("render", ARM, "-o", support_tmpdir(), "--size", "16x12", NULL);
     assert_int_equal(r.status, 1);
-    assert_int_equal(check_file_errors(r.err, tmpdir), 1);
+    assert_int_equal(check_file_errors(r.err, support_tmpdir()), 1);
     assert_non_null(strstr(r.err, ": cannot write: "));
     run_free(&r);
 
     /* a sequence stops at the first file it cannot write */
-    tmp_path(out, sizeof out, "no/such/dir/f_%d.png");
+    support_tmp_path(out, sizeof out, "no/such/dir/f_%d.png");
     r = run_tool("render", ARM, "--frames", "0:3", "-o", out, "--size", "16x12", NULL);
     assert_int_equal(r.status, 1);
-    tmp_path(out, sizeof out, "no/such/dir/f_0.png");
+    support_tmp_path(out, sizeof out, "no/such/dir/f_0.png");
     assert_int_equal(check_file_errors(r.err, out), 1);
     assert_non_null(strstr(r.err, "f_0.png: cannot write: "));
     assert_null(strstr(r.err, "f_1.png"));

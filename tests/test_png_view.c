@@ -9,15 +9,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "support.h"
+#include "support_png.h"
 
 /* The viewer's default window size (tools/cmd_view.c). */
 #define VIEW_W 640
@@ -25,8 +23,6 @@
 /* Rows at the bottom that hold the status line (its text changes with the
  * measured frame time, so comparisons of pictures leave it out). */
 #define STATUS_ROWS 16
-
-static char tmpdir[256];
 
 /* ------------------------------------------------------------------------ */
 /* Running the tool                                                         */
@@ -36,16 +32,7 @@ typedef support_run run_result;
 
 /* Runs the tool with `env` (shell assignments such as "SDL_VIDEODRIVER=dummy",
  * or "") in front, and the arguments up to NULL. */
-static run_result run_view(const char *env, const char *arg, ...)
-{
-    run_result r;
-    va_list ap;
-    va_start(ap, arg);
-    r = support_run_va(tmpdir, env, arg, ap);
-    va_end(ap);
-    assert_int_not_equal(r.status, -1);
-    return r;
-}
+#define run_view support_run_tool
 
 #define run_free support_run_free
 
@@ -57,91 +44,21 @@ static const char *headless_env(void)
     return "SDL_VIDEODRIVER=dummy";
 }
 
-static void tmp_path(char *buf, size_t cap, const char *name)
-{
-    int n = snprintf(buf, cap, "%s/%s", tmpdir, name);
-    assert_true(n > 0 && (size_t)n < cap);
-}
-
 static int file_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Reading a PNG                                                            */
-/* ------------------------------------------------------------------------ */
-
-typedef struct picture {
-    unsigned width, height;
-    unsigned char *rgb;  /* width * height * 3 */
-} picture;
-
-/* Reads a PNG as 8-bit RGB; fails the test when it is not a valid PNG. */
-static picture read_png(const char *path)
-{
-    png_image img;
-    picture p;
-    memset(&img, 0, sizeof img);
-    memset(&p, 0, sizeof p);
-    img.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&img, path))
-        fail_msg("%s: not a readable PNG: %s", path, img.message);
-    img.format = PNG_FORMAT_RGB;
-    p.rgb = malloc(PNG_IMAGE_SIZE(img));
-    assert_non_null(p.rgb);
-    if (!png_image_finish_read(&img, NULL, p.rgb, 0, NULL)) {
-        free(p.rgb);
-        fail_msg("%s: cannot decode the PNG: %s", path, img.message);
-    }
-    p.width = img.width;
-    p.height = img.height;
-    png_image_free(&img);
-    return p;
-}
-
-/* Number of distinct colours, counted up to `limit`. */
-static unsigned count_colours(const picture *p, unsigned limit)
-{
-    uint32_t seen[64];
-    unsigned n = 0, i, k;
-    if (limit > 64)
-        limit = 64;
-    for (i = 0; i < p->width * p->height && n < limit; i++) {
-        uint32_t c = (uint32_t)p->rgb[3 * i] << 16 | (uint32_t)p->rgb[3 * i + 1] << 8 |
-                     p->rgb[3 * i + 2];
-        for (k = 0; k < n && seen[k] != c; k++)
-            ;
-        if (k == n)
-            seen[n++] = c;
-    }
-    return n;
-}
-
-/* Pixels that differ above the status line. */
-static unsigned long scene_difference(const picture *a, const picture *b)
-{
-    unsigned long diff = 0;
-    size_t i, n;
-    assert_int_equal(a->width, b->width);
-    assert_int_equal(a->height, b->height);
-    n = (size_t)a->width * (a->height > STATUS_ROWS ? a->height - STATUS_ROWS : 0);
-    for (i = 0; i < n; i++)
-        if (memcmp(a->rgb + 3 * i, b->rgb + 3 * i, 3) != 0)
-            diff++;
-    return diff;
-}
-
 /* Pixels in the middle of the picture that are not the background colour
  * (the top-left pixel, which the default orbit framing leaves empty). */
-static unsigned long covered(const picture *p)
+static long covered(const picture *p)
 {
-    unsigned long n = 0;
-    unsigned x, y;
+    long n = 0;
+    int x, y;
     for (y = p->height / 4; y < p->height * 3 / 4; y++)
         for (x = p->width / 4; x < p->width * 3 / 4; x++)
-            if (memcmp(p->rgb + 3 * ((size_t)y * p->width + x), p->rgb, 3) != 0)
+            if (memcmp(p->rgb + 3 * ((size_t)y * (size_t)p->width + (size_t)x), p->rgb, 3) != 0)
                 n++;
     return n;
 }
@@ -157,18 +74,17 @@ static void test_plays_and_screenshots(void **state)
     run_result r;
     picture p;
     (void)state;
-    tmp_path(png, sizeof png, "play.png");
+    support_tmp_path(png, sizeof png, "play.png");
     r = run_view(headless_env(), "view", "data/arm.3ds", "--exit-after-frames", "60",
                  "--screenshot", png, NULL);
-    if (r.status != 0)
-        fail_msg("view: status %d, stderr: %s", r.status, r.err);
+    support_expect_status(&r, 0);
     assert_string_equal(r.err, "");
     run_free(&r);
-    p = read_png(png);
+    p = support_read_png(png);
     assert_int_equal(p.width, VIEW_W);
     assert_int_equal(p.height, VIEW_H);
-    assert_true(count_colours(&p, 16) >= 16);        /* not a single colour: shaded */
-    assert_true(covered(&p) > (unsigned long)VIEW_W * VIEW_H / 4 / 50); /* something drawn */
+    assert_true(support_colours(&p, 16) >= 16);        /* not a single colour: shaded */
+    assert_true(covered(&p) > (long)VIEW_W * VIEW_H / 4 / 50); /* something drawn */
     free(p.rgb);
     remove(png);
 }
@@ -179,39 +95,29 @@ static void test_plays_and_screenshots(void **state)
 static void test_repeatable_frames(void **state)
 {
     char a_path[320], b_path[320], c_path[320], d_path[320];
-    run_result r;
     picture a, b, c, d;
     (void)state;
-    tmp_path(a_path, sizeof a_path, "a.png");
-    tmp_path(b_path, sizeof b_path, "b.png");
-    tmp_path(c_path, sizeof c_path, "c.png");
-    tmp_path(d_path, sizeof d_path, "d.png");
-    r = run_view(headless_env(), "view", "data/arm.3ds", "--fps", "200",
-                 "--exit-after-frames", "31", "--screenshot", a_path, NULL);
-    assert_int_equal(r.status, 0);
-    run_free(&r);
-    r = run_view(headless_env(), "view", "data/arm.3ds", "--frame", "30", "--paused",
-                 "--exit-after-frames", "1", "--screenshot", b_path, NULL);
-    assert_int_equal(r.status, 0);
-    run_free(&r);
-    r = run_view(headless_env(), "view", "data/arm.3ds", "--frame", "10", "--paused",
-                 "--exit-after-frames", "1", "--screenshot", c_path, NULL);
-    assert_int_equal(r.status, 0);
-    run_free(&r);
-    r = run_view(headless_env(), "view", "data/arm.3ds", "--frame", "30", "--paused",
-                 "--camera", "Cam01", "--exit-after-frames", "1", "--screenshot", d_path,
-                 NULL);
-    if (r.status != 0)
-        fail_msg("view --camera Cam01: status %d, stderr: %s", r.status, r.err);
-    run_free(&r);
-    a = read_png(a_path);
-    b = read_png(b_path);
-    c = read_png(c_path);
-    d = read_png(d_path);
-    assert_int_equal(scene_difference(&a, &b), 0);
-    assert_true(scene_difference(&b, &c) > 100);   /* the arm moves between 10 and 30 */
-    assert_true(scene_difference(&b, &d) > 1000);  /* another point of view */
-    assert_true(count_colours(&d, 16) >= 16);
+    support_tmp_path(a_path, sizeof a_path, "a.png");
+    support_tmp_path(b_path, sizeof b_path, "b.png");
+    support_tmp_path(c_path, sizeof c_path, "c.png");
+    support_tmp_path(d_path, sizeof d_path, "d.png");
+    support_run_ok(headless_env(), "view", "data/arm.3ds", "--fps", "200",
+                   "--exit-after-frames", "31", "--screenshot", a_path, NULL);
+    support_run_ok(headless_env(), "view", "data/arm.3ds", "--frame", "30", "--paused",
+                   "--exit-after-frames", "1", "--screenshot", b_path, NULL);
+    support_run_ok(headless_env(), "view", "data/arm.3ds", "--frame", "10", "--paused",
+                   "--exit-after-frames", "1", "--screenshot", c_path, NULL);
+    support_run_ok(headless_env(), "view", "data/arm.3ds", "--frame", "30", "--paused",
+                   "--camera", "Cam01", "--exit-after-frames", "1", "--screenshot", d_path,
+                   NULL);
+    a = support_read_png(a_path);
+    b = support_read_png(b_path);
+    c = support_read_png(c_path);
+    d = support_read_png(d_path);
+    assert_int_equal(support_difference(&a, &b, STATUS_ROWS), 0);
+    assert_true(support_difference(&b, &c, STATUS_ROWS) > 100);  /* the arm moves, 10 to 30 */
+    assert_true(support_difference(&b, &d, STATUS_ROWS) > 1000); /* another point of view */
+    assert_true(support_colours(&d, 16) >= 16);
     free(a.rgb);
     free(b.rgb);
     free(c.rgb);
@@ -226,20 +132,16 @@ static void test_repeatable_frames(void **state)
 static void test_size(void **state)
 {
     char png[320];
-    run_result r;
     picture p;
     (void)state;
-    tmp_path(png, sizeof png, "small.png");
-    r = run_view(headless_env(), "view", "data/orrery.3ds", "--size", "200x150",
-                 "--shading", "wire", "--hierarchy", "--names", "--grid",
-                 "--exit-after-frames", "3", "--screenshot", png, NULL);
-    if (r.status != 0)
-        fail_msg("view: status %d, stderr: %s", r.status, r.err);
-    run_free(&r);
-    p = read_png(png);
+    support_tmp_path(png, sizeof png, "small.png");
+    support_run_ok(headless_env(), "view", "data/orrery.3ds", "--size", "200x150",
+                   "--shading", "wire", "--hierarchy", "--names", "--grid",
+                   "--exit-after-frames", "3", "--screenshot", png, NULL);
+    p = support_read_png(png);
     assert_int_equal(p.width, 200);
     assert_int_equal(p.height, 150);
-    assert_true(count_colours(&p, 3) >= 3);
+    assert_true(support_colours(&p, 3) >= 3);
     free(p.rgb);
     remove(png);
 }
@@ -269,18 +171,14 @@ static void test_bad_input(void **state)
     char missing[320], truncated[320], png[320];
     unsigned char *data;
     size_t size = 0, e, k;
-    FILE *f;
     (void)state;
-    tmp_path(missing, sizeof missing, "no-such-file.3ds");
-    tmp_path(truncated, sizeof truncated, "truncated.3ds");
-    tmp_path(png, sizeof png, "never.png");
+    support_tmp_path(missing, sizeof missing, "no-such-file.3ds");
+    support_tmp_path(truncated, sizeof truncated, "truncated.3ds");
+    support_tmp_path(png, sizeof png, "never.png");
     data = support_read_file("data/arm.3ds", &size);
     assert_non_null(data);
     assert_true(size > 200);
-    f = fopen(truncated, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, size / 2, f), size / 2);
-    assert_int_equal(fclose(f), 0);
+    support_write_file(truncated, data, size / 2);
     free(data);
 
     for (k = 0; k < 2; k++) {
@@ -314,7 +212,7 @@ static void test_no_display(void **state)
     run_result r;
     const char *nl;
     (void)state;
-    tmp_path(png, sizeof png, "nodisplay.png");
+    support_tmp_path(png, sizeof png, "nodisplay.png");
     r = run_view("SDL_VIDEODRIVER=no-such-driver", "view", "data/arm.3ds",
                  "--exit-after-frames", "5", "--screenshot", png, NULL);
     assert_int_equal(r.status, 1);
@@ -346,7 +244,7 @@ static void test_usage(void **state)
     run_result r;
     size_t i;
     (void)state;
-    tmp_path(png, sizeof png, "usage.png");
+    support_tmp_path(png, sizeof png, "usage.png");
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run_view(headless_env(), "view", "data/arm.3ds", bad[i][0], bad[i][1], NULL);
         if (r.status != 2)
@@ -356,12 +254,8 @@ static void test_usage(void **state)
         assert_non_null(strstr(r.err, "(see 'kf3ds help view')"));
         run_free(&r);
     }
-    r = run_view(headless_env(), "view", NULL);                 /* no FILE */
-    assert_int_equal(r.status, 2);
-    run_free(&r);
-    r = run_view(headless_env(), "view", "data/arm.3ds", "data/edge.3ds", NULL);
-    assert_int_equal(r.status, 2);
-    run_free(&r);
+    support_expect_exit(run_view(headless_env(), "view", NULL), 2); /* no FILE */
+    support_expect_exit(run_view(headless_env(), "view", "data/arm.3ds", "data/edge.3ds", NULL), 2);
     /* a camera the file does not have: usage, found after loading */
     r = run_view(headless_env(), "view", "data/arm.3ds", "--camera", "NoSuchCamera",
                  "--exit-after-frames", "1", "--screenshot", png, NULL);
@@ -395,21 +289,13 @@ static void test_help(void **state)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/kf3ds-view-XXXXXX");
-    if (!mkdtemp(tmpdir))
-        return -1;
-    return 0;
+    return support_tmpdir_make("kf3ds-view-");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char path[300];
-    snprintf(path, sizeof path, "%s/stdout.txt", tmpdir);
-    remove(path);
-    snprintf(path, sizeof path, "%s/stderr.txt", tmpdir);
-    remove(path);
-    rmdir(tmpdir);
+    support_tmpdir_remove();
     return 0;
 }
 

@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,11 +155,8 @@ static void write_mesh(w3ds *w, const char *name, const float *pts, int n, const
         w3ds_end(w);
     }
     w3ds_end(w);
-    if (matrix) {
-        w3ds_begin(w, 0x4160);
-        w3ds_f32v(w, matrix, 12);
-        w3ds_end(w);
-    }
+    if (matrix)
+        support_chunk_f32v(w, 0x4160, matrix, 12);
     w3ds_end(w);
     w3ds_end(w);
 }
@@ -169,9 +165,7 @@ static void write_material(w3ds *w, const char *name, uint8_t r, uint8_t g, uint
                            int two_sided)
 {
     w3ds_begin(w, 0xAFFF);
-    w3ds_begin(w, 0xA000);
-    w3ds_cstr(w, name);
-    w3ds_end(w);
+    support_chunk_str(w, 0xA000, name);
     w3ds_begin(w, 0xA020);
     w3ds_begin(w, 0x0011);
     w3ds_u8(w, r);
@@ -179,33 +173,18 @@ static void write_material(w3ds *w, const char *name, uint8_t r, uint8_t g, uint
     w3ds_u8(w, b);
     w3ds_end(w);
     w3ds_end(w);
-    if (two_sided) {
-        w3ds_begin(w, 0xA081);
-        w3ds_end(w);
-    }
+    if (two_sided)
+        support_chunk_empty(w, 0xA081);
     w3ds_end(w);
 }
 
-static void write_object_node(w3ds *w, const char *name, const float pos[3])
-{
-    w3ds_begin(w, 0xB002);
-    w3ds_node_hdr(w, name, 0, 0, 0xFFFF);
-    w3ds_begin(w, 0xB020);
-    w3ds_track_header(w, 0, 1);
-    w3ds_key_header(w, 0, NULL);
-    w3ds_f32v(w, pos, 3);
-    w3ds_end(w);
-    w3ds_end(w);
-}
-
+/* Closes what `w` holds open and loads it (no error), freeing the writer. */
 static kf3ds_scene *load_w3ds(w3ds *w)
 {
     kf3ds_diag err;
     kf3ds_scene *s;
-    assert_false(w->failed);
-    s = kf3ds_load_memory(w->buf, w->len, NULL, &err);
-    w3ds_free(w);
-    assert_non_null(s);
+    support_end_all(w);
+    s = support_load_w3ds(w, NULL, &err);
     assert_int_equal(err.code, KF3DS_OK);
     return s;
 }
@@ -289,13 +268,9 @@ static void test_cube_rectangle(void **state)
     w3ds w;
     (void)state;
     cube(pts, faces);
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_material(&w, "RED", 255, 0, 0, 0);
     write_mesh(&w, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
-    w3ds_end(&w);
-    w3ds_end(&w);
     s = load_w3ds(&w);
 
     pic_init(&pic, 200, 200);
@@ -456,17 +431,13 @@ static long render_quad(int mirrored, int ccw, int two_sided, int box[4])
     picture pic;
     long n;
     w3ds w;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_material(&w, "M", 200, 200, 200, two_sided);
     write_mesh(&w, "Q", pts, 4, ccw ? ccw_faces : cw_faces, NULL, NULL, 2,
                mirrored ? mirror : NULL, "M");
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
-    write_object_node(&w, "Q", mirrored ? node_pos : zero);
-    w3ds_end(&w);
-    w3ds_end(&w);
+    support_node(&w, 0xB002, "Q", 0, 0xFFFF, mirrored ? node_pos : zero);
     s = load_w3ds(&w);
     assert_int_equal(s->meshes[0].mirrored, mirrored);
     pic_init(&pic, 200, 200);
@@ -513,12 +484,8 @@ static void render_ridge(uint32_t s0, uint32_t s1, kf3ds_shading shading, pictur
     kf3ds_scene *s;
     kf3ds_view v;
     w3ds w;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_mesh(&w, "Ridge", pts, 4, faces, NULL, smoothing, 2, NULL, NULL);
-    w3ds_end(&w);
-    w3ds_end(&w);
     s = load_w3ds(&w);
     look_at(&v, eye, tgt, 40.0f, 0.1f, 100.0f);
     render(s, &v, shading, 0, pic, NULL);
@@ -574,12 +541,8 @@ static void test_wireframe_edge_flags(void **state)
         kf3ds_render_stats st;
         int on_diag = 0;
         w3ds w;
-        w3ds_init(&w);
-        w3ds_begin(&w, 0x4D4D);
-        w3ds_begin(&w, 0x3D3D);
+        support_file_begin(&w, 0x3D3D);
         write_mesh(&w, "Sq", pts, 4, faces, pass ? all : flags, NULL, 2, NULL, NULL);
-        w3ds_end(&w);
-        w3ds_end(&w);
         s = load_w3ds(&w);
         render(s, &v, KF3DS_SHADE_WIRE, 0, &pic, &st);
         assert_int_equal(st.triangles, 2);
@@ -689,6 +652,14 @@ static void test_lines(void **state)
     pic_free(&pic);
 }
 
+/* Corner k (0..7) of the box [mn, mx]. */
+static void box_corner(const float mn[3], const float mx[3], int k, float c[3])
+{
+    c[0] = k & 1 ? mx[0] : mn[0];
+    c[1] = k & 2 ? mx[1] : mn[1];
+    c[2] = k & 4 ? mx[2] : mn[2];
+}
+
 /* Projection, orbit framing and camera views. */
 static void test_views(void **state)
 {
@@ -718,9 +689,7 @@ static void test_views(void **state)
         kf3ds_view_orbit(mn, mx, az, el, 45.0f, 4.0f / 3.0f, &v);
         for (k = 0; k < 8; k++) {
             float c[3];
-            c[0] = k & 1 ? mx[0] : mn[0];
-            c[1] = k & 2 ? mx[1] : mn[1];
-            c[2] = k & 4 ? mx[2] : mn[2];
+            box_corner(mn, mx, k, c);
             assert_int_equal(kf3ds_view_project(&v, 160, 120, c, &x, &y, &d), 1);
             assert_true(x >= 0 && x <= 160 && y >= 0 && y <= 120);
             assert_true(d > v.near_plane && d < v.far_plane);
@@ -763,32 +732,14 @@ static void test_camera_view(void **state)
     w3ds w;
     (void)state;
     memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_mesh(&w, "T", pts, 3, face, NULL, NULL, 1, NULL, NULL);
     w3ds_camera(&w, "Cam", cpos, ctgt, 0.0f, 50.0f);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
-    write_object_node(&w, "T", zero);
-    w3ds_begin(&w, 0xB003);
-    w3ds_node_hdr(&w, "Cam", 0, 0, 0xFFFF);
-    w3ds_begin(&w, 0xB020);
-    w3ds_track_header(&w, 0, 1);
-    w3ds_key_header(&w, 0, NULL);
-    w3ds_f32v(&w, cpos, 3);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_begin(&w, 0xB004);
-    w3ds_node_hdr(&w, "Cam", 0, 0, 0xFFFF);
-    w3ds_begin(&w, 0xB020);
-    w3ds_track_header(&w, 0, 1);
-    w3ds_key_header(&w, 0, NULL);
-    w3ds_f32v(&w, ctgt, 3);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
+    support_node(&w, 0xB002, "T", 0, 0xFFFF, zero);
+    support_node(&w, 0xB003, "Cam", 0, 0xFFFF, cpos);
+    support_node(&w, 0xB004, "Cam", 0, 0xFFFF, ctgt);
     s = load_w3ds(&w);
     assert_int_equal(s->num_nodes, 3);
     memset(poses, 0, sizeof poses);
@@ -803,6 +754,18 @@ static void test_camera_view(void **state)
     assert_int_equal(kf3ds_view_project(&v, 160, 120, ctgt, &x, &y, &d), 1);
     assert_near(x, 80, 1e-3);
     assert_near(y, 60, 1e-3);
+    /* The editor camera the node animates stands where the node is at frame
+     * 0: its view is the same, bit for bit (one look-at, one plane rule). */
+    {
+        kf3ds_view e;
+        memset(&e, 0xAB, sizeof e);
+        assert_int_equal(kf3ds_view_from_editor_camera(s, 0, poses, &e), 1);
+        assert_memory_equal(&e.view, &v.view, sizeof v.view);
+        assert_true(e.fov_y_degrees == v.fov_y_degrees && e.near_plane == v.near_plane &&
+                    e.far_plane == v.far_plane);
+        assert_int_equal(kf3ds_view_from_editor_camera(s, 1, poses, &e), 0); /* no camera 1 */
+        assert_int_equal(kf3ds_view_from_editor_camera(NULL, 0, poses, &e), 0);
+    }
     /* every bound corner lies before the far plane */
     {
         float mn[3], mx[3];
@@ -816,9 +779,7 @@ static void test_camera_view(void **state)
         assert_near(mx[2], 0, 1e-6);
         for (k = 0; k < 8; k++) {
             float c[3];
-            c[0] = k & 1 ? mx[0] : mn[0];
-            c[1] = k & 2 ? mx[1] : mn[1];
-            c[2] = k & 4 ? mx[2] : mn[2];
+            box_corner(mn, mx, k, c);
             if (kf3ds_view_project(&v, 160, 120, c, NULL, NULL, &d))
                 assert_true(d < v.far_plane);
         }
@@ -933,18 +894,13 @@ static void test_hostile_scene(void **state)
     w3ds w;
     (void)state;
     memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_mesh(&w, "Bad", pts, 6, faces, NULL, NULL, 5, NULL, NULL);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
-    write_object_node(&w, "Bad", zero);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    s = kf3ds_load_memory(w.buf, w.len, NULL, NULL);
-    w3ds_free(&w);
-    assert_non_null(s);
+    support_node(&w, 0xB002, "Bad", 0, 0xFFFF, zero);
+    support_end_all(&w);
+    s = support_load_w3ds(&w, NULL, NULL);
     memset(poses, 0, sizeof poses);
     kf3ds_scene_eval(s, 0.0, 0, poses);
     assert_int_equal(kf3ds_scene_bounds(s, poses, mn, mx), 1);
@@ -991,33 +947,16 @@ static void test_hidden_and_dummy(void **state)
         kf3ds_scene *s;
         kf3ds_render_stats st;
         w3ds w;
-        w3ds_init(&w);
-        w3ds_begin(&w, 0x4D4D);
-        w3ds_begin(&w, 0x3D3D);
+        support_file_begin(&w, 0x3D3D);
         write_mesh(&w, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, NULL);
         w3ds_end(&w);
         w3ds_begin(&w, 0xB000);
         w3ds_begin(&w, 0xB002);
         w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, 0xFFFF);
-        w3ds_begin(&w, 0xB011); /* INSTANCE_NAME */
-        w3ds_cstr(&w, "Holder");
+        support_chunk_str(&w, 0xB011, "Holder"); /* INSTANCE_NAME */
+        support_pos_track(&w, zero);
         w3ds_end(&w);
-        w3ds_begin(&w, 0xB020);
-        w3ds_track_header(&w, 0, 1);
-        w3ds_key_header(&w, 0, NULL);
-        w3ds_f32v(&w, zero, 3);
-        w3ds_end(&w);
-        w3ds_end(&w);
-        w3ds_begin(&w, 0xB002);
-        w3ds_node_hdr(&w, "Cube", (uint16_t)(hide ? 0x800 : 0), 0, 0);
-        w3ds_begin(&w, 0xB020);
-        w3ds_track_header(&w, 0, 1);
-        w3ds_key_header(&w, 0, NULL);
-        w3ds_f32v(&w, zero, 3);
-        w3ds_end(&w);
-        w3ds_end(&w);
-        w3ds_end(&w);
-        w3ds_end(&w);
+        support_node(&w, 0xB002, "Cube", (uint16_t)(hide ? 0x800 : 0), 0, zero);
         s = load_w3ds(&w);
         assert_int_equal(s->num_nodes, 2);
         assert_true(s->nodes[0].is_dummy);
@@ -1043,13 +982,9 @@ static void write_light(w3ds *w, const float pos[3], int off, const float *spot_
     w3ds_cstr(w, "Lamp");
     w3ds_begin(w, 0x4600);
     w3ds_f32v(w, pos, 3);
-    w3ds_begin(w, 0x0010);
-    w3ds_f32v(w, white, 3);
-    w3ds_end(w);
-    if (off) {
-        w3ds_begin(w, 0x4620);
-        w3ds_end(w);
-    }
+    support_chunk_f32v(w, 0x0010, white, 3);
+    if (off)
+        support_chunk_empty(w, 0x4620);
     if (spot_target) {
         w3ds_begin(w, 0x4610);
         w3ds_f32v(w, spot_target, 3);
@@ -1074,15 +1009,11 @@ static void render_lit(const float *lamp, int off, const float *spot_target, int
     kf3ds_view v;
     picture pic;
     w3ds w;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_material(&w, "W", 255, 255, 255, 0);
     write_mesh(&w, "Sq", pts, 4, faces, NULL, smoothing, 2, NULL, "W");
     if (lamp)
         write_light(&w, lamp, off, spot_target, 60.0f);
-    w3ds_end(&w);
-    w3ds_end(&w);
     s = load_w3ds(&w);
     assert_int_equal(s->num_lights, lamp ? 1 : 0);
     look_at(&v, eye, tgt, 40.0f, 0.1f, 100.0f);
@@ -1165,14 +1096,10 @@ static void test_allocator(void **state)
     w3ds w;
     (void)state;
     cube(pts, faces);
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     write_material(&w, "RED", 255, 0, 0, 1);
     write_mesh(&w, "A", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
     write_mesh(&w, "B", pts, 8, faces, NULL, NULL, 6, NULL, NULL);
-    w3ds_end(&w);
-    w3ds_end(&w);
     s = load_w3ds(&w);
     {
         budget b = { 0, 0, -1 };
@@ -1238,135 +1165,138 @@ static int world_moved(const kf3ds_scene *s, const kf3ds_pose *a, const kf3ds_po
     return 0;
 }
 
+/* The 160x120 orbit view of the bounds of `poses` (a unit box when there are
+ * none), which are left in mn, mx. */
+static void frame_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float mn[3], float mx[3],
+                         kf3ds_view *v)
+{
+    if (!kf3ds_scene_bounds(s, poses, mn, mx)) {
+        mn[0] = mn[1] = mn[2] = -1;
+        mx[0] = mx[1] = mx[2] = 1;
+    }
+    kf3ds_view_orbit(mn, mx, 30.0f, 25.0f, 45.0f, 160.0f / 120.0f, v);
+}
+
+/* One corpus file with nodes, at the start, middle and end of its segment:
+ * every frame draws something in every mode, a scene that moves gives
+ * different pictures, and each camera's view renders. counts[0] counts the
+ * files, counts[1] those that move. */
+static void render_corpus_file(const char *path, const char *name, void *user)
+{
+    int *counts = (int *)user;
+    size_t len = strlen(name);
+    kf3ds_scene *s;
+    kf3ds_renderer *r;
+    kf3ds_pose *poses[3];
+    uint32_t *pics[3];
+    float mn[3], mx[3], size;
+    double frames[3];
+    int f, moved = 0, differs = 0, k;
+    kf3ds_view v;
+    kf3ds_render_options o;
+    picture pic;
+    if ((len > 4 && !strcmp(name + len - 4, ".txt")) || !strcmp(name, "MANIFEST.tsv"))
+        return;
+    s = kf3ds_load_file(path, NULL, NULL);
+    if (!s)
+        return;
+    if (s->num_nodes == 0) {
+        kf3ds_free(s);
+        return;
+    }
+    counts[0]++;
+    r = kf3ds_renderer_create(s, NULL);
+    assert_non_null(r);
+    frames[0] = s->segment_start;
+    frames[2] = s->segment_end;
+    frames[1] = 0.5 * (frames[0] + frames[2]);
+    pic_init(&pic, 160, 120);
+    for (f = 0; f < 3; f++) {
+        poses[f] = (kf3ds_pose *)calloc(s->num_nodes, sizeof(kf3ds_pose));
+        pics[f] = (uint32_t *)malloc(160 * 120 * sizeof(uint32_t));
+        assert_non_null(poses[f]);
+        assert_non_null(pics[f]);
+        kf3ds_scene_eval(s, frames[f], 0, poses[f]);
+    }
+    memset(&o, 0, sizeof o);
+    o.background = BG;
+    o.through_camera = 0;
+    for (f = 0; f < 3; f++) {
+        kf3ds_render_stats st;
+        int box[4];
+        /* framing this frame: something is drawn */
+        frame_bounds(s, poses[f], mn, mx, &v);
+        o.shading = KF3DS_SHADE_SMOOTH;
+        o.overlays = 0;
+        kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, &st);
+        if (drawn_box(&pic, BG, box) == 0) {
+            print_error("%s: frame %g is empty (%u triangles, box %g %g %g .. %g %g %g)\n",
+                        name, frames[f], st.triangles, mn[0], mn[1], mn[2], mx[0],
+                        mx[1], mx[2]);
+            fail();
+        }
+        /* the other modes and every overlay, for robustness */
+        o.overlays = 0x3F;
+        o.shading = KF3DS_SHADE_FLAT;
+        kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, NULL);
+        o.shading = KF3DS_SHADE_WIRE;
+        kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, NULL);
+    }
+    /* one view for the three frames (framing the first) to compare them:
+     * smooth, with cameras, lights and the hierarchy */
+    frame_bounds(s, poses[0], mn, mx, &v);
+    size = sqrtf((mx[0] - mn[0]) * (mx[0] - mn[0]) + (mx[1] - mn[1]) * (mx[1] - mn[1]) +
+                 (mx[2] - mn[2]) * (mx[2] - mn[2]));
+    o.shading = KF3DS_SHADE_SMOOTH;
+    o.overlays = KF3DS_OVERLAY_CAMERAS | KF3DS_OVERLAY_LIGHTS | KF3DS_OVERLAY_HIERARCHY;
+    for (f = 0; f < 3; f++) {
+        kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, NULL);
+        memcpy(pics[f], pic.fb.color, 160 * 120 * sizeof(uint32_t));
+    }
+    for (f = 0; f < 3; f++) {
+        int g = (f + 1) % 3;
+        if (world_moved(s, poses[f], poses[g], size)) {
+            moved = 1;
+            if (memcmp(pics[f], pics[g], 160 * 120 * sizeof(uint32_t)) != 0)
+                differs = 1;
+        }
+    }
+    if (moved) {
+        counts[1]++;
+        if (!differs) {
+            print_error("%s: the scene moves but the pictures are equal\n", name);
+            fail();
+        }
+    }
+    /* through each camera, too */
+    for (k = 0; k < (int)s->num_nodes; k++) {
+        if (s->nodes[k].type != KF3DS_NODE_CAMERA)
+            continue;
+        assert_int_equal(kf3ds_view_from_camera(s, (uint32_t)k, poses[1], &v), 1);
+        o.through_camera = (int32_t)k + 1;
+        o.overlays = 0x3F;
+        kf3ds_render_scene(r, poses[1], &v, &o, &pic.fb, NULL);
+    }
+    for (f = 0; f < 3; f++) {
+        free(poses[f]);
+        free(pics[f]);
+    }
+    pic_free(&pic);
+    kf3ds_renderer_free(r);
+    kf3ds_free(s);
+}
+
 static void test_corpus(void **state)
 {
-    const char *dir = support_corpus_dir();
-    DIR *d;
-    struct dirent *e;
-    int files = 0, animated = 0;
+    int counts[2] = { 0, 0 };
     (void)state;
-    if (!dir) {
+    if (support_corpus_each(render_corpus_file, counts) < 0) {
         skip();
         return;
     }
-    d = opendir(dir);
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL) {
-        char path[1024];
-        size_t len = strlen(e->d_name);
-        kf3ds_scene *s;
-        kf3ds_renderer *r;
-        kf3ds_pose *poses[3];
-        uint32_t *pics[3];
-        float mn[3], mx[3], size;
-        double frames[3];
-        int f, moved = 0, differs = 0, k;
-        kf3ds_view v;
-        kf3ds_render_options o;
-        picture pic;
-        if (e->d_name[0] == '.' || (len > 4 && !strcmp(e->d_name + len - 4, ".txt")) ||
-            !strcmp(e->d_name, "MANIFEST.tsv"))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        s = kf3ds_load_file(path, NULL, NULL);
-        if (!s)
-            continue;
-        if (s->num_nodes == 0) {
-            kf3ds_free(s);
-            continue;
-        }
-        files++;
-        r = kf3ds_renderer_create(s, NULL);
-        assert_non_null(r);
-        frames[0] = s->segment_start;
-        frames[2] = s->segment_end;
-        frames[1] = 0.5 * (frames[0] + frames[2]);
-        pic_init(&pic, 160, 120);
-        for (f = 0; f < 3; f++) {
-            poses[f] = (kf3ds_pose *)calloc(s->num_nodes, sizeof(kf3ds_pose));
-            pics[f] = (uint32_t *)malloc(160 * 120 * sizeof(uint32_t));
-            assert_non_null(poses[f]);
-            assert_non_null(pics[f]);
-            kf3ds_scene_eval(s, frames[f], 0, poses[f]);
-        }
-        memset(&o, 0, sizeof o);
-        o.background = BG;
-        o.through_camera = 0;
-        for (f = 0; f < 3; f++) {
-            kf3ds_render_stats st;
-            int box[4];
-            /* framing this frame: something is drawn */
-            if (!kf3ds_scene_bounds(s, poses[f], mn, mx)) {
-                mn[0] = mn[1] = mn[2] = -1;
-                mx[0] = mx[1] = mx[2] = 1;
-            }
-            kf3ds_view_orbit(mn, mx, 30.0f, 25.0f, 45.0f, 160.0f / 120.0f, &v);
-            o.shading = KF3DS_SHADE_SMOOTH;
-            o.overlays = 0;
-            kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, &st);
-            if (drawn_box(&pic, BG, box) == 0) {
-                print_error("%s: frame %g is empty (%u triangles, box %g %g %g .. %g %g %g)\n",
-                            e->d_name, frames[f], st.triangles, mn[0], mn[1], mn[2], mx[0],
-                            mx[1], mx[2]);
-                fail();
-            }
-            /* the other modes and every overlay, for robustness */
-            o.overlays = 0x3F;
-            o.shading = KF3DS_SHADE_FLAT;
-            kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, NULL);
-            o.shading = KF3DS_SHADE_WIRE;
-            kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, NULL);
-        }
-        /* one view for the three frames (framing the first) to compare them:
-         * smooth, with cameras, lights and the hierarchy */
-        if (!kf3ds_scene_bounds(s, poses[0], mn, mx)) {
-            mn[0] = mn[1] = mn[2] = -1;
-            mx[0] = mx[1] = mx[2] = 1;
-        }
-        size = sqrtf((mx[0] - mn[0]) * (mx[0] - mn[0]) + (mx[1] - mn[1]) * (mx[1] - mn[1]) +
-                     (mx[2] - mn[2]) * (mx[2] - mn[2]));
-        kf3ds_view_orbit(mn, mx, 30.0f, 25.0f, 45.0f, 160.0f / 120.0f, &v);
-        o.shading = KF3DS_SHADE_SMOOTH;
-        o.overlays = KF3DS_OVERLAY_CAMERAS | KF3DS_OVERLAY_LIGHTS | KF3DS_OVERLAY_HIERARCHY;
-        for (f = 0; f < 3; f++) {
-            kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, NULL);
-            memcpy(pics[f], pic.fb.color, 160 * 120 * sizeof(uint32_t));
-        }
-        for (f = 0; f < 3; f++) {
-            int g = (f + 1) % 3;
-            if (world_moved(s, poses[f], poses[g], size)) {
-                moved = 1;
-                if (memcmp(pics[f], pics[g], 160 * 120 * sizeof(uint32_t)) != 0)
-                    differs = 1;
-            }
-        }
-        if (moved) {
-            animated++;
-            if (!differs) {
-                print_error("%s: the scene moves but the pictures are equal\n", e->d_name);
-                fail();
-            }
-        }
-        /* through each camera, too */
-        for (k = 0; k < (int)s->num_nodes; k++) {
-            if (s->nodes[k].type != KF3DS_NODE_CAMERA)
-                continue;
-            assert_int_equal(kf3ds_view_from_camera(s, (uint32_t)k, poses[1], &v), 1);
-            o.through_camera = (int32_t)k + 1;
-            o.overlays = 0x3F;
-            kf3ds_render_scene(r, poses[1], &v, &o, &pic.fb, NULL);
-        }
-        for (f = 0; f < 3; f++) {
-            free(poses[f]);
-            free(pics[f]);
-        }
-        pic_free(&pic);
-        kf3ds_renderer_free(r);
-        kf3ds_free(s);
-    }
-    closedir(d);
-    fprintf(stderr, "corpus: %d files with nodes rendered, %d of them move\n", files, animated);
-    assert_true(files > 0);
+    fprintf(stderr, "corpus: %d files with nodes rendered, %d of them move\n", counts[0],
+            counts[1]);
+    assert_true(counts[0] > 0);
 }
 
 int main(void)

@@ -28,49 +28,26 @@ typedef struct node_spec {
     float pos[3];
 } node_spec;
 
-static void write_pos(w3ds *w, const float pos[3])
-{
-    w3ds_begin(w, 0xB020);
-    w3ds_track_header(w, 0, 1);
-    w3ds_key_header(w, 0, NULL);
-    w3ds_f32v(w, pos, 3);
-    w3ds_end(w);
-}
-
-static kf3ds_scene *load_nodes(const node_spec *nodes, int n, kf3ds_diag *err)
+/* A file of the nodes, each with one POS key, loaded with options `o` (may
+ * be NULL). */
+static kf3ds_scene *load_nodes(const node_spec *nodes, int n, const kf3ds_load_options *o,
+                               kf3ds_diag *err)
 {
     w3ds w;
     int i;
-    kf3ds_scene *s;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
+    support_file_begin(&w, 0xB000);
     for (i = 0; i < n; i++) {
-        w3ds_begin(&w, nodes[i].tag);
         if (nodes[i].node_id >= 0) {
-            w3ds_begin(&w, 0xB030);
-            w3ds_u16(&w, (uint16_t)nodes[i].node_id);
+            support_node_begin(&w, nodes[i].tag, (uint16_t)nodes[i].node_id, nodes[i].name,
+                               nodes[i].parent);
+            support_pos_track(&w, nodes[i].pos);
             w3ds_end(&w);
+        } else {
+            support_node(&w, nodes[i].tag, nodes[i].name, 0, nodes[i].parent, nodes[i].pos);
         }
-        w3ds_node_hdr(&w, nodes[i].name, 0, 0, nodes[i].parent);
-        write_pos(&w, nodes[i].pos);
-        w3ds_end(&w);
     }
-    w3ds_end(&w);
-    w3ds_end(&w);
-    s = kf3ds_load_memory(w.buf, w.len, NULL, err);
-    w3ds_free(&w);
-    assert_non_null(s);
-    return s;
-}
-
-static int count_code(const kf3ds_scene *s, kf3ds_status code)
-{
-    uint32_t i;
-    int n = 0;
-    for (i = 0; i < s->num_diags; i++)
-        n += s->diags[i].code == code;
-    return n;
+    support_end_all(&w);
+    return support_load_w3ds(&w, o, err);
 }
 
 static void assert_parents_first(const kf3ds_scene *s)
@@ -97,7 +74,7 @@ static void test_parents_by_index_forward(void **state)
         { 0xB002, -1, "$$$DUMMY", 0, { 0, 0, 100 } },  /* grandchild */
     };
     kf3ds_diag err;
-    kf3ds_scene *s = load_nodes(nodes, 4, &err);
+    kf3ds_scene *s = load_nodes(nodes, 4, NULL, &err);
     kf3ds_pose p[4];
     (void)state;
     memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
@@ -111,7 +88,7 @@ static void test_parents_by_index_forward(void **state)
     assert_near(p[3].world.m[0][3], 1, 1e-6);
     assert_near(p[3].world.m[1][3], 10, 1e-6);
     assert_near(p[3].world.m[2][3], 100, 1e-6);
-    assert_int_equal(count_code(s, KF3DS_WARN_PARENT), 0);
+    assert_int_equal(support_count_diags(s, KF3DS_WARN_PARENT), 0);
     kf3ds_free(s);
 }
 
@@ -125,14 +102,14 @@ static void test_parents_by_node_id(void **state)
         { 0xB002, 9, "$$$DUMMY", 0, { 0 } }, /* id 0 exists nowhere: root + warning */
     };
     kf3ds_diag err;
-    kf3ds_scene *s = load_nodes(nodes, 4, &err);
+    kf3ds_scene *s = load_nodes(nodes, 4, NULL, &err);
     (void)state;
     assert_int_equal(s->nodes[1].parent, 0);
     assert_int_equal(s->nodes[2].parent, 1);
     assert_int_equal(s->nodes[3].parent, KF3DS_NONE);
     assert_int_equal(s->nodes[1].id, 7);
     assert_true(s->nodes[1].has_node_id);
-    assert_int_equal(count_code(s, KF3DS_WARN_PARENT), 1);
+    assert_int_equal(support_count_diags(s, KF3DS_WARN_PARENT), 1);
     assert_int_equal(err.code, KF3DS_OK); /* a warning is not an error */
     assert_parents_first(s);
     kf3ds_free(s);
@@ -148,7 +125,7 @@ static void test_parent_cycles(void **state)
         { 0xB002, -1, "$$$DUMMY", 3, { 0 } },  /* hangs off the cycle */
     };
     kf3ds_diag err;
-    kf3ds_scene *s = load_nodes(nodes, 5, &err);
+    kf3ds_scene *s = load_nodes(nodes, 5, NULL, &err);
     kf3ds_pose p[5];
     int roots = 0;
     uint32_t i;
@@ -158,7 +135,7 @@ static void test_parent_cycles(void **state)
     for (i = 1; i < 4; i++)
         roots += s->nodes[i].parent == KF3DS_NONE;
     assert_int_equal(roots, 1); /* the 3-cycle is broken at exactly one node */
-    assert_int_equal(count_code(s, KF3DS_WARN_PARENT), 2);
+    assert_int_equal(support_count_diags(s, KF3DS_WARN_PARENT), 2);
     assert_parents_first(s);
     kf3ds_scene_eval(s, 0, 0, p);
     kf3ds_node_eval(s, 4, 0, 0, &p[0]);
@@ -181,9 +158,7 @@ static void test_targets_and_links(void **state)
     const float tgt_pos[3] = { 0, 0, 0 };
     (void)state;
     memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     w3ds_material(&w, "Red", red, red, NULL);
     w3ds_mesh(&w, "Tri", pts, 3, faces, 1, NULL, "Red");
     w3ds_camera(&w, "Cam", cam_pos, cam_tgt, 0, 50);
@@ -191,19 +166,16 @@ static void test_targets_and_links(void **state)
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
     w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
-    w3ds_begin(&w, 0xB011); w3ds_cstr(&w, "First"); w3ds_end(&w); w3ds_end(&w);
+    support_chunk_str(&w, 0xB011, "First"); w3ds_end(&w);
     w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
-    w3ds_begin(&w, 0xB011); w3ds_cstr(&w, "Second"); w3ds_end(&w); w3ds_end(&w);
-    w3ds_begin(&w, 0xB004); w3ds_node_hdr(&w, "Cam", 0, 0, 0xFFFF); write_pos(&w, tgt_pos); w3ds_end(&w);
-    w3ds_begin(&w, 0xB003); w3ds_node_hdr(&w, "Cam", 0, 0, 0xFFFF); write_pos(&w, cam_pos); w3ds_end(&w);
-    w3ds_begin(&w, 0xB007); w3ds_node_hdr(&w, "Spot", 0, 0, 0xFFFF); w3ds_end(&w);
-    w3ds_begin(&w, 0xB006); w3ds_node_hdr(&w, "Spot", 0, 0, 0xFFFF); w3ds_end(&w);
-    w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Nothing", 0, 0, 0xFFFF); w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
-    w3ds_free(&w);
-    assert_non_null(s);
+    support_chunk_str(&w, 0xB011, "Second"); w3ds_end(&w);
+    support_node(&w, 0xB004, "Cam", 0, 0xFFFF, tgt_pos);
+    support_node(&w, 0xB003, "Cam", 0, 0xFFFF, cam_pos);
+    support_node(&w, 0xB007, "Spot", 0, 0xFFFF, NULL);
+    support_node(&w, 0xB006, "Spot", 0, 0xFFFF, NULL);
+    support_node(&w, 0xB002, "Nothing", 0, 0xFFFF, NULL);
+    support_end_all(&w);
+    s = support_load_w3ds(&w, NULL, &err);
     /* Instances share the mesh. */
     assert_int_equal(s->nodes[0].mesh, 0);
     assert_int_equal(s->nodes[1].mesh, 0);
@@ -215,7 +187,7 @@ static void test_targets_and_links(void **state)
     assert_int_equal(s->nodes[4].light, 0);
     assert_int_equal(s->nodes[3].camera, 0);
     assert_int_equal(s->nodes[6].mesh, KF3DS_NONE);
-    assert_int_equal(count_code(s, KF3DS_WARN_REFERENCE), 1);
+    assert_int_equal(support_count_diags(s, KF3DS_WARN_REFERENCE), 1);
     /* Editor data. */
     assert_near(s->cameras[0].fov, 48.0, 1e-4); /* 2400 / 50 */
     assert_true(s->lights[0].spot);
@@ -255,21 +227,13 @@ static void test_mirrored_mesh(void **state)
     kf3ds_mat4 m;
     float v[3];
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     w3ds_mesh(&w, "M", pts, 3, faces, 1, matrix, NULL);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
-    w3ds_begin(&w, 0xB002);
-    w3ds_node_hdr(&w, "M", 0, 0, 0xFFFF);
-    write_pos(&w, pos);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    s = kf3ds_load_memory(w.buf, w.len, NULL, NULL);
-    w3ds_free(&w);
-    assert_non_null(s);
+    support_node(&w, 0xB002, "M", 0, 0xFFFF, pos);
+    support_end_all(&w);
+    s = support_load_w3ds(&w, NULL, NULL);
     assert_true(s->meshes[0].mirrored);
     assert_near(s->meshes[0].points[0][0], 4, 1e-6);
     assert_near(s->meshes[0].points[0][1], 1, 1e-6);
@@ -303,28 +267,13 @@ static void test_allocator_and_const_eval(void **state)
     counting c;
     kf3ds_load_options opt;
     kf3ds_scene *s;
-    w3ds w;
     kf3ds_pose p[2];
     unsigned long before;
-    int i;
     (void)state;
     memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     counting_reset(&c, -1);
     opt = counting_options(&c);
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
-    for (i = 0; i < 2; i++) {
-        w3ds_begin(&w, 0xB002);
-        w3ds_node_hdr(&w, nodes[i].name, 0, 0, nodes[i].parent);
-        write_pos(&w, nodes[i].pos);
-        w3ds_end(&w);
-    }
-    w3ds_end(&w);
-    w3ds_end(&w);
-    s = kf3ds_load_memory(w.buf, w.len, &opt, NULL);
-    w3ds_free(&w);
-    assert_non_null(s);
+    s = load_nodes(nodes, 2, &opt, NULL);
     assert_true(c.calls > 0);
     before = checksum(s->nodes, s->num_nodes * sizeof *s->nodes) ^
              checksum(s->nodes[1].tracks[0].keys, sizeof(kf3ds_key));
@@ -332,8 +281,7 @@ static void test_allocator_and_const_eval(void **state)
     kf3ds_node_eval(s, 1, 7.25, 0, &p[1]);
     assert_int_equal(before, checksum(s->nodes, s->num_nodes * sizeof *s->nodes) ^
                                  checksum(s->nodes[1].tracks[0].keys, sizeof(kf3ds_key)));
-    kf3ds_free(s);
-    assert_int_equal(c.live, 0);
+    counting_free_scene(s, &c);
 }
 
 int main(void)

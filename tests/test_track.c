@@ -11,8 +11,6 @@
 #include "write3ds.h"
 #include "support.h"
 #include "../src/internal.h" /* the rotation code's sin/cos/acos, tested below */
-#include <dirent.h>
-#include <stdio.h>
 
 #define PI_F 3.14159265358979f
 
@@ -41,8 +39,7 @@ static void write_track(w3ds *w, uint16_t id, uint16_t flags, const key_spec *ke
                         int floats)
 {
     int i;
-    w3ds_begin(w, id);
-    w3ds_track_header(w, flags, (uint32_t)n);
+    support_track_begin(w, id, flags, (uint32_t)n);
     for (i = 0; i < n; i++) {
         w3ds_key_header(w, keys[i].frame, &keys[i].tcb);
         w3ds_f32v(w, keys[i].v, (size_t)floats);
@@ -72,32 +69,25 @@ static kf3ds_scene *probe_scene(uint16_t flags)
     scl[0].v[0] = scl[0].v[1] = scl[0].v[2] = 1;
     cpos[0].v[1] = 5;
 
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     w3ds_mesh(&w, "Box", pts, 3, faces, 1, NULL, NULL);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
     w3ds_begin(&w, 0xB002);
-    w3ds_begin(&w, 0xB030); w3ds_u16(&w, 7); w3ds_end(&w);
+    support_chunk_u16(&w, 0xB030, 7); /* NODE_ID */
     w3ds_node_hdr(&w, "Box", 0x40, 0, 0xFFFF);
     write_track(&w, 0xB020, flags, pos, 3, 3);
     write_track(&w, 0xB021, flags, rot, 2, 4);
     write_track(&w, 0xB022, 0, scl, 1, 3);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB002);
-    w3ds_begin(&w, 0xB030); w3ds_u16(&w, 8); w3ds_end(&w);
+    support_chunk_u16(&w, 0xB030, 8);
     w3ds_node_hdr(&w, "$$$DUMMY", 0x4000, 0, 7);
-    w3ds_begin(&w, 0xB011); w3ds_cstr(&w, "Child"); w3ds_end(&w);
+    support_chunk_str(&w, 0xB011, "Child"); /* INSTANCE_NAME */
     write_track(&w, 0xB020, 0, cpos, 1, 3);
     write_track(&w, 0xB021, 0, crot, 1, 4);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    assert_false(w.failed);
-    s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
-    w3ds_free(&w);
-    assert_non_null(s);
+    support_end_all(&w);
+    s = support_load_w3ds(&w, NULL, &err);
     assert_int_equal(err.code, KF3DS_OK);
     assert_int_equal(s->num_nodes, 2);
     return s;
@@ -241,26 +231,25 @@ static void test_repeat_flag2(void **state)
     kf3ds_free(s);
 }
 
+/* x of node 0's position track at frame t. */
+static double pos_x(const kf3ds_scene *s, double t, unsigned flags)
+{
+    float v[4];
+    kf3ds_track_eval(&s->nodes[0].tracks[KF3DS_TRACK_POS], KF3DS_TRACK_POS, t, flags, v);
+    return v[0];
+}
+
 /* A one-node scene with one track of `kind` (chunk id 0xB020 + kind). */
 static kf3ds_scene *one_track(kf3ds_track_kind kind, uint16_t flags, const key_spec *keys, int n)
 {
     static const int floats[] = { 3, 4, 3, 1, 1, 3, 0, 1, 1, 0 };
     w3ds w;
-    kf3ds_scene *s;
-    kf3ds_diag err;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0xB000);
+    support_file_begin(&w, 0xB000);
     w3ds_begin(&w, 0xB002);
     w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, 0xFFFF);
     write_track(&w, (uint16_t)(0xB020 + kind), flags, keys, n, floats[kind]);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    s = kf3ds_load_memory(w.buf, w.len, NULL, &err);
-    w3ds_free(&w);
-    assert_non_null(s);
-    return s;
+    support_end_all(&w);
+    return support_load_w3ds(&w, NULL, NULL);
 }
 
 /* Ease by hand (rules §4, notes §6.3) on a two-key track, which without ease
@@ -269,29 +258,26 @@ static void test_ease(void **state)
 {
     key_spec k[2];
     kf3ds_scene *s;
-    float v[4];
     (void)state;
     memset(k, 0, sizeof k);
     k[1].frame = 10;
     k[1].v[0] = 10;
     k[0].tcb.ease_from = 0.5f; /* e_f = 0.5, e_t = 0: a = 2/3 */
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 2.5, 0, v);
-    assert_near(v[0], 10.0 * (4.0 / 3.0) * 0.0625, 1e-4, "accelerating"); /* (a/e_f)u² */
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 7.5, 0, v);
-    assert_near(v[0], 10.0 * (2.0 / 3.0) * (1.5 - 0.5), 1e-4, "constant speed");
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 2.5, KF3DS_EVAL_NO_EASE, v);
-    assert_near(v[0], 2.5, 1e-5, "ease off");
+    assert_near(pos_x(s, 2.5, 0), 10.0 * (4.0 / 3.0) * 0.0625, 1e-4, /* (a/e_f)u² */
+                "accelerating");
+    assert_near(pos_x(s, 7.5, 0), 10.0 * (2.0 / 3.0) * (1.5 - 0.5), 1e-4, "constant speed");
+    assert_near(pos_x(s, 2.5, KF3DS_EVAL_NO_EASE), 2.5, 1e-5, "ease off");
     kf3ds_free(s);
 
     k[1].tcb.ease_to = 1.0f; /* e_f + e_t = 1.5 > 1: normalised to 1/3, 2/3; a = 1 */
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 2.0, 0, v);
-    assert_near(v[0], 10.0 * (1.0 / (1.0 / 3.0)) * 0.04, 1e-4, "normalised accelerate");
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 8.0, 0, v);
-    assert_near(v[0], 10.0 * (1.0 - (1.0 / (2.0 / 3.0)) * 0.04), 1e-4, "normalised decelerate");
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 5.0, 0, v);
-    assert_near(v[0], 10.0 * (1.0 - 1.5 * 0.25), 1e-4, "no constant part when e_f + e_t = 1");
+    assert_near(pos_x(s, 2.0, 0), 10.0 * (1.0 / (1.0 / 3.0)) * 0.04, 1e-4,
+                "normalised accelerate");
+    assert_near(pos_x(s, 8.0, 0), 10.0 * (1.0 - (1.0 / (2.0 / 3.0)) * 0.04), 1e-4,
+                "normalised decelerate");
+    assert_near(pos_x(s, 5.0, 0), 10.0 * (1.0 - 1.5 * 0.25), 1e-4,
+                "no constant part when e_f + e_t = 1");
     kf3ds_free(s);
 }
 
@@ -334,14 +320,10 @@ static void test_duplicate_and_triple_frames(void **state)
     k[4].frame = 20; k[4].v[0] = 40;
     k[5].frame = 20; k[5].v[0] = 50;
     s = one_track(KF3DS_TRACK_POS, 0, k, 6);
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 9.999, 0, v);
-    assert_near(v[0], 10, 0.01, "approaching the first of the pair");
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 10, 0, v);
-    assert_near(v[0], 20, 1e-5, "later key holds");
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 20, 0, v);
-    assert_near(v[0], 50, 1e-5, "last of three");
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 15, 0, v);
-    assert_true(isfinite(v[0]));
+    assert_near(pos_x(s, 9.999, 0), 10, 0.01, "approaching the first of the pair");
+    assert_near(pos_x(s, 10, 0), 20, 1e-5, "later key holds");
+    assert_near(pos_x(s, 20, 0), 50, 1e-5, "last of three");
+    assert_true(isfinite(pos_x(s, 15, 0)));
     kf3ds_free(s);
 
     /* Two rotation increments on one frame both count (blitz3d-claw has this). */
@@ -359,21 +341,16 @@ static void test_unsorted_keys(void **state)
 {
     key_spec k[3];
     kf3ds_scene *s;
-    float v[4];
-    uint32_t i, warned = 0;
     (void)state;
     memset(k, 0, sizeof k);
     k[0].frame = 20; k[0].v[0] = 2;
     k[1].frame = 0;  k[1].v[0] = 0;
     k[2].frame = 10; k[2].v[0] = 1;
     s = one_track(KF3DS_TRACK_POS, 0, k, 3);
-    for (i = 0; i < s->num_diags; i++)
-        warned += s->diags[i].code == KF3DS_WARN_UNSORTED;
-    assert_int_equal(warned, 1);
+    assert_int_equal(support_count_diags(s, KF3DS_WARN_UNSORTED), 1);
     assert_int_equal(s->nodes[0].tracks[0].keys[0].frame, 0);
     assert_int_equal(s->nodes[0].tracks[0].keys[2].frame, 20);
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 10, 0, v);
-    assert_near(v[0], 1, 1e-6, "sorted");
+    assert_near(pos_x(s, 10, 0), 1, 1e-6, "sorted");
     kf3ds_free(s);
 }
 
@@ -381,16 +358,13 @@ static void test_late_first_key(void **state)
 {
     key_spec k[2];
     kf3ds_scene *s;
-    float v[4];
     (void)state;
     memset(k, 0, sizeof k);
     k[0].frame = 20; k[0].v[0] = 1;
     k[1].frame = 30; k[1].v[0] = 2;
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 0, 0, v);
-    assert_near(v[0], 1, 1e-6, "first key holds before it"); /* lib3ds 1.3: 2 */
-    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 25, 0, v);
-    assert_near(v[0], 1.5, 1e-5, "middle");
+    assert_near(pos_x(s, 0, 0), 1, 1e-6, "first key holds before it"); /* lib3ds 1.3: 2 */
+    assert_near(pos_x(s, 25, 0), 1.5, 1e-5, "middle");
     kf3ds_free(s);
 }
 
@@ -482,28 +456,20 @@ static void test_morph_track(void **state)
     kf3ds_pose p;
     int i;
     (void)state;
-    w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    w3ds_begin(&w, 0x3D3D);
+    support_file_begin(&w, 0x3D3D);
     w3ds_mesh(&w, "A", pts, 3, faces, 1, NULL, NULL);
     w3ds_mesh(&w, "B", pts, 3, faces, 1, NULL, NULL);
     w3ds_end(&w);
     w3ds_begin(&w, 0xB000);
     w3ds_begin(&w, 0xB002);
     w3ds_node_hdr(&w, "A", 0, 0, 0xFFFF);
-    w3ds_begin(&w, 0xB026);
-    w3ds_track_header(&w, 0, 3);
+    support_track_begin(&w, 0xB026, 0, 3);
     for (i = 0; i < 3; i++) {
         w3ds_key_header(&w, i * 10, NULL);
         w3ds_cstr(&w, names[i]);
     }
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    s = kf3ds_load_memory(w.buf, w.len, NULL, NULL);
-    w3ds_free(&w);
-    assert_non_null(s);
+    support_end_all(&w);
+    s = support_load_w3ds(&w, NULL, NULL);
     kf3ds_node_eval(s, 0, -3, 0, &p);
     assert_int_equal(p.morph_mesh, 0);
     kf3ds_node_eval(s, 0, 10, 0, &p);
@@ -593,29 +559,23 @@ static void check_batched_equals_single(const char *path)
     kf3ds_free(s);
 }
 
+/* A corpus file with a .3ds name; *user counts them. */
+static void check_corpus_batched(const char *path, const char *name, void *user)
+{
+    if (!support_is_3ds_name(name))
+        return;
+    check_batched_equals_single(path);
+    ++*(unsigned *)user;
+}
+
 static void test_batched_equals_single(void **state)
 {
     static const char *const samples[] = { "data/orrery.3ds", "data/arm.3ds", "data/edge.3ds" };
-    const char *dir = support_corpus_dir();
     unsigned i, files = 0;
     (void)state;
     for (i = 0; i < 3; i++)
         check_batched_equals_single(samples[i]);
-    if (dir) {
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        char path[1024];
-        while (d && (e = readdir(d)) != NULL) {
-            size_t n = strlen(e->d_name);
-            if (n < 4 || (strcmp(e->d_name + n - 4, ".3ds") && strcmp(e->d_name + n - 4, ".3DS")))
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            check_batched_equals_single(path);
-            files++;
-        }
-        if (d)
-            closedir(d);
-    }
+    support_corpus_each(check_corpus_batched, &files); /* none without a corpus */
     print_message("batched = single on the 3 samples and %u corpus files\n", files);
 }
 

@@ -149,14 +149,16 @@ static double reduce(double x, int *quadrant)
     return (x - (double)n * PIO2_HI) - (double)n * PIO2_LO;
 }
 
-double sin(double x)
+/* sin(x + shift·π/2): sin with shift 0, cos with shift 1 (a quarter turn
+ * later), from the kernels of the reduced argument's quadrant. */
+static double sin_shifted(double x, int shift)
 {
     int q;
     double r;
     if (x != x || fabs(x) > 1e15)
         return (x - x) / (x - x);
     r = reduce(x, &q);
-    switch (q) {
+    switch ((q + shift) & 3) {
     case 0: return sin_kernel(r);
     case 1: return cos_kernel(r);
     case 2: return -sin_kernel(r);
@@ -164,20 +166,8 @@ double sin(double x)
     }
 }
 
-double cos(double x)
-{
-    int q;
-    double r;
-    if (x != x || fabs(x) > 1e15)
-        return (x - x) / (x - x);
-    r = reduce(x, &q);
-    switch (q) {
-    case 0: return cos_kernel(r);
-    case 1: return -sin_kernel(r);
-    case 2: return -cos_kernel(r);
-    default: return sin_kernel(r);
-    }
-}
+double sin(double x) { return sin_shifted(x, 0); }
+double cos(double x) { return sin_shifted(x, 1); }
 float sinf(float x) { return (float)sin(x); }
 float cosf(float x) { return (float)cos(x); }
 
