@@ -619,6 +619,31 @@ static void add_light(kf3ds_renderer *r, const kf3ds__proj *p, const float pos[3
     r->num_lights++;
 }
 
+/* Node i when it is a light (omni or spot): its position at these poses, the
+ * spot's target (*tp: the target node's position in tgt, else the editor
+ * light's target; NULL for omni lights) and its editor light (*el, or NULL). */
+static int light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i, float pos[3],
+                      float tgt[3], const float **tp, const kf3ds_light **el)
+{
+    const kf3ds_node *n = &s->nodes[i];
+    *tp = NULL;
+    *el = NULL;
+    if (n->type != KF3DS_NODE_LIGHT && n->type != KF3DS_NODE_SPOT)
+        return 0;
+    if (n->light >= 0 && (uint32_t)n->light < s->num_lights)
+        *el = &s->lights[n->light];
+    world_pos(&poses[i], pos);
+    if (n->type == KF3DS_NODE_SPOT) {
+        if (n->target >= 0 && (uint32_t)n->target < s->num_nodes) {
+            world_pos(&poses[n->target], tgt);
+            *tp = tgt;
+        } else if (*el) {
+            *tp = (*el)->target;
+        }
+    }
+    return 1;
+}
+
 static void setup_lights(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_pose *poses,
                          const kf3ds_render_options *o)
 {
@@ -640,26 +665,12 @@ static void setup_lights(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_po
     if (!o->no_file_lights) {
         if (have_nodes) {
             for (i = 0; i < s->num_nodes; i++) {
-                const kf3ds_node *n = &s->nodes[i];
-                const kf3ds_light *el = NULL;
+                const kf3ds_light *el;
                 float pos[3], tgt[3];
-                const float *tp = NULL;
-                if (n->type != KF3DS_NODE_LIGHT && n->type != KF3DS_NODE_SPOT)
+                const float *tp;
+                if (!light_node(s, poses, i, pos, tgt, &tp, &el) || (el && el->off))
                     continue;
-                if (n->light >= 0 && (uint32_t)n->light < s->num_lights)
-                    el = &s->lights[n->light];
-                if (el && el->off)
-                    continue;
-                world_pos(&poses[i], pos);
-                if (n->type == KF3DS_NODE_SPOT) {
-                    if (n->target >= 0 && (uint32_t)n->target < s->num_nodes) {
-                        world_pos(&poses[n->target], tgt);
-                        tp = tgt;
-                    } else if (el) {
-                        tp = el->target;
-                    }
-                }
-                add_light(r, p, pos, poses[i].color, n->type == KF3DS_NODE_SPOT, tp,
+                add_light(r, p, pos, poses[i].color, s->nodes[i].type == KF3DS_NODE_SPOT, tp,
                           poses[i].hotspot, poses[i].falloff);
             }
         } else {
@@ -1200,26 +1211,14 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
         int have = 0;
         if (poses)
             for (i = 0; i < s->num_nodes; i++) {
-                const kf3ds_node *n = &s->nodes[i];
-                const kf3ds_light *el = NULL;
+                const kf3ds_light *el;
                 float pos[3], tgt[3];
-                const float *tp = NULL;
-                if (n->type != KF3DS_NODE_LIGHT && n->type != KF3DS_NODE_SPOT)
+                const float *tp;
+                if (!light_node(s, poses, i, pos, tgt, &tp, &el))
                     continue;
                 have = 1;
-                if (n->light >= 0 && (uint32_t)n->light < s->num_lights)
-                    el = &s->lights[n->light];
-                world_pos(&poses[i], pos);
-                if (n->type == KF3DS_NODE_SPOT) {
-                    if (n->target >= 0 && (uint32_t)n->target < s->num_nodes) {
-                        world_pos(&poses[n->target], tgt);
-                        tp = tgt;
-                    } else if (el) {
-                        tp = el->target;
-                    }
-                }
                 draw_light(fb, p, pos, poses[i].color, el && el->off,
-                           n->type == KF3DS_NODE_SPOT, tp, poses[i].falloff, size);
+                           s->nodes[i].type == KF3DS_NODE_SPOT, tp, poses[i].falloff, size);
             }
         if (!have)
             for (i = 0; i < s->num_lights; i++) {
