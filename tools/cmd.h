@@ -87,6 +87,10 @@ int cli_read_file(const char *path, unsigned char **data, size_t *size);
  * printed), or, when nothing could be loaded, the exit status after printing
  * why (*scene NULL). file_size may be NULL. */
 int cli_load(const char *file, kf3ds_scene **scene, kf3ds_diag *error, size_t *file_size);
+/* cli_load for verbs that need a sound scene (render, view): prints every
+ * diagnostic and returns CLI_EXIT_OK only when none is an error (else the
+ * scene is freed and *scene NULL). */
+int cli_load_sound(const char *file, kf3ds_scene **scene);
 /* Prints one diagnostic as a single line on stderr:
  *   kf3ds: FILE: offset N, chunk 0xB021 ROT_TRACK_TAG: message
  *   kf3ds: warning: FILE: offset N, chunk 0x.... NAME: message */

@@ -207,6 +207,20 @@ int cli_load(const char *file, kf3ds_scene **scene, kf3ds_diag *error, size_t *f
     return *scene ? CLI_EXIT_OK : cli_report_load(file, NULL, error);
 }
 
+int cli_load_sound(const char *file, kf3ds_scene **scene)
+{
+    kf3ds_diag err;
+    int status = cli_load(file, scene, &err, NULL);
+    if (status)
+        return status;
+    status = cli_report_load(file, *scene, &err);
+    if (status != CLI_EXIT_OK) {
+        kf3ds_free(*scene);
+        *scene = NULL;
+    }
+    return status;
+}
+
 size_t cli_diag_message_len(const kf3ds_diag *d)
 {
     size_t n = 0;

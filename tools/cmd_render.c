@@ -594,20 +594,14 @@ static int camera_usage_error(const kf3ds_scene *s, const char *name)
 
 static int run_render(render_opts *o)
 {
-    kf3ds_diag err;
     kf3ds_scene *scene;
     render_ctx c;
     uint32_t i;
     int status;
 
-    status = cli_load(o->file, &scene, &err, NULL);
+    status = cli_load_sound(o->file, &scene);
     if (status)
         return status;
-    status = cli_report_load(o->file, scene, &err);
-    if (status != CLI_EXIT_OK) {
-        kf3ds_free(scene);
-        return status;
-    }
 
     memset(&c, 0, sizeof c);
     c.o = o;

@@ -743,21 +743,15 @@ done:
 
 static int run_view(const view_opts *o)
 {
-    kf3ds_diag err;
     kf3ds_scene *scene;
     viewer v;
     uint32_t i;
     int status;
 
     /* Load (and report) first: a bad file never opens a window. */
-    status = cli_load(o->file, &scene, &err, NULL);
+    status = cli_load_sound(o->file, &scene);
     if (status)
         return status;
-    status = cli_report_load(o->file, scene, &err);
-    if (status != CLI_EXIT_OK) {
-        kf3ds_free(scene);
-        return status;
-    }
 
     memset(&v, 0, sizeof v);
     v.o = o;
