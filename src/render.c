@@ -127,6 +127,15 @@ static int finite3(const float v[3])
     return fabsf(v[0]) <= 1e30f && fabsf(v[1]) <= 1e30f && fabsf(v[2]) <= 1e30f;
 }
 
+static void box_empty(float mn[3], float mx[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        mn[k] = INFINITY;
+        mx[k] = -INFINITY;
+    }
+}
+
 /* Grows the box [mn, mx] to hold p; a point that is not finite is left out.
  * Returns whether p counted. */
 static int box_grow(float mn[3], float mx[3], const float p[3])
@@ -159,6 +168,21 @@ static void world_pos(const kf3ds_pose *pose, float out[3])
     out[0] = pose->world.m[0][3];
     out[1] = pose->world.m[1][3];
     out[2] = pose->world.m[2][3];
+}
+
+/* Grows the box by the position of every node but ambient ones. */
+static int box_grow_nodes(const kf3ds_scene *s, const kf3ds_pose *poses, float mn[3], float mx[3])
+{
+    uint32_t i;
+    int any = 0;
+    for (i = 0; i < s->num_nodes; i++) {
+        float w[3];
+        if (s->nodes[i].type == KF3DS_NODE_AMBIENT)
+            continue;
+        world_pos(&poses[i], w);
+        any |= box_grow(mn, mx, w);
+    }
+    return any;
 }
 
 static void to_view(const kf3ds__proj *p, const float w[3], float out[3])
@@ -896,11 +920,8 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
 {
     const kf3ds_scene *s = r->scene;
     uint32_t i;
-    int k, any = 0;
-    for (k = 0; k < 3; k++) {
-        mn[k] = INFINITY;
-        mx[k] = -INFINITY;
-    }
+    int any = 0;
+    box_empty(mn, mx);
     for (i = 0; i < s->num_meshes && r->meshes; i++) {
         const kf3ds_mesh *m = &s->meshes[i];
         const rmesh *rm = &r->meshes[i];
@@ -933,13 +954,7 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
         }
     }
     if (poses)
-        for (i = 0; i < s->num_nodes; i++) {
-            float w[3];
-            if (s->nodes[i].type == KF3DS_NODE_AMBIENT)
-                continue;
-            world_pos(&poses[i], w);
-            any |= box_grow(mn, mx, w);
-        }
+        any |= box_grow_nodes(s, poses, mn, mx);
     return any;
 }
 
@@ -1313,14 +1328,11 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
 int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[3], float max[3])
 {
     uint32_t i, v;
-    int k, any = 0, node_mode = 0;
+    int any = 0, node_mode = 0;
     float mn[3], mx[3];
     if (!s)
         return 0;
-    for (k = 0; k < 3; k++) {
-        mn[k] = INFINITY;
-        mx[k] = -INFINITY;
-    }
+    box_empty(mn, mx);
     for (i = 0; i < s->num_nodes && s->nodes; i++)
         if (s->nodes[i].type == KF3DS_NODE_OBJECT && s->nodes[i].mesh >= 0 &&
             (uint32_t)s->nodes[i].mesh < s->num_meshes)
@@ -1362,13 +1374,7 @@ int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[
     /* Cameras, lights and targets only when there is nothing else: they often
      * stand far off, and framing them would shrink the objects to a dot. */
     if (!any && poses)
-        for (i = 0; i < s->num_nodes; i++) {
-            float w[3];
-            if (s->nodes[i].type == KF3DS_NODE_AMBIENT)
-                continue;
-            world_pos(&poses[i], w);
-            any |= box_grow(mn, mx, w);
-        }
+        any |= box_grow_nodes(s, poses, mn, mx);
     if (!any)
         return 0;
     if (min)
