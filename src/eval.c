@@ -56,7 +56,7 @@ static void bound_matrix(kf3ds_mat4 *m)
 }
 
 /* out = a · L for the three top rows: row i is a_i0·L0 + a_i1·L1 + a_i2·L2 +
- * (0, 0, 0, a_i3). The range check of bound_matrix is done on the values
+ * (0, 0, 0, a_i3); L itself when a is NULL (a root). The range check of bound_matrix is done on the values
  * before they are stored (reading them back as vectors right after they are
  * stored would stall on store forwarding); returns 0 when one is out of
  * range. With GCC or clang in vector form; the plain form does the same
@@ -76,13 +76,16 @@ static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[
     kf3ds__i4 in = { -1, -1, -1, -1 };
     int i;
     for (i = 0; i < 3; i++) {
-        /* Scalars broadcast explicitly: where float arithmetic has excess
-         * precision (68k, x87) a scalar operand would be a long double. */
-        kf3ds__v4 a0 = { a[i][0], a[i][0], a[i][0], a[i][0] };
-        kf3ds__v4 a1 = { a[i][1], a[i][1], a[i][1], a[i][1] };
-        kf3ds__v4 a2 = { a[i][2], a[i][2], a[i][2], a[i][2] };
-        kf3ds__v4 e = { 0.0f, 0.0f, 0.0f, a[i][3] };
-        kf3ds__v4 w = a0 * l0 + a1 * l1 + a2 * l2 + e;
+        kf3ds__v4 w = i == 0 ? l0 : i == 1 ? l1 : l2;
+        if (a) {
+            /* Scalars broadcast explicitly: where float arithmetic has excess
+             * precision (68k, x87) a scalar operand would be a long double. */
+            kf3ds__v4 a0 = { a[i][0], a[i][0], a[i][0], a[i][0] };
+            kf3ds__v4 a1 = { a[i][1], a[i][1], a[i][1], a[i][1] };
+            kf3ds__v4 a2 = { a[i][2], a[i][2], a[i][2], a[i][2] };
+            kf3ds__v4 e = { 0.0f, 0.0f, 0.0f, a[i][3] };
+            w = a0 * l0 + a1 * l1 + a2 * l2 + e;
+        }
         memcpy(out[i], &w, sizeof w);
         in &= (w <= lim) & (w >= -lim); /* false for NaN */
     }
@@ -94,8 +97,9 @@ static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[
     int i, j, ok = 1;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 4; j++) {
-            float w = a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
-                      (j == 3 ? a[i][3] : 0.0f);
+            float w = !a ? l[i][j]
+                         : a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
+                               (j == 3 ? a[i][3] : 0.0f);
             ok &= fabsf(w) <= KF3DS__MAX_WORLD;
             out[i][j] = w;
         }
@@ -108,9 +112,7 @@ static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[
  * NULL. One pass, written once: this runs for every node of every frame. */
 static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
 {
-    /* Roots multiply by the identity: one path for all. */
-    static const float identity_rows[3][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 } };
-    const float(*a)[4] = parent ? (const float(*)[4])parent->m : identity_rows;
+    const float(*a)[4] = parent ? (const float(*)[4])parent->m : NULL;
     float l[3][4];
     int i, j, ok;
     if (n->type == KF3DS_NODE_AMBIENT) {
