@@ -6,7 +6,11 @@ SAN     ?=
 PREFIX  ?= /usr/local
 WARN    := -Wall -Wextra -Wpedantic -Werror
 CFLAGS  ?= -O3 -g
-override CFLAGS += -std=c11 $(WARN) -Iinclude
+# The core and the renderer are C99, the tools and tests C11 (each file sets
+# its standard below); CFLAGS given on the command line add to these.
+override CFLAGS += $(WARN) -Iinclude
+LIB_STD  := -std=c99
+TOOL_STD := -std=c11
 ifeq ($(SAN),1)
 override CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 override LDFLAGS += -fsanitize=address,undefined
@@ -14,66 +18,123 @@ endif
 LDLIBS  += -lm
 # The library never reads errno or the floating-point exception flags; saying
 # so lets the compiler vectorise the squad batch (src/track_eval.h). Results
-# are the same without these flags, only slower.
+# are the same without these flags, only slower. Only the public kf3ds_ names
+# are visible outside the shared library (KF3DS_API in the headers).
 LIB_CFLAGS := -fno-math-errno -fno-trapping-math
+LIB_VISIBILITY := -fvisibility=hidden
 # Front ends only: the viewer links SDL2, rendering to PNG libpng.
 FRONT_CFLAGS = $(shell pkg-config --cflags sdl2 libpng 2>/dev/null)
 FRONT_LIBS   = $(shell pkg-config --libs sdl2 libpng 2>/dev/null || echo -lSDL2 -lpng)
 
-LIB_SRC   := $(sort $(wildcard src/*.c))
-LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
-CORE_OBJ  := $(filter-out $(BUILD)/obj/load_file.o,$(LIB_OBJ))
+# The version lives in include/kf3ds.h only.
+version_part = $(shell sed -n 's/^\#define KF3DS_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' include/kf3ds.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION       := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+SONAME        := libkf3ds.so.$(VERSION_MAJOR)
+
+# The core (reader, evaluator): src/*.c. The renderer: src/render/*.c, its own
+# archive on top of the core.
+LIB_SRC    := $(sort $(wildcard src/*.c))
+LIB_OBJ    := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+RENDER_SRC := $(sort $(wildcard src/render/*.c))
+RENDER_OBJ := $(RENDER_SRC:src/%.c=$(BUILD)/obj/%.o)
+LIB_HDR    := include/kf3ds.h include/kf3ds_chunks.h $(wildcard src/*.h)
+RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
 CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
-GEN_SRC   := tools/mk3ds.c tools/write3ds.c
+GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c)) tools/write3ds.c
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_SUPPORT := tests/support.c tests/support_write.c tests/support_oracle.c tools/write3ds.c
+TEST_SUPPORT_SRC := $(sort $(wildcard tests/support*.c)) tools/write3ds.c
+TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/tests/obj/%.o,$(notdir $(TEST_SUPPORT_SRC)))
+TEST_SUPPORT := $(BUILD)/tests/libsupport.a
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
+MANPAGE   := docs/kf3ds.1
 
-.PHONY: all test check run images bench data install clean deps-build deps-test deps-bench c99
-all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BUILD)/kf3ds-bench $(BUILD)/mk3ds \
-     $(BUILD)/play
+.PHONY: all lib test check check-core run images bench data install clean deps-build deps-test \
+        deps-bench c99
+all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/kf3ds \
+     $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play
+
+# The core alone, with nothing but a C compiler (no SDL2, libpng, pkg-config).
+lib: $(BUILD)/libkf3ds.a
 
 $(BUILD)/play: examples/play.c $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkf3ds.a $(LDLIBS)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkf3ds.a $(LDLIBS)
 
-$(BUILD)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h) Makefile
+$(BUILD)/obj/render/%.o: src/render/%.c $(RENDER_HDR) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LIB_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
+
+$(BUILD)/obj/%.o: src/%.c $(LIB_HDR) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
 
 $(BUILD)/libkf3ds.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libkf3ds.so: $(LIB_OBJ)
+$(BUILD)/libkf3ds_render.a: $(RENDER_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ -lm
+	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(BUILD)/libkf3ds.a
+# libkf3ds.so -> libkf3ds.so.MAJOR (the SONAME) -> libkf3ds.so.VERSION
+$(BUILD)/libkf3ds.so.$(VERSION): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(BUILD)/libkf3ds.a $(FRONT_LIBS) $(LDLIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ -lm
 
-$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_clock.h $(BUILD)/libkf3ds.a
+$(BUILD)/libkf3ds.so: $(BUILD)/libkf3ds.so.$(VERSION)
+	ln -sf libkf3ds.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+LIBS_ALL := $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds.a
+
+$(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(LIBS_ALL)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(BUILD)/libkf3ds.a $(LDLIBS)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(LIBS_ALL) \
+	  $(FRONT_LIBS) $(LDLIBS)
 
-
-$(BUILD)/mk3ds: $(GEN_SRC) tools/write3ds.h
+$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_clock.h $(LIBS_ALL)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(LDLIBS)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(LIBS_ALL) $(LDLIBS)
 
-# Tests: every tests/test_*.c is one cmocka program; test_diff_* also links lib3ds,
-# test_png_* SDL2 and libpng.
-$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) tests/support.h $(BUILD)/libkf3ds.a
+$(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) tools/write3ds.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
-	  $(BUILD)/libkf3ds.a -lcmocka $(if $(findstring test_diff,$*),-l3ds) \
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(LDLIBS)
+
+# Tests: every tests/test_*.c is one cmocka program linked with the support
+# archive (built once); test_diff_* also links lib3ds, test_png_* SDL2 and
+# libpng.
+$(BUILD)/tests/obj/%.o: tests/%.c tests/support.h $(wildcard tests/support*.h) $(LIB_HDR) \
+  include/kf3ds_render.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests -c $< -o $@
+
+$(BUILD)/tests/obj/write3ds.o: tools/write3ds.c tools/write3ds.h $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -c $< -o $@
+
+$(TEST_SUPPORT): $(TEST_SUPPORT_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) tests/support.h $(LIBS_ALL)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< \
+	  $(TEST_SUPPORT) $(LIBS_ALL) -lcmocka $(if $(findstring test_diff,$*),-l3ds) \
 	  $(if $(findstring test_png,$*),$(FRONT_LIBS)) $(LDLIBS)
 
 check: $(TEST_BIN) all
 	@set -e; fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; KF3DS_TOOL=$(BUILD)/kf3ds $$t || fail=1; done; \
+	echo "== examples/play"; $(BUILD)/play data/arm.3ds > /dev/null || fail=1; \
+	test $$fail = 0
+
+# The core's own tests with nothing but a C compiler and cmocka: no SDL2,
+# libpng, lib3ds or the command.
+CORE_TESTS := $(filter-out %/test_png_render %/test_png_view %/test_diff_lib3ds %/test_cli \
+                %/test_raster,$(TEST_BIN))
+check-core: $(CORE_TESTS) $(BUILD)/play
+	@fail=0; for t in $(CORE_TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	echo "== examples/play"; $(BUILD)/play data/arm.3ds > /dev/null || fail=1; \
 	test $$fail = 0
 
@@ -88,8 +149,8 @@ test: deps-test
 # The core must also compile as C99, and everything as C11, with gcc and clang.
 c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
-	  for f in $(LIB_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
-	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) tests/support.c examples/play.c; do \
+	  for f in $(LIB_SRC) $(RENDER_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
+	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c; do \
 	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
@@ -132,13 +193,19 @@ $(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_clock.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
 
+INSTALL_HDR := include/kf3ds.h include/kf3ds_chunks.h include/kf3ds_render.h
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 include/kf3ds.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(BUILD)/libkf3ds.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libkf3ds.so $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(INSTALL_HDR) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds_render.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libkf3ds.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libkf3ds.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libkf3ds.so
 	install -m 755 $(BUILD)/kf3ds $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|0.1.0|' kf3ds.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds.pc
+	$(if $(wildcard $(MANPAGE)),install -m 644 $(MANPAGE) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' kf3ds.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds.pc
 
 clean:
 	rm -rf build

@@ -41,7 +41,7 @@ static int show(const void *file, size_t size, double frame)
                (unsigned long)mesh->num_points, (unsigned long)mesh->num_faces, p[0], p[1], p[2]);
     }
     free(poses);
-    kf3ds_free(scene); /* one call frees everything the hooks gave */
+    kf3ds_scene_free(scene); /* one call frees everything the hooks gave */
     return 0;
 }
 

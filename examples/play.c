@@ -38,6 +38,6 @@ int main(int argc, char **argv)
         }
     }
     free(poses);
-    kf3ds_free(scene);
+    kf3ds_scene_free(scene);
     return 0;
 }

@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     support_exercise_scene(s, MAX_PLACED, (unsigned)size, 1, finding);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     CHECK(c.bytes == 0, c.bytes);
     return 0;
 }

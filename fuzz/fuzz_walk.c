@@ -80,8 +80,8 @@ static void walk_raw(const uint8_t *data, size_t size)
         size_t before = parent->pos;
         kf3ds_chunk_result res = kf3ds_chunk_next(parent, &c, &body);
         budget--;
-        if (res == KF3DS_CHUNK_NONE || res == KF3DS_CHUNK_BAD) {
-            if (res == KF3DS_CHUNK_BAD)
+        if (res == KF3DS_NEXT_NONE || res == KF3DS_NEXT_BAD) {
+            if (res == KF3DS_NEXT_BAD)
                 CHECK(kf3ds_reader_left(parent) < 6 || c.length < 6, c.length);
             top--;
             continue;
@@ -90,7 +90,7 @@ static void walk_raw(const uint8_t *data, size_t size)
         CHECK(c.end <= parent->end && c.end >= c.offset + 6, c.end);
         CHECK(parent->pos == c.end, parent->pos);
         CHECK(body.pos == before + 6 && body.end == c.end, body.pos);
-        CHECK((res == KF3DS_CHUNK_CLAMPED) == (c.length > c.end - c.offset), c.length);
+        CHECK((res == KF3DS_NEXT_CLAMPED) == (c.length > c.end - c.offset), c.length);
         (void)kf3ds_chunk_name(c.id);
         read_everything(body);
         if (top + 1 < WALK_DEPTH)

@@ -19,12 +19,37 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "kf3ds_chunks.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define KF3DS_VERSION_STRING "0.1.0"
+/* Marks the public functions: the shared library is built with hidden
+ * visibility, so only these are exported. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define KF3DS_API __attribute__((visibility("default")))
+#else
+#define KF3DS_API
+#endif
+
+/* The library's version. The Makefile reads these three lines (SONAME, kf3ds.pc). */
+#define KF3DS_VERSION_MAJOR 0
+#define KF3DS_VERSION_MINOR 1
+#define KF3DS_VERSION_PATCH 0
+#define KF3DS__STR2(x) #x
+#define KF3DS__STR(x) KF3DS__STR2(x)
+#define KF3DS_VERSION_STRING \
+    KF3DS__STR(KF3DS_VERSION_MAJOR) "." KF3DS__STR(KF3DS_VERSION_MINOR) "." KF3DS__STR(KF3DS_VERSION_PATCH)
+/* One number for compile-time checks: major·10000 + minor·100 + patch. */
+#define KF3DS_VERSION_NUMBER \
+    (KF3DS_VERSION_MAJOR * 10000 + KF3DS_VERSION_MINOR * 100 + KF3DS_VERSION_PATCH)
+
+/* The version of the library linked at run time, as KF3DS_VERSION_NUMBER;
+ * compare it with the header's to catch a mismatched shared library. */
+KF3DS_API int kf3ds_version(void);
+/* The same as a string, "0.1.0". */
+KF3DS_API const char *kf3ds_version_string(void);
 
 /* ------------------------------------------------------------------------ */
 /* Diagnostics                                                              */
@@ -61,7 +86,7 @@ typedef struct kf3ds_diag {
     char message[112];
 } kf3ds_diag;
 
-const char *kf3ds_status_string(kf3ds_status code);
+KF3DS_API const char *kf3ds_status_string(kf3ds_status code);
 
 /* ------------------------------------------------------------------------ */
 /* Chunk walker (public so tools can walk raw chunks)                       */
@@ -76,24 +101,24 @@ typedef struct kf3ds_reader {
     int short_read;
 } kf3ds_reader;
 
-kf3ds_reader kf3ds_reader_make(const void *data, size_t size);
-uint8_t  kf3ds_read_u8(kf3ds_reader *r);
-uint16_t kf3ds_read_u16(kf3ds_reader *r);
-uint32_t kf3ds_read_u32(kf3ds_reader *r);
-int16_t  kf3ds_read_i16(kf3ds_reader *r);
-int32_t  kf3ds_read_i32(kf3ds_reader *r);
-float    kf3ds_read_f32(kf3ds_reader *r);
+KF3DS_API kf3ds_reader kf3ds_reader_make(const void *data, size_t size);
+KF3DS_API uint8_t  kf3ds_read_u8(kf3ds_reader *r);
+KF3DS_API uint16_t kf3ds_read_u16(kf3ds_reader *r);
+KF3DS_API uint32_t kf3ds_read_u32(kf3ds_reader *r);
+KF3DS_API int16_t  kf3ds_read_i16(kf3ds_reader *r);
+KF3DS_API int32_t  kf3ds_read_i32(kf3ds_reader *r);
+KF3DS_API float    kf3ds_read_f32(kf3ds_reader *r);
 /* Reads a zero-terminated string. Returns a pointer into the input and its
  * length; when no terminator is found before end, the string runs to end,
  * *terminated is set to 0 and short_read is set. */
-const char *kf3ds_read_cstr(kf3ds_reader *r, size_t *len, int *terminated);
-size_t kf3ds_reader_left(const kf3ds_reader *r);
+KF3DS_API const char *kf3ds_read_cstr(kf3ds_reader *r, size_t *len, int *terminated);
+KF3DS_API size_t kf3ds_reader_left(const kf3ds_reader *r);
 
 typedef enum kf3ds_chunk_result {
-    KF3DS_CHUNK_NONE = 0,  /* no more chunks in the parent */
-    KF3DS_CHUNK_OK = 1,    /* a chunk was read */
-    KF3DS_CHUNK_CLAMPED = 2, /* a chunk was read, its length overran the parent and was clamped */
-    KF3DS_CHUNK_BAD = 3    /* length < 6 or fewer than 6 bytes left: iteration stops */
+    KF3DS_NEXT_NONE = 0,  /* no more chunks in the parent */
+    KF3DS_NEXT_OK = 1,    /* a chunk was read */
+    KF3DS_NEXT_CLAMPED = 2, /* a chunk was read, its length overran the parent and was clamped */
+    KF3DS_NEXT_BAD = 3    /* length < 6 or fewer than 6 bytes left: iteration stops */
 } kf3ds_chunk_result;
 
 typedef struct kf3ds_chunk {
@@ -106,11 +131,24 @@ typedef struct kf3ds_chunk {
 /* Reads the chunk header at parent->pos and advances parent->pos to the end of
  * that chunk, so calling it in a loop iterates the siblings. `body` (may be
  * NULL) is set to a reader over the chunk's payload (after the header). */
-kf3ds_chunk_result kf3ds_chunk_next(kf3ds_reader *parent, kf3ds_chunk *chunk,
+KF3DS_API kf3ds_chunk_result kf3ds_chunk_next(kf3ds_reader *parent, kf3ds_chunk *chunk,
                                     kf3ds_reader *body);
 
+/* Every chunk id kf3ds knows, from the one list in kf3ds_chunks.h:
+ * KF3DS_CHUNK_M3DMAGIC = 0x4D4D, KF3DS_CHUNK_NODE_HDR = 0xB010, ... */
+typedef enum kf3ds_chunk_id {
+#define KF3DS__CHUNK_ENUM(name, id) KF3DS_CHUNK_##name = id,
+    KF3DS_CHUNK_LIST(KF3DS__CHUNK_ENUM)
+#undef KF3DS__CHUNK_ENUM
+    KF3DS_CHUNK_UNKNOWN_ = 0xFFFF
+} kf3ds_chunk_id;
+
 /* The chunk's name ("M3DMAGIC", "ROT_TRACK_TAG", ...) or NULL when unknown. */
-const char *kf3ds_chunk_name(uint16_t id);
+KF3DS_API const char *kf3ds_chunk_name(uint16_t id);
+/* 1 when a file may start with this chunk: M3DMAGIC, or one of the magics of
+ * 3DS's other file kinds (MLIBMAGIC, CMAGIC, SMAGIC, LMAGIC, MATMAGIC) or a
+ * bare MDATA, all of which the loader reads the same way. */
+KF3DS_API int kf3ds_chunk_is_root(uint16_t id);
 
 /* ------------------------------------------------------------------------ */
 /* Scene                                                                    */
@@ -267,7 +305,7 @@ typedef enum kf3ds_node_type {
     KF3DS_NODE_SPOT         /* 0xB007 spotlight */
 } kf3ds_node_type;
 
-const char *kf3ds_node_type_name(kf3ds_node_type type); /* "object", "camera", ... */
+KF3DS_API const char *kf3ds_node_type_name(kf3ds_node_type type); /* "object", "camera", ... */
 
 typedef struct kf3ds_node {
     /* (fields the evaluator reads come first, to share cache lines) */
@@ -353,15 +391,19 @@ typedef struct kf3ds_load_options {
  *   everything that could be read is in the scene; *error is its first error;
  * - returns a scene and error->code == KF3DS_OK: success (maybe with warnings).
  * `options` and `error` may be NULL. */
-kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
+KF3DS_API kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
                                const kf3ds_load_options *options, kf3ds_diag *error);
 /* The same for a file path (the only function that uses stdio). */
-kf3ds_scene *kf3ds_load_file(const char *path, const kf3ds_load_options *options,
+KF3DS_API kf3ds_scene *kf3ds_load_file(const char *path, const kf3ds_load_options *options,
                              kf3ds_diag *error);
-void kf3ds_free(kf3ds_scene *scene);
+KF3DS_API void kf3ds_scene_free(kf3ds_scene *scene);
 
-int32_t kf3ds_scene_find_node(const kf3ds_scene *scene, const char *name); /* first match */
-int32_t kf3ds_scene_find_mesh(const kf3ds_scene *scene, const char *name);
+/* ------------------------------------------------------------------------ */
+/* Scene queries                                                            */
+/* ------------------------------------------------------------------------ */
+
+KF3DS_API int32_t kf3ds_scene_find_node(const kf3ds_scene *scene, const char *name); /* first match */
+KF3DS_API int32_t kf3ds_scene_find_mesh(const kf3ds_scene *scene, const char *name);
 
 /* ------------------------------------------------------------------------ */
 /* Evaluation                                                               */
@@ -374,7 +416,7 @@ int32_t kf3ds_scene_find_mesh(const kf3ds_scene *scene, const char *name);
  * hidden, for MORPH out[0] is the index of the current key (as a float).
  * A track without keys gives 0 (identity quaternion for ROT).
  * Returns the number of floats written. */
-int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
+KF3DS_API int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
                      unsigned flags, float out[4]);
 
 typedef struct kf3ds_pose {
@@ -393,16 +435,16 @@ typedef struct kf3ds_pose {
 } kf3ds_pose;
 
 /* Evaluates one node (and, without storing them, its ancestors). */
-void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame,
+KF3DS_API void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame,
                      unsigned flags, kf3ds_pose *out);
 /* Evaluates every node at `frame` into poses[num_nodes], parents first.
  * Reuse the same poses array from frame to frame: it carries search hints. */
-void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags,
+KF3DS_API void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags,
                       kf3ds_pose *poses);
 
 /* The matrix that places an object node's mesh vertices: N·T(−pivot)·M⁻¹.
  * Returns 0 (and the identity) when the node has no mesh. */
-int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node,
+KF3DS_API int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node,
                            const kf3ds_pose *pose, kf3ds_mat4 *out);
 
 /* A camera node's view: world → camera matrix with camera space x right,
@@ -410,129 +452,32 @@ int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node,
  * and the FOV in degrees. Uses the camera's target node when there is one,
  * else the editor camera's target. poses must hold every node (scene_eval).
  * Returns 0 when `node` is not a camera node. */
-int kf3ds_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
+KF3DS_API int kf3ds_node_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
                       kf3ds_mat4 *view, float *fov_degrees, float *roll_degrees);
 
-/* Small math helpers used by the tools. */
-void kf3ds_mat4_identity(kf3ds_mat4 *out);
-void kf3ds_mat4_mul(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out); /* out may alias */
-void kf3ds_mat4_transform_point(const kf3ds_mat4 *m, const float p[3], float out[3]);
-int  kf3ds_mat4_invert(const kf3ds_mat4 *m, kf3ds_mat4 *out); /* 0 (identity) if singular */
-
-
-/* ------------------------------------------------------------------------ */
-/* Software rasterizer (src/raster*.c, src/render.c; no dependencies)       */
-/* ------------------------------------------------------------------------ */
-
-/* A caller-owned framebuffer: width×height pixels, row-major, top row first.
- * Colours are 0xAARRGGBB (alpha 0xFF when drawn). Depth holds view-space
- * distance along −z (positive, smaller = nearer); cleared to +infinity. */
-typedef struct kf3ds_framebuffer {
-    uint32_t *color;
-    float *depth;
-    int width, height;
-} kf3ds_framebuffer;
-
-void kf3ds_fb_clear(kf3ds_framebuffer *fb, uint32_t color);
-
-/* Where the picture is taken from. `view` maps world to camera space (x right,
- * y up, looking down −z), as kf3ds_camera_view gives; the projection is a
- * perspective with this vertical field of view and the framebuffer's aspect. */
-typedef struct kf3ds_view {
-    kf3ds_mat4 view;
-    float fov_y_degrees;
-    float near_plane, far_plane;
-} kf3ds_view;
-
-/* Projects a world point to pixel coordinates (x, y) and view depth; returns 0
- * when the point is behind the near plane. */
-int kf3ds_view_project(const kf3ds_view *view, int width, int height, const float world[3],
-                       float *x, float *y, float *depth);
-
-/* --- primitives: drawn with depth test, clipped to the near plane and the
- * screen. Vertex positions are in world space. --- */
-
-/* A triangle with one colour per vertex (Gouraud). Back faces (counter-
- * clockwise on screen is front) are skipped when cull != 0. Returns 1 when
- * any part of it was in front of the near plane and on screen. */
-int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view, const float p[3][3],
-                          const uint32_t color[3], int cull);
-/* A 3D line of one colour, depth-tested (depth_test 0: drawn over everything). */
-void kf3ds_raster_line(kf3ds_framebuffer *fb, const kf3ds_view *view, const float a[3],
-                       const float b[3], uint32_t color, int depth_test);
-/* Text in the built-in 8×8 bitmap font (printable ASCII; others drawn as '?'),
- * top-left corner at pixel (x, y), scaled by an integer factor, no depth. */
-void kf3ds_raster_text(kf3ds_framebuffer *fb, int x, int y, const char *text, uint32_t color,
-                       int scale);
-int kf3ds_raster_text_width(const char *text, int scale); /* in pixels */
-
-/* --- whole scenes --- */
-
-typedef enum kf3ds_shading {
-    KF3DS_SHADE_SMOOTH = 0, /* vertex normals shared where smoothing groups overlap */
-    KF3DS_SHADE_FLAT,
-    KF3DS_SHADE_WIRE        /* visible edges only (face flags 0x1/0x2/0x4) */
-} kf3ds_shading;
-
-#define KF3DS_OVERLAY_HIERARCHY 0x01 /* pivot-to-parent lines, dummies as small boxes */
-#define KF3DS_OVERLAY_PIVOTS    0x02 /* a small cross at every object node's pivot */
-#define KF3DS_OVERLAY_CAMERAS   0x04 /* camera frusta towards their targets */
-#define KF3DS_OVERLAY_LIGHTS    0x08 /* light positions, spot cones */
-#define KF3DS_OVERLAY_GRID      0x10 /* a grid on the ground plane z = 0 */
-#define KF3DS_OVERLAY_NAMES     0x20 /* node names next to their pivots */
-
-typedef struct kf3ds_render_options {
-    kf3ds_shading shading;
-    unsigned overlays;          /* KF3DS_OVERLAY_* bits */
-    uint32_t background;        /* 0 means the default dark grey */
-    uint8_t no_file_lights;     /* headlight only */
-    int32_t through_camera;     /* 1 + index of the camera node looked through (not drawn); 0: none */
-} kf3ds_render_options;
-
-typedef struct kf3ds_render_stats {
-    uint32_t triangles;         /* submitted (visible object nodes' faces) */
-    uint32_t triangles_drawn;   /* that produced pixels after culling and clipping */
-} kf3ds_render_stats;
-
-/* Per-scene data the renderer derives once (vertex normals from smoothing
- * groups, face normals, scratch space for transformed vertices). Creating it
- * allocates; rendering with it does not. One renderer per thread. */
-typedef struct kf3ds_renderer kf3ds_renderer;
-
-kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allocator *allocator);
-void kf3ds_renderer_free(kf3ds_renderer *renderer);
-
-/* Draws every visible object node's mesh at the given poses (from
- * kf3ds_scene_eval), lit by a headlight plus the file's omni and spot lights
- * (those not switched off), honouring two-sided materials and the winding
- * flip of mirrored meshes, then the requested overlays. The framebuffer is
- * cleared first. stats may be NULL. */
-void kf3ds_render_scene(kf3ds_renderer *renderer, const kf3ds_pose *poses,
-                        const kf3ds_view *view, const kf3ds_render_options *options,
-                        kf3ds_framebuffer *fb, kf3ds_render_stats *stats);
-
+/* 1 when some object node places a mesh: the scene is then drawn from its
+ * keyframer nodes; otherwise (a file with editor data only) its meshes are
+ * shown as stored. */
+KF3DS_API int kf3ds_scene_places_meshes(const kf3ds_scene *scene);
+/* The mesh an object node shows at this pose: its own, or the current morph
+ * key's target; KF3DS_NONE for nodes without a mesh. pose may be NULL. */
+KF3DS_API int32_t kf3ds_node_pose_mesh(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *pose);
+/* The matrix that shows a mesh where the editor had it, for scenes drawn
+ * without nodes: the identity, or for a mirrored mesh M·S(−1,1,1)·M⁻¹, which
+ * undoes the mirror fix applied to its points at load. */
+KF3DS_API void kf3ds_mesh_editor_matrix(const kf3ds_mesh *mesh, kf3ds_mat4 *out);
 /* The box to frame at these poses: the placed vertices of visible object
  * meshes and the object nodes' positions; cameras, lights and targets only when
  * there is nothing else (they often stand far off); for files without object
  * nodes, the meshes as stored. Returns 0 when the scene has nothing to bound. */
-int kf3ds_scene_bounds(const kf3ds_scene *scene, const kf3ds_pose *poses, float min[3],
+KF3DS_API int kf3ds_scene_bounds(const kf3ds_scene *scene, const kf3ds_pose *poses, float min[3],
                        float max[3]);
-/* An orbit view looking at the centre of [min, max] from azimuth/elevation
- * (degrees; azimuth 0 looks along +y, elevation up from the ground plane) at a
- * distance that frames the whole box with this vertical FOV and aspect. */
-void kf3ds_view_orbit(const float min[3], const float max[3], float azimuth_degrees,
-                      float elevation_degrees, float fov_y_degrees, float aspect,
-                      kf3ds_view *out);
-/* The view through a camera node at these poses (kf3ds_camera_view), with
- * near/far planes from the camera's ranges or the scene bounds. Returns 0 when
- * `node` is not a camera node. */
-int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
-                           kf3ds_view *out);
-/* The same through an editor camera (scene->cameras[camera], as stored: for
- * files whose cameras have no keyframer node); poses (may be NULL) only size
- * the planes. Returns 0 when there is no such camera. */
-int kf3ds_view_from_editor_camera(const kf3ds_scene *scene, uint32_t camera,
-                                  const kf3ds_pose *poses, kf3ds_view *out);
+
+/* Small math helpers used by the tools. */
+KF3DS_API void kf3ds_mat4_identity(kf3ds_mat4 *out);
+KF3DS_API void kf3ds_mat4_mul(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out); /* out may alias */
+KF3DS_API void kf3ds_mat4_transform_point(const kf3ds_mat4 *m, const float p[3], float out[3]);
+KF3DS_API int  kf3ds_mat4_invert(const kf3ds_mat4 *m, kf3ds_mat4 *out); /* 0 (identity) if singular */
 
 #ifdef __cplusplus
 }

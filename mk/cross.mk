@@ -79,10 +79,10 @@ test-cross: cross-deps
 cross-deps:
 	@sh tools/ensure-deps.sh $(CROSS_PKGS)
 
-# Sizes: the whole core (with the rasterizer), the loader and evaluator alone
-# (no raster*.o, render.o, load_file.o), and the static command.
-CROSS_EVAL_OBJ = $(filter-out $(CROSS_DIR)/obj/raster% $(CROSS_DIR)/obj/render.o \
-                 $(CROSS_DIR)/obj/load_file.o,$(CROSS_CORE_OBJ))
+# Sizes: the core library, the loader and evaluator alone (no load_file.o,
+# the stdio wrapper), and the static command. (The renderer, src/render/, is
+# not part of the core and not built for these targets.)
+CROSS_EVAL_OBJ = $(filter-out $(CROSS_DIR)/obj/load_file.o,$(CROSS_CORE_OBJ))
 cross-build: $(CROSS_DIR)/libkf3ds.a $(CROSS_DIR)/kf3ds $(CROSS_DIR)/embed
 	@$(call CROSS_TOOL,size) $(CROSS_CORE_OBJ) | awk 'NR > 1 { t += $$1; d += $$2; b += $$3 } \
 	  END { printf "$(TARGET): libkf3ds.a objects: text %d data %d bss %d bytes\n", t, d, b }'
@@ -93,7 +93,7 @@ cross-build: $(CROSS_DIR)/libkf3ds.a $(CROSS_DIR)/kf3ds $(CROSS_DIR)/embed
 	@echo "built $(CROSS_DIR)/kf3ds with $(CROSS_CC)$(if $(CROSS_QEMU), (run: $(CROSS_QEMU) $(CROSS_DIR)/kf3ds))"
 
 # The core as strict C99 for the target; the command as C11, like the native build.
-$(CROSS_DIR)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h) $(CROSS_STAMP)
+$(CROSS_DIR)/obj/%.o: src/%.c $(LIB_HDR) $(CROSS_STAMP)
 	@mkdir -p $(@D)
 	$(CROSS_CC) -std=c99 $(CROSS_WARN) $(CROSS_CFLAGS) -c $< -o $@
 
@@ -138,7 +138,7 @@ embed-check: $(BUILD)/embed
 # environment. On x86-64 Linux tests/cross/freestanding.c (entry point, those
 # functions, an arena, data/arm.3ds) is then linked with -nostdlib and run.
 FS_DIR      = build/freestanding
-FS_SRC      = $(filter-out src/load_file.c,$(LIB_SRC))
+FS_SRC      = $(filter-out src/load_file.c,$(LIB_SRC)) $(RENDER_SRC)
 FS_OBJ      = $(FS_SRC:src/%.c=$(FS_DIR)/obj/%.o)
 FS_CFLAGS   = -std=c99 $(WARN) -O2 -ffreestanding -fno-stack-protector \
               -DKF3DS_NO_DEFAULT_ALLOCATOR -Iinclude
@@ -146,7 +146,7 @@ FS_ALLOWED  = memchr memcpy memset strcmp strlen \
               acos acosf atan atan2 ceil cos cosf fabs fabsf floor fmod log10 pow \
               sin sinf sqrt sqrtf tan tanf
 
-$(FS_DIR)/obj/%.o: src/%.c include/kf3ds.h $(wildcard src/*.h)
+$(FS_DIR)/obj/%.o: src/%.c $(RENDER_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(FS_CFLAGS) -c $< -o $@
 

@@ -16,8 +16,8 @@ FUZZ_MAXLEN ?= 65536
 FUZZ_CORPUS ?= ../shared/corpus
 FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB    := $(filter-out src/load_file.c,$(LIB_SRC))
-FUZZ_COMMON := fuzz/mutate3ds.c $(FUZZ_LIB) $(wildcard src/*.h) include/kf3ds.h
+FUZZ_LIB    := $(filter-out src/load_file.c,$(LIB_SRC)) $(RENDER_SRC)
+FUZZ_COMMON := fuzz/mutate3ds.c $(FUZZ_LIB) $(RENDER_HDR)
 FUZZ_RUN    := -max_len=$(FUZZ_MAXLEN) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
                -artifact_prefix=$(FUZZ_DIR)/artifacts/
 FUZZ_REGRESSIONS := $(sort $(wildcard tests/fuzz-regressions/*.3ds))

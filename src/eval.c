@@ -5,27 +5,7 @@
 #include <string.h>
 
 #define KF3DS__DEG2RAD 0.017453292519943295
-
-/* Which tracks each node type evaluates (lib3ds: cameras ignore rotation,
- * objects ignore colour...). Skipping the others keeps a node's evaluation
- * within a few cache lines. */
 #define BIT(k) (1u << (k))
-static const unsigned type_tracks[7] = {
-    BIT(KF3DS_TRACK_COL),                                                 /* ambient */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL) |
-        BIT(KF3DS_TRACK_HIDE) | BIT(KF3DS_TRACK_MORPH),                   /* object */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_FOV) | BIT(KF3DS_TRACK_ROLL), /* camera */
-    BIT(KF3DS_TRACK_POS),                                                 /* target */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_COL),                          /* light */
-    BIT(KF3DS_TRACK_POS),                                                 /* ltarget */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_COL) | BIT(KF3DS_TRACK_ROLL) |
-        BIT(KF3DS_TRACK_HOT) | BIT(KF3DS_TRACK_FALL),                     /* spot */
-};
-
-unsigned kf3ds__node_type_tracks(kf3ds_node_type type)
-{
-    return (unsigned)type < 7 ? type_tracks[type] : 0;
-}
 
 /* Keeps the three top rows of a matrix within ±KF3DS__MAX_WORLD (NaN, which
  * finite inputs cannot produce, would become 0): a long chain of scaled
@@ -414,7 +394,7 @@ int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees
     return ok;
 }
 
-int kf3ds_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
+int kf3ds_node_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
                       kf3ds_mat4 *view, float *fov_degrees, float *roll_degrees)
 {
     const kf3ds_node *n;

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 
-/* Every allocation of a scene comes from this arena; kf3ds_free releases the
+/* Every allocation of a scene comes from this arena; kf3ds_scene_free releases the
  * block list in one walk. Blocks come from the caller's allocator. */
 typedef struct kf3ds__block {
     struct kf3ds__block *next;

@@ -1,5 +1,5 @@
 /* Buffer → scene: the arena and allocator hooks, limits, diagnostics, the
- * root chunk, the two passes (count, then fill) and kf3ds_free. */
+ * root chunk, the two passes (count, then fill) and kf3ds_scene_free. */
 #include "internal.h"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -217,16 +217,16 @@ int kf3ds__next_chunk(kf3ds__ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
 {
     size_t left = kf3ds_reader_left(parent);
     switch (kf3ds_chunk_next(parent, chunk, body)) {
-    case KF3DS_CHUNK_NONE:
+    case KF3DS_NEXT_NONE:
         return 0;
-    case KF3DS_CHUNK_OK:
+    case KF3DS_NEXT_OK:
         return 1;
-    case KF3DS_CHUNK_CLAMPED:
+    case KF3DS_NEXT_CLAMPED:
         kf3ds__diag(ctx, KF3DS_WARN_OVERRUN, chunk->offset, chunk->id,
                     "length %lu overruns its parent by %lu bytes; clamped",
                     (unsigned long)chunk->length, (unsigned long)(chunk->length - left));
         return 1;
-    case KF3DS_CHUNK_BAD:
+    case KF3DS_NEXT_BAD:
     default:
         if (left < 6)
             kf3ds__diag(ctx, KF3DS_WARN_TRAILING, chunk->offset, parent_id,
@@ -270,19 +270,6 @@ const char *kf3ds_status_string(kf3ds_status code)
     case KF3DS_WARN_TRAILING: return "stray bytes";
     }
     return "unknown";
-}
-
-const char *kf3ds_node_type_name(kf3ds_node_type type)
-{
-    static const char *names[] = { "ambient", "object", "camera", "target",
-                                   "light", "ltarget", "spot" };
-    return (unsigned)type < 7 ? names[type] : "?";
-}
-
-static int is_root_magic(uint16_t id)
-{
-    return id == 0x4D4D || id == 0x3DAA || id == 0xC23D || id == 0x2D2D || id == 0x2D3D ||
-           id == 0x3DFF || id == 0x3D3D;
 }
 
 /* Walks the root's children (or a bare MDATA root) for one pass. */
@@ -412,18 +399,18 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
 
     top = kf3ds_reader_make(data, size);
     rr = kf3ds_chunk_next(&top, &root, &root_body);
-    if (rr == KF3DS_CHUNK_NONE || (rr == KF3DS_CHUNK_BAD && size < 6)) {
+    if (rr == KF3DS_NEXT_NONE || (rr == KF3DS_NEXT_BAD && size < 6)) {
         fail(error, KF3DS_ERR_NOT_3DS, 0, 0,
              size ? "file shorter than a chunk header" : "empty file");
         return NULL;
     }
-    if (!is_root_magic(root.id)) {
+    if (!kf3ds_chunk_is_root(root.id)) {
         format_message(msg, sizeof msg, "root chunk 0x%04X is not a 3DS magic (expected 0x4D4D)",
                        (unsigned)root.id);
         fail(error, KF3DS_ERR_NOT_3DS, 0, 0, msg);
         return NULL;
     }
-    if (rr == KF3DS_CHUNK_BAD) {
+    if (rr == KF3DS_NEXT_BAD) {
         fail(error, KF3DS_ERR_CHUNK, 0, root.id, "root chunk length is less than 6");
         return NULL;
     }
@@ -450,12 +437,12 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     ctx.pass = 0;
     read_sections(&ctx, &root, &root_body);
     if (!kf3ds__allocate_scene_arrays(&ctx)) {
-        kf3ds_free(ctx.scene);
+        kf3ds_scene_free(ctx.scene);
         fail(error, KF3DS_ERR_NOMEM, 0, 0, "out of memory (or the memory limit was reached)");
         return NULL;
     }
     ctx.pass = 1;
-    if (rr == KF3DS_CHUNK_CLAMPED)
+    if (rr == KF3DS_NEXT_CLAMPED)
         kf3ds__diag(&ctx, KF3DS_WARN_OVERRUN, 0, root.id,
                     "file ends %lu bytes before the chunk does; clamped",
                     (unsigned long)(root.length - size));
@@ -467,7 +454,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     kf3ds__finish_keyframer(&ctx);
 
     if (ctx.out_of_memory) {
-        kf3ds_free(ctx.scene);
+        kf3ds_scene_free(ctx.scene);
         fail(error, KF3DS_ERR_NOMEM, 0, 0, "out of memory (or the memory limit was reached)");
         return NULL;
     }
@@ -476,7 +463,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     return ctx.scene;
 }
 
-void kf3ds_free(kf3ds_scene *scene)
+void kf3ds_scene_free(kf3ds_scene *scene)
 {
     kf3ds__owner *owner;
     kf3ds__block *b, *next;
@@ -492,26 +479,4 @@ void kf3ds_free(kf3ds_scene *scene)
         a.free_fn(b, a.user);
         b = next;
     }
-}
-
-int32_t kf3ds_scene_find_node(const kf3ds_scene *scene, const char *name)
-{
-    uint32_t i;
-    if (!scene || !name)
-        return KF3DS_NONE;
-    for (i = 0; i < scene->num_nodes; i++)
-        if (strcmp(scene->nodes[i].name, name) == 0)
-            return (int32_t)i;
-    return KF3DS_NONE;
-}
-
-int32_t kf3ds_scene_find_mesh(const kf3ds_scene *scene, const char *name)
-{
-    uint32_t i;
-    if (!scene || !name)
-        return KF3DS_NONE;
-    for (i = 0; i < scene->num_meshes; i++)
-        if (strcmp(scene->meshes[i].name, name) == 0)
-            return (int32_t)i;
-    return KF3DS_NONE;
 }

@@ -229,7 +229,7 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
      * where the smoothing groups are, so that the faces are written once. */
     sub = b;
     sub.pos += (size_t)n * 8;
-    while ((r = kf3ds_chunk_next(&sub, &c, &sb)) == KF3DS_CHUNK_OK || r == KF3DS_CHUNK_CLAMPED) {
+    while ((r = kf3ds_chunk_next(&sub, &c, &sb)) == KF3DS_NEXT_OK || r == KF3DS_NEXT_CLAMPED) {
         if (c.id == 0x4130) {
             groups++;
         } else if (c.id == 0x4150) {

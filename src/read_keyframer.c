@@ -8,7 +8,7 @@ void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
     kf3ds_reader it = *kfdata_body;
     kf3ds_chunk c;
     ctx->scene->has_keyframer = 1;
-    while (kf3ds_chunk_next(&it, &c, NULL) != KF3DS_CHUNK_NONE && c.length >= 6)
+    while (kf3ds_chunk_next(&it, &c, NULL) != KF3DS_NEXT_NONE && c.length >= 6)
         if (c.id >= 0xB001 && c.id <= 0xB007)
             ctx->scene->num_nodes++;
 }

@@ -397,6 +397,6 @@ kf3ds_load_options counting_options(counting *c)
 
 void counting_free_scene(kf3ds_scene *s, const counting *c)
 {
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     MUST(c->live == 0 && c->bytes == 0);
 }

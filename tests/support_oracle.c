@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kf3ds_render.h"
 #include "support.h"
 
 #define CHECK(cond, v)                                                    \
@@ -118,7 +119,7 @@ static void evaluate(const kf3ds_scene *s, kf3ds_pose *poses, double frame, unsi
                     CHECK(support_finite_n(out, 3), frame);
             }
         }
-        if (kf3ds_camera_view(s, i, poses, &m, &fov, &roll) && finite) {
+        if (kf3ds_node_camera_view(s, i, poses, &m, &fov, &roll) && finite) {
             CHECK(support_finite_mat(&m), frame);
             CHECK(isfinite(fov) && isfinite(roll), frame);
         }

@@ -81,7 +81,7 @@ static void check_finite_everywhere(const kf3ds_scene *s)
                         MUST(support_finite_n(out, 3));
                     }
                 }
-                if (kf3ds_camera_view(s, i, poses, &m, &fov, &roll))
+                if (kf3ds_node_camera_view(s, i, poses, &m, &fov, &roll))
                     MUST(support_finite_mat(&m) && isfinite(fov) && isfinite(roll));
                 memset(&one, 0, sizeof one);
                 kf3ds_node_eval(s, i, frames[f], flags, &one);
@@ -224,7 +224,7 @@ static void test_normal_values_untouched(void **state)
     MUST(support_count_diags(s, KF3DS_WARN_VALUE) == 0);
     MUST(s->meshes[0].points[0][0] == 0.25f);
     MUST(s->nodes[0].tracks[KF3DS_TRACK_POS].keys[1].tension == 0.25f);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     w3ds_free(&w);
 }
 
@@ -357,7 +357,7 @@ static void test_negative_ease(void **state)
         kf3ds_track_eval(t, KF3DS_TRACK_POS, i * 0.25, 0, out);
         MUST(out[0] >= -1.0f && out[0] <= 21.0f);
     }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     w3ds_free(&w);
 }
 
@@ -399,7 +399,7 @@ static void test_track_eval_other_kind(void **state)
                 MUST(n >= 1 && n <= 4);
                 MUST(support_finite_n(out, n));
             }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     w3ds_free(&w);
 }
 
@@ -595,7 +595,7 @@ static void test_memory_bound_65535_nodes(void **state)
         kf3ds_scene *s = kf3ds_load_memory(w.buf, w.len, NULL, NULL);
         MUST(s != NULL && s->num_nodes == 65535);
         check_finite_everywhere(s);
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
     }
     w3ds_free(&w);
 }
@@ -677,13 +677,13 @@ static void fail_after_each(const w3ds *w, const char *what)
     s = load_counted(w, &c, -1, &err);
     MUST(s != NULL);
     total = c.calls;
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     for (n = 0; n <= total; n++) {
         support_set_what("%s: allocation %ld of %ld fails", what, n, total);
         s = load_counted(w, &c, n, &err);
         if (s) {
             MUST(n >= 1);
-            kf3ds_free(s);
+            kf3ds_scene_free(s);
         } else {
             MUST(err.code == KF3DS_ERR_NOMEM && err.severity == KF3DS_ERROR);
         }

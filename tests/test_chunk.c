@@ -292,7 +292,7 @@ static void test_null_reader(void **state)
     r.short_read = 0;
     expect_no_string(&r);
     r = kf3ds_reader_make(NULL, 0);
-    assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_NONE);
 }
 
 /* ---- strings ----------------------------------------------------------- */
@@ -407,33 +407,33 @@ static void test_iterate_siblings(void **state)
     (void)state;
 
     assert_int_equal(size, 53);
-    expect_chunk(&top, &root_body, KF3DS_CHUNK_OK, 0x4D4D, 0, 53, 53);
+    expect_chunk(&top, &root_body, KF3DS_NEXT_OK, 0x4D4D, 0, 53, 53);
     assert_ptr_equal(root_body.data, buf);
     assert_int_equal(root_body.short_read, 0);
     assert_int_equal(top.pos, 53);
-    assert_int_equal(kf3ds_chunk_next(&top, &c, NULL), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&top, &c, NULL), KF3DS_NEXT_NONE);
 
     /* first child */
-    expect_chunk(&root_body, &body, KF3DS_CHUNK_OK, 0x0002, 6, 10, 16);
+    expect_chunk(&root_body, &body, KF3DS_NEXT_OK, 0x0002, 6, 10, 16);
     assert_true(kf3ds_read_u32(&body) == 3);
     assert_int_equal(body.short_read, 0);
     assert_int_equal(root_body.pos, 16);
 
     /* the unknown chunk is skipped by its length, body unread */
-    expect_chunk(&root_body, NULL, KF3DS_CHUNK_OK, 0x1234, 16, 11, 27);
+    expect_chunk(&root_body, NULL, KF3DS_NEXT_OK, 0x1234, 16, 11, 27);
     assert_int_equal(root_body.pos, 27);
 
     /* a container, and its own child */
-    expect_chunk(&root_body, &body, KF3DS_CHUNK_OK, 0x3D3D, 27, 16, 43);
-    expect_chunk(&body, &sub_body, KF3DS_CHUNK_OK, 0x3D3E, 33, 10, 43);
+    expect_chunk(&root_body, &body, KF3DS_NEXT_OK, 0x3D3D, 27, 16, 43);
+    expect_chunk(&body, &sub_body, KF3DS_NEXT_OK, 0x3D3E, 33, 10, 43);
     assert_true(kf3ds_read_u32(&sub_body) == 7);
-    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_NEXT_NONE);
 
     /* last child */
-    expect_chunk(&root_body, &body, KF3DS_CHUNK_OK, 0x0100, 43, 10, 53);
+    expect_chunk(&root_body, &body, KF3DS_NEXT_OK, 0x0100, 43, 10, 53);
     assert_true(kf3ds_read_f32(&body) == 1.0f);
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_NONE);
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_NEXT_NONE);
+    assert_int_equal(kf3ds_chunk_next(&root_body, &c, &body), KF3DS_NEXT_NONE);
     free(buf);
 }
 
@@ -448,10 +448,10 @@ static void test_iterate_loop(void **state)
     int n = 0;
     kf3ds_chunk_result res;
     (void)state;
-    assert_int_equal(kf3ds_chunk_next(&top, &c, &root_body), KF3DS_CHUNK_OK);
-    while ((res = kf3ds_chunk_next(&root_body, &c, NULL)) == KF3DS_CHUNK_OK && n < 8)
+    assert_int_equal(kf3ds_chunk_next(&top, &c, &root_body), KF3DS_NEXT_OK);
+    while ((res = kf3ds_chunk_next(&root_body, &c, NULL)) == KF3DS_NEXT_OK && n < 8)
         seen[n++] = c.id;
-    assert_int_equal(res, KF3DS_CHUNK_NONE);
+    assert_int_equal(res, KF3DS_NEXT_NONE);
     assert_int_equal(n, 4);
     assert_int_equal(seen[0], 0x0002);
     assert_int_equal(seen[1], 0x1234);
@@ -472,11 +472,11 @@ static void test_length_exactly_six(void **state)
     put_header(tmp + 12, 0x4011, 6);
     r = exact_reader(tmp, sizeof tmp, &buf);
     r.pos = 6; /* iterate the root's children directly */
-    expect_chunk(&r, &body, KF3DS_CHUNK_OK, 0x4010, 6, 6, 12);
+    expect_chunk(&r, &body, KF3DS_NEXT_OK, 0x4010, 6, 6, 12);
     assert_int_equal(kf3ds_reader_left(&body), 0);
-    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_NONE);
-    expect_chunk(&r, &body, KF3DS_CHUNK_OK, 0x4011, 12, 6, 18);
-    assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_NEXT_NONE);
+    expect_chunk(&r, &body, KF3DS_NEXT_OK, 0x4011, 12, 6, 18);
+    assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_NEXT_NONE);
     free(buf);
 }
 
@@ -495,16 +495,16 @@ static void test_child_overruns_parent(void **state)
     put_header(tmp + 16, 0x3D3D, 100);
     put_header(tmp + 22, 0x3D3E, 1000);
     top = exact_reader(tmp, sizeof tmp, &buf);
-    assert_int_equal(kf3ds_chunk_next(&top, &c, &root_body), KF3DS_CHUNK_OK);
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, NULL), KF3DS_CHUNK_OK);
+    assert_int_equal(kf3ds_chunk_next(&top, &c, &root_body), KF3DS_NEXT_OK);
+    assert_int_equal(kf3ds_chunk_next(&root_body, &c, NULL), KF3DS_NEXT_OK);
     /* the length as declared, the end clamped */
-    expect_chunk(&root_body, &body, KF3DS_CHUNK_CLAMPED, 0x3D3D, 16, 100, 40);
+    expect_chunk(&root_body, &body, KF3DS_NEXT_CLAMPED, 0x3D3D, 16, 100, 40);
     assert_int_equal(root_body.pos, 40);
-    assert_int_equal(kf3ds_chunk_next(&root_body, &c, NULL), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&root_body, &c, NULL), KF3DS_NEXT_NONE);
 
     /* its child overruns the clamped parent too */
-    expect_chunk(&body, &body2, KF3DS_CHUNK_CLAMPED, 0x3D3E, 22, 1000, 40);
-    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_NONE);
+    expect_chunk(&body, &body2, KF3DS_NEXT_CLAMPED, 0x3D3E, 22, 1000, 40);
+    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_NEXT_NONE);
     free(buf);
 }
 
@@ -519,10 +519,10 @@ static void test_root_overruns_buffer(void **state)
     memset(tmp, 0, sizeof tmp);
     put_header(tmp, 0x4D4D, 0xFFFFFFFFu);
     top = exact_reader(tmp, sizeof tmp, &buf);
-    expect_chunk(&top, &body, KF3DS_CHUNK_CLAMPED, 0x4D4D, 0, 0xFFFFFFFFu, 12);
+    expect_chunk(&top, &body, KF3DS_NEXT_CLAMPED, 0x4D4D, 0, 0xFFFFFFFFu, 12);
     assert_int_equal(top.pos, 12);
     /* the 6 zero bytes in the body: a chunk header with length 0 */
-    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_CHUNK_BAD);
+    assert_int_equal(kf3ds_chunk_next(&body, &c, NULL), KF3DS_NEXT_BAD);
     free(buf);
 }
 
@@ -539,8 +539,8 @@ static void test_length_below_six(void **state)
         put_header(tmp, 0x0002, 10);      /* a good chunk first */
         put_header(tmp + 10, 0xB021, len); /* then the bad one */
         r = exact_reader(tmp, sizeof tmp, &buf);
-        assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_OK);
-        assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_BAD);
+        assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_NEXT_OK);
+        assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_NEXT_BAD);
         assert_int_equal(c.id, 0xB021);
         assert_int_equal(c.offset, 10);
         assert_int_equal(c.length, len);
@@ -562,9 +562,9 @@ static void test_trailing_bytes(void **state)
         memset(tmp, 0x4D, sizeof tmp); /* looks like a header start */
         put_header(tmp, 0x0002, 10);
         r = exact_reader(tmp, 10 + extra, &buf);
-        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_OK);
+        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_OK);
         assert_int_equal(c.end, 10);
-        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_BAD);
+        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_BAD);
         assert_int_equal(c.offset, 10);
         free(buf);
     }
@@ -577,10 +577,10 @@ static void test_trailing_bytes(void **state)
         put_header(tmp, 0x0002, 10);
         put_header(tmp + 10, 0x4010, 6);
         r = exact_reader(tmp, 16, &buf);
-        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_OK);
-        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_OK);
+        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_OK);
+        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_OK);
         assert_int_equal(c.id, 0x4010);
-        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_NONE);
+        assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_NONE);
         free(buf);
     }
 }
@@ -601,11 +601,11 @@ static void test_parent_end_inside_buffer(void **state)
     r.pos = 0;
     r.end = 20;
     r.short_read = 0;
-    assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_OK);
-    assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_CHUNK_CLAMPED);
+    assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_OK);
+    assert_int_equal(kf3ds_chunk_next(&r, &c, &body), KF3DS_NEXT_CLAMPED);
     assert_int_equal(c.end, 20);
     assert_int_equal(body.end, 20);
-    assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_CHUNK_NONE);
+    assert_int_equal(kf3ds_chunk_next(&r, &c, NULL), KF3DS_NEXT_NONE);
     free(buf);
 }
 

@@ -776,7 +776,7 @@ static void diff_file(const char *path, const char *label, file_stats *st)
         fprintf(stderr, "  %s: kf3ds could not load it: %s\n", label,
                 s ? err.message : kf3ds_status_string(err.code));
         st->failures++;
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
         return;
     }
     st->nodes = s->num_nodes;
@@ -787,7 +787,7 @@ static void diff_file(const char *path, const char *label, file_stats *st)
         fprintf(stderr, "diff %-28s lib3ds 1.3 cannot load it: not compared (right-value checks only)\n",
                 label);
         st->failures++;
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
         return;
     }
     collect_lib3ds_nodes(lf->nodes, &lib, &nlib, &cap);
@@ -958,7 +958,7 @@ static void diff_file(const char *path, const char *label, file_stats *st)
     free(map);
     free(lib);
     lib3ds_file_free(lf);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -969,7 +969,7 @@ static int has_animation(const char *path)
 {
     kf3ds_scene *s = kf3ds_load_file(path, NULL, NULL);
     int yes = s && s->num_nodes > 0;
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     return yes;
 }
 
@@ -1359,7 +1359,7 @@ static void test_city_rotor(void **state)
             s->nodes[rotor].name, rotor, t->flags, max_dev,
             sizeof times / sizeof times[0], lib_first);
     lib3ds_file_free(lf);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* The open question of the squad controls: feed lib3ds 1.3's own key setup a

@@ -95,7 +95,7 @@ static void replay(const char *path, const char *name, void *user)
     if (s) {
         /* as fuzz_load does, with every vertex and every render variant */
     support_exercise_scene(s, UINT32_MAX, 0, 6, oracle_failed);
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
     } else {
         MUST(err.code != KF3DS_OK);
     }

@@ -211,7 +211,7 @@ static void check_eval(const kf3ds_scene *s, int mode)
                     kf3ds_mat4_transform_point(&m, mesh->points[j], out);
                 }
             }
-            if (kf3ds_camera_view(s, i, poses, &view, &fov, &roll))
+            if (kf3ds_node_camera_view(s, i, poses, &view, &fov, &roll))
                 MUST(s->nodes[i].type == KF3DS_NODE_CAMERA);
         }
     }
@@ -814,7 +814,7 @@ static void collect(chunk_list *l, kf3ds_reader *parent, int depth)
 {
     kf3ds_chunk c;
     kf3ds_reader body;
-    while (kf3ds_chunk_next(parent, &c, &body) == KF3DS_CHUNK_OK) {
+    while (kf3ds_chunk_next(parent, &c, &body) == KF3DS_NEXT_OK) {
         long skip;
         if (l->n == l->cap) {
             l->cap = l->cap ? l->cap * 2 : 64;
@@ -1536,7 +1536,7 @@ static void test_empty_and_null(void **state)
     support_set_what("NULL error pointer");
     MUST(kf3ds_load_memory(NULL, 0, NULL, NULL) == NULL);
     MUST(kf3ds_load_memory(one, 0, NULL, NULL) == NULL);
-    kf3ds_free(NULL);
+    kf3ds_scene_free(NULL);
     free(one);
 
     /* 1..5 bytes: too short for a header */
@@ -1885,7 +1885,7 @@ static void test_absent_map_file_is_empty(void **state)
     }
     MUST(strcmp(s->materials[0].texture1.file, "checker.png") == 0);
     MUST(strcmp(s->materials[0].texture2.file, "") == 0);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     free(data);
 }
 
@@ -2128,7 +2128,7 @@ static void test_odd_values(void **state)
             kf3ds_mat4 m;
             float fov, roll;
             kf3ds_node_mesh_matrix(s, i, &poses[i], &m);
-            kf3ds_camera_view(s, i, poses, &m, &fov, &roll);
+            kf3ds_node_camera_view(s, i, poses, &m, &fov, &roll);
             /* every track evaluated as every kind */
             for (k = 0; k < KF3DS_TRACK_COUNT; k++)
                 for (kind = 0; kind < KF3DS_TRACK_COUNT; kind++) {

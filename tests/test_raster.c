@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kf3ds.h"
+#include "kf3ds_render.h"
 #include "support.h"
 #include "write3ds.h"
 
@@ -303,7 +304,7 @@ static void test_cube_rectangle(void **state)
     assert_int_not_equal(px(&pic, 70, 110), px(&pic, 87, 110));
     assert_true(n > 29 * 28 && n <= 32 * 29);
     pic_free(&pic);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Camera at the origin looking down −z, 90° FOV, 200×200, near 1. The
@@ -446,7 +447,7 @@ static long render_quad(int mirrored, int ccw, int two_sided, int box[4])
     assert_int_equal(st.triangles, 2);
     n = drawn_box(&pic, BG, box);
     pic_free(&pic);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     return n;
 }
 
@@ -489,7 +490,7 @@ static void render_ridge(uint32_t s0, uint32_t s1, kf3ds_shading shading, pictur
     s = load_w3ds(&w);
     look_at(&v, eye, tgt, 40.0f, 0.1f, 100.0f);
     render(s, &v, shading, 0, pic, NULL);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_smoothing_groups(void **state)
@@ -571,7 +572,7 @@ static void test_wireframe_edge_flags(void **state)
             assert_true(on_diag >= 11);
         /* nothing inside the square away from the lines */
         assert_int_equal(px(&pic, 95, 97), BG);
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
     }
     pic_free(&pic);
 }
@@ -803,7 +804,7 @@ static void test_camera_view(void **state)
         kf3ds_renderer_free(r);
         pic_free(&pic);
     }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* NaN, infinite and huge coordinates, degenerate triangles, empty and NULL
@@ -926,7 +927,7 @@ static void test_hostile_scene(void **state)
     kf3ds_render_scene(r, NULL, &v, &o, &pic.fb, &st);
     kf3ds_renderer_free(r);
     pic_free(&pic);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* An object node hidden by its NODE_HDR flag (0x800) is not drawn; a dummy
@@ -966,7 +967,7 @@ static void test_hidden_and_dummy(void **state)
         render(s, &v, KF3DS_SHADE_SMOOTH, KF3DS_OVERLAY_HIERARCHY | KF3DS_OVERLAY_NAMES, &pic,
                &st);
         assert_true(drawn_box(&pic, BG, box) > (hide ? 0 : 22 * 22));
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
     }
     pic_free(&pic);
 }
@@ -1031,7 +1032,7 @@ static void render_lit(const float *lamp, int off, const float *spot_target, int
     assert_int_not_equal(*right, BG);
     kf3ds_renderer_free(r);
     pic_free(&pic);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_lights(void **state)
@@ -1121,7 +1122,7 @@ static void test_allocator(void **state)
         assert_null(kf3ds_renderer_create(s, &a));
         assert_int_equal(b.live, 0);
     }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* ---- the corpus ---- */
@@ -1201,7 +1202,7 @@ static void render_corpus_file(const char *path, const char *name, void *user)
     if (!s)
         return;
     if (s->num_nodes == 0) {
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
         return;
     }
     counts[0]++;
@@ -1283,7 +1284,7 @@ static void render_corpus_file(const char *path, const char *name, void *user)
     }
     pic_free(&pic);
     kf3ds_renderer_free(r);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_corpus(void **state)

@@ -89,7 +89,7 @@ static void test_parents_by_index_forward(void **state)
     assert_near(p[3].world.m[1][3], 10, 1e-6);
     assert_near(p[3].world.m[2][3], 100, 1e-6);
     assert_int_equal(support_count_diags(s, KF3DS_WARN_PARENT), 0);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* With NODE_ID: the parent field names ids, not positions. */
@@ -112,7 +112,7 @@ static void test_parents_by_node_id(void **state)
     assert_int_equal(support_count_diags(s, KF3DS_WARN_PARENT), 1);
     assert_int_equal(err.code, KF3DS_OK); /* a warning is not an error */
     assert_parents_first(s);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_parent_cycles(void **state)
@@ -139,7 +139,7 @@ static void test_parent_cycles(void **state)
     assert_parents_first(s);
     kf3ds_scene_eval(s, 0, 0, p);
     kf3ds_node_eval(s, 4, 0, 0, &p[0]);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_targets_and_links(void **state)
@@ -199,7 +199,7 @@ static void test_targets_and_links(void **state)
     /* The camera at (0,−10,0) looking at the origin: world origin lands on
      * the −z axis of the view, 10 units away; world +Z is view +y. */
     kf3ds_scene_eval(s, 0, 0, p);
-    assert_true(kf3ds_camera_view(s, 3, p, &view, &fov, &roll));
+    assert_true(kf3ds_node_camera_view(s, 3, p, &view, &fov, &roll));
     kf3ds_mat4_transform_point(&view, (const float[]){ 0, 0, 0 }, v);
     assert_near(v[0], 0, 1e-5);
     assert_near(v[1], 0, 1e-5);
@@ -208,8 +208,8 @@ static void test_targets_and_links(void **state)
     assert_near(v[0], 1, 1e-5);
     assert_near(v[1], 1, 1e-5);
     assert_near(fov, 48.0, 1e-4);
-    assert_false(kf3ds_camera_view(s, 0, p, &view, NULL, NULL));
-    kf3ds_free(s);
+    assert_false(kf3ds_node_camera_view(s, 0, p, &view, NULL, NULL));
+    kf3ds_scene_free(s);
 }
 
 /* A mirrored mesh: MESH_MATRIX with X axis (−1,0,0) and origin (5,0,0).
@@ -243,7 +243,7 @@ static void test_mirrored_mesh(void **state)
     assert_near(v[0], 6, 1e-5);
     assert_near(v[1], 1, 1e-5);
     assert_near(v[2], 2, 1e-5);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static unsigned long checksum(const void *p, size_t n)
@@ -256,7 +256,7 @@ static unsigned long checksum(const void *p, size_t n)
 }
 
 /* Allocator hooks (the counting allocator of support.c): every block comes
- * from the caller's allocator and goes back on kf3ds_free; evaluation does
+ * from the caller's allocator and goes back on kf3ds_scene_free; evaluation does
  * not change one byte of the scene. */
 static void test_allocator_and_const_eval(void **state)
 {

@@ -121,7 +121,7 @@ static void test_golden_flags0(void **state)
         eval_track(s, KF3DS_TRACK_ROT, g[i].t, v);
         assert_vec(v, g[i].rot, 4, 1e-4);
     }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_golden_matrix_columns(void **state)
@@ -138,7 +138,7 @@ static void test_golden_matrix_columns(void **state)
     kf3ds_scene_eval(s, 10, 0, p);
     assert_near(p[0].world.m[2][0], 1, 1e-6, "X.z at 10");
     assert_near(p[0].world.m[0][1], 1, 1e-6, "Y.x at 10");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_golden_child_dummy(void **state)
@@ -164,7 +164,7 @@ static void test_golden_child_dummy(void **state)
         kf3ds_node_eval(s, 1, g[i].t, 0, &single);
         assert_memory_equal(&single.world, &p[1].world, sizeof single.world);
     }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Flags 1 (wrap): periodic in both directions with each track's own period. */
@@ -190,7 +190,7 @@ static void test_wrap_flag1(void **state)
     eval_track(s, KF3DS_TRACK_ROT, 5, w);
     eval_track(s, KF3DS_TRACK_ROT, 15, v);
     assert_vec(v, (const double[]){ w[0], w[1], w[2], w[3] }, 4, 1e-6);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Flags 3 (loop): wrap plus cyclic end tangents — lib3ds 1.3's numbers. */
@@ -212,7 +212,7 @@ static void test_loop_flag3(void **state)
     assert_vec(v, (const double[]){ -.1123, -.1123, -.6981, .6981 }, 4, 1e-4);
     eval_track(s, KF3DS_TRACK_ROT, 7.5, v);
     assert_vec(v, (const double[]){ -.4142, -.4142, -.5731, .5731 }, 4, 1e-4);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Flags 2 (repeat): wrap without cyclic tangents — the toolkit's meaning
@@ -228,7 +228,7 @@ static void test_repeat_flag2(void **state)
     assert_vec(v, (const double[]){ 2.734375, -0.234375, 0 }, 3, 1e-3);
     eval_track(s, KF3DS_TRACK_POS, 15, v);
     assert_vec(v, (const double[]){ 10.625, 4.375, 0 }, 3, 1e-3);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* x of node 0's position track at frame t. */
@@ -268,7 +268,7 @@ static void test_ease(void **state)
                 "accelerating");
     assert_near(pos_x(s, 7.5, 0), 10.0 * (2.0 / 3.0) * (1.5 - 0.5), 1e-4, "constant speed");
     assert_near(pos_x(s, 2.5, KF3DS_EVAL_NO_EASE), 2.5, 1e-5, "ease off");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 
     k[1].tcb.ease_to = 1.0f; /* e_f + e_t = 1.5 > 1: normalised to 1/3, 2/3; a = 1 */
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
@@ -278,7 +278,7 @@ static void test_ease(void **state)
                 "normalised decelerate");
     assert_near(pos_x(s, 5.0, 0), 10.0 * (1.0 - 1.5 * 0.25), 1e-4,
                 "no constant part when e_f + e_t = 1");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Rules §6: a 720° increment makes two full turns, linearly in u. */
@@ -303,7 +303,7 @@ static void test_multi_turn(void **state)
     assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[1].quat[3]), 1.0, 1e-5, "Q1");
     assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[2].quat[2]), sin(PI_F / 4), 1e-5,
                 "Q2");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Rules §2: every key counts, stable order; the later key holds from its frame. */
@@ -324,7 +324,7 @@ static void test_duplicate_and_triple_frames(void **state)
     assert_near(pos_x(s, 10, 0), 20, 1e-5, "later key holds");
     assert_near(pos_x(s, 20, 0), 50, 1e-5, "last of three");
     assert_true(isfinite(pos_x(s, 15, 0)));
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 
     /* Two rotation increments on one frame both count (blitz3d-claw has this). */
     memset(k, 0, sizeof k);
@@ -334,7 +334,7 @@ static void test_duplicate_and_triple_frames(void **state)
     s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
     kf3ds_track_eval(&s->nodes[0].tracks[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, 10, 0, v);
     assert_vec(v, (const double[]){ 0, 0, -1, 0 }, 4, 1e-5); /* 180° in all */
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_unsorted_keys(void **state)
@@ -351,7 +351,7 @@ static void test_unsorted_keys(void **state)
     assert_int_equal(s->nodes[0].tracks[0].keys[0].frame, 0);
     assert_int_equal(s->nodes[0].tracks[0].keys[2].frame, 20);
     assert_near(pos_x(s, 10, 0), 1, 1e-6, "sorted");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_late_first_key(void **state)
@@ -365,7 +365,7 @@ static void test_late_first_key(void **state)
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
     assert_near(pos_x(s, 0, 0), 1, 1e-6, "first key holds before it"); /* lib3ds 1.3: 2 */
     assert_near(pos_x(s, 25, 0), 1.5, 1e-5, "middle");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_tcb_interior(void **state)
@@ -383,7 +383,7 @@ static void test_tcb_interior(void **state)
     assert_int_equal(key->spline_flags, KF3DS_KEY_TENSION);
     assert_near(key->tan_in[0], 0, 1e-6, "T=1 in");
     assert_near(key->tan_out[1], 0, 1e-6, "T=1 out");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     /* Uneven spacing (10 then 20 frames), TCB 0: fp = 10/15, fn = 20/15;
      * TS = ½·fp·(Δ⁻+Δ⁺), TD = ½·fn·(Δ⁻+Δ⁺) with Δ⁻ = (10,0), Δ⁺ = (0,10). */
     k[1].tcb.tension = 0;
@@ -391,7 +391,7 @@ static void test_tcb_interior(void **state)
     key = &s->nodes[0].tracks[0].keys[1];
     assert_near(key->tan_in[0], 0.5 * (10.0 / 15.0) * 10, 1e-5, "TS.x");
     assert_near(key->tan_out[1], 0.5 * (20.0 / 15.0) * 10, 1e-5, "TD.y");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 static void test_hide_track(void **state)
@@ -414,7 +414,7 @@ static void test_hide_track(void **state)
     assert_true(p.hidden);
     kf3ds_node_eval(s, 0, 20, 0, &p);
     assert_false(p.hidden);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Every scalar and vector kind runs through the same Hermite: a two-key
@@ -441,7 +441,7 @@ static void test_every_interpolated_kind(void **state)
                                     kinds[i] == KF3DS_TRACK_COL ? 3 : 1);
         for (d = 0; d < n; d++)
             assert_near(v[d], 10 * (d + 1) + 40 * 0.25, 1e-4, "kind");
-        kf3ds_free(s);
+        kf3ds_scene_free(s);
     }
 }
 
@@ -479,7 +479,7 @@ static void test_morph_track(void **state)
     kf3ds_node_eval(s, 0, 25, 0, &p);
     assert_int_equal(p.morph_mesh, KF3DS_NONE); /* names an object that does not exist */
     assert_string_equal(s->nodes[0].tracks[KF3DS_TRACK_MORPH].keys[2].morph_name, "Nowhere");
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* Playback with search hints gives exactly what one-shot evaluation gives,
@@ -501,7 +501,7 @@ static void test_hints_match_search(void **state)
         kf3ds_node_eval(s, 1, t, 0, &fresh);
         assert_memory_equal(&hinted[1].world, &fresh.world, sizeof fresh.world);
     }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* The polynomials behind every rotation (src/internal.h) against libm in
@@ -556,7 +556,7 @@ static void check_batched_equals_single(const char *path)
         }
     }
     test_free(all);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 /* A corpus file with a .3ds name; *user counts them. */
@@ -592,7 +592,7 @@ static void test_nan_and_huge_frames(void **state)
         for (j = 0; j < 16; j++)
             assert_true(isfinite(p[0].world.m[j / 4][j % 4]));
     }
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
 }
 
 int main(void)

@@ -36,6 +36,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "kf3ds.h"
+#include "kf3ds_render.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +157,7 @@ static int bench_render(int argc, char **argv)
         kf3ds_renderer_free(renderer);
         free(fb.color);
         free(fb.depth);
-        kf3ds_free(scene);
+        kf3ds_scene_free(scene);
         return 1;
     }
     start = scene->segment_start;
@@ -216,7 +217,7 @@ static int bench_render(int argc, char **argv)
     free(fb.depth);
     kf3ds_renderer_free(renderer);
     free(poses);
-    kf3ds_free(scene);
+    kf3ds_scene_free(scene);
     return 0;
 }
 
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
         t = now_ms() - t0;
         if (!s) {
             print_diag(file, &err, 0);
-            kf3ds_free(scene);
+            kf3ds_scene_free(scene);
             return 1;
         }
         total += t;
@@ -267,7 +268,7 @@ int main(int argc, char **argv)
             if (err.code != KF3DS_OK)
                 print_diag(file, &err, 1); /* malformed: benchmark what was read */
         } else {
-            kf3ds_free(s);
+            kf3ds_scene_free(s);
         }
     }
 
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
     poses = (kf3ds_pose *)calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *poses);
     if (!poses) {
         fprintf(stderr, "kf3ds-bench: out of memory\n");
-        kf3ds_free(scene);
+        kf3ds_scene_free(scene);
         return 1;
     }
     best_eval = 0.0;
@@ -315,6 +316,6 @@ int main(int argc, char **argv)
            (unsigned long long)scene->num_nodes * (unsigned long long)frames);
     (void)sink;
     free(poses);
-    kf3ds_free(scene);
+    kf3ds_scene_free(scene);
     return 0;
 }

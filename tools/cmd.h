@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "kf3ds.h"
+#include "kf3ds_render.h"
 
 /* Exit status of the command (see docs/contracts.md). */
 enum {

@@ -215,7 +215,7 @@ int cli_load_sound(const char *file, kf3ds_scene **scene)
         return status;
     status = cli_report_load(file, *scene, &err);
     if (status != CLI_EXIT_OK) {
-        kf3ds_free(*scene);
+        kf3ds_scene_free(*scene);
         *scene = NULL;
     }
     return status;

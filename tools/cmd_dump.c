@@ -1314,9 +1314,9 @@ static void walk(dumper *d, kf3ds_reader *parent, uint16_t parent_id, uint32_t p
             return;
         }
         res = kf3ds_chunk_next(parent, &c, &body);
-        if (res == KF3DS_CHUNK_NONE)
+        if (res == KF3DS_NEXT_NONE)
             return;
-        if (res == KF3DS_CHUNK_BAD) {
+        if (res == KF3DS_NEXT_BAD) {
             kf3ds_reader peek = *parent;
             uint16_t id;
             uint32_t len;
@@ -1330,20 +1330,14 @@ static void walk(dumper *d, kf3ds_reader *parent, uint16_t parent_id, uint32_t p
             parent->pos = parent->end;
             return;
         }
-        if (res == KF3DS_CHUNK_CLAMPED)
+        if (res == KF3DS_NEXT_CLAMPED)
             add_diag(d, KF3DS_WARN_OVERRUN, c.offset, c.id, c.offset, c.end,
                      "length %lu overruns its parent by %lu bytes; clamped",
                      (unsigned long)c.length, (unsigned long)(c.length - left));
-        dump_chunk(d, &c, &body, res == KF3DS_CHUNK_CLAMPED, depth, ctx);
+        dump_chunk(d, &c, &body, res == KF3DS_NEXT_CLAMPED, depth, ctx);
         if (parent->pos <= before) /* cannot happen: a chunk has >= 6 bytes */
             return;
     }
-}
-
-static int is_root_magic(uint16_t id)
-{
-    return id == 0x4D4D || id == 0x3DAA || id == 0xC23D || id == 0x2D2D || id == 0x2D3D ||
-           id == 0x3DFF || id == 0x3D3D;
 }
 
 /* The root chunk (and what follows it). */
@@ -1367,23 +1361,23 @@ static void walk_file(dumper *d, const unsigned char *data, size_t size)
         return;
     }
     res = kf3ds_chunk_next(&top, &c, &body);
-    if (!is_root_magic(c.id)) {
-        if (res != KF3DS_CHUNK_BAD)
-            dump_chunk(d, &c, &body, res == KF3DS_CHUNK_CLAMPED, 0, ctx);
+    if (!kf3ds_chunk_is_root(c.id)) {
+        if (res != KF3DS_NEXT_BAD)
+            dump_chunk(d, &c, &body, res == KF3DS_NEXT_CLAMPED, 0, ctx);
         add_diag(d, KF3DS_ERR_NOT_3DS, 0, 0, 0, (uint32_t)size,
                  "root chunk 0x%04X is not a 3DS magic (expected 0x4D4D)", (unsigned)c.id);
         return;
     }
-    if (res == KF3DS_CHUNK_BAD) {
+    if (res == KF3DS_NEXT_BAD) {
         add_diag(d, KF3DS_ERR_CHUNK, 0, c.id, 0, (uint32_t)size,
                  "root chunk length %lu is less than 6", (unsigned long)c.length);
         return;
     }
-    if (res == KF3DS_CHUNK_CLAMPED)
+    if (res == KF3DS_NEXT_CLAMPED)
         add_diag(d, KF3DS_WARN_OVERRUN, 0, c.id, 0, c.end,
                  "file ends %lu bytes before the chunk does; clamped",
                  (unsigned long)(c.length - size));
-    dump_chunk(d, &c, &body, res == KF3DS_CHUNK_CLAMPED, 0, ctx);
+    dump_chunk(d, &c, &body, res == KF3DS_NEXT_CLAMPED, 0, ctx);
     if (c.end < size)
         add_diag(d, KF3DS_WARN_TRAILING, c.end, 0, c.end, (uint32_t)size,
                  "%lu bytes after the root chunk ignored", (unsigned long)(size - c.end));
@@ -1465,7 +1459,7 @@ static int run_dump(const char *file, int json, int full)
             cli_print_diag(file, &x);
             status = CLI_EXIT_INPUT;
         }
-        kf3ds_free(scene);
+        kf3ds_scene_free(scene);
     }
     free(d.diags);
     free(data);

@@ -113,7 +113,7 @@ static int run_eval(const eval_opts *o)
     poses = calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *poses);
     if (!poses) {
         cli_print_error(o->file, "out of memory (%lu nodes)", (unsigned long)scene->num_nodes);
-        kf3ds_free(scene);
+        kf3ds_scene_free(scene);
         return CLI_EXIT_INPUT;
     }
     if (o->json) {
@@ -146,7 +146,7 @@ static int run_eval(const eval_opts *o)
     fflush(stdout);
     free(poses);
     status = cli_report_load(o->file, scene, &err);
-    kf3ds_free(scene);
+    kf3ds_scene_free(scene);
     return status;
 }
 

@@ -228,7 +228,7 @@ static int run_info(const char *file)
     print_diag_list(out, s, &err);
     fflush(out);
     status = cli_report_load(file, s, &err);
-    kf3ds_free(s);
+    kf3ds_scene_free(s);
     return status;
 }
 

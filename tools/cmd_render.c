@@ -630,7 +630,7 @@ static int run_render(render_opts *o)
         }
         if (c.camera_node == KF3DS_NONE && c.editor_camera < 0) {
             status = camera_usage_error(scene, o->camera);
-            kf3ds_free(scene);
+            kf3ds_scene_free(scene);
             return status;
         }
     }
@@ -641,7 +641,7 @@ static int run_render(render_opts *o)
         cli_print_error(o->file, "out of memory preparing the renderer");
         free(c.poses);
         kf3ds_renderer_free(c.renderer);
-        kf3ds_free(scene);
+        kf3ds_scene_free(scene);
         return CLI_EXIT_INPUT;
     }
     if (o->sheet_cols)
@@ -652,7 +652,7 @@ static int run_render(render_opts *o)
         status = render_single(&c);
     kf3ds_renderer_free(c.renderer);
     free(c.poses);
-    kf3ds_free(scene);
+    kf3ds_scene_free(scene);
     return status;
 }
 

@@ -807,7 +807,7 @@ done:
     kf3ds_renderer_free(v.renderer);
     free(v.cameras);
     free(v.poses);
-    kf3ds_free(scene);
+    kf3ds_scene_free(scene);
     return status;
 }
 

@@ -347,7 +347,7 @@ int fs_main(void)
     }
     if (placed != 48) /* 6 object nodes of 8 vertices */
         return fail("not all 48 vertices were placed");
-    kf3ds_free(scene);
+    kf3ds_scene_free(scene);
     say("freestanding: ok: loaded data/arm.3ds (");
     say_num((unsigned long)size);
     say(" bytes) from memory into a ");

@@ -39,6 +39,7 @@
  * colours, lights) is sized in kf3ds_renderer_create for the largest mesh.
  */
 #include "raster.h"
+#include "../geometry.h"
 #include <string.h>
 
 /* ------------------------------------------------------------------------ */
@@ -122,36 +123,6 @@ static void *talloc(const kf3ds_allocator *a, size_t n, size_t size)
     return a->malloc_fn(n * size + 16, a->user);
 }
 
-static int finite3(const float v[3])
-{
-    return fabsf(v[0]) <= 1e30f && fabsf(v[1]) <= 1e30f && fabsf(v[2]) <= 1e30f;
-}
-
-static void box_empty(float mn[3], float mx[3])
-{
-    int k;
-    for (k = 0; k < 3; k++) {
-        mn[k] = INFINITY;
-        mx[k] = -INFINITY;
-    }
-}
-
-/* Grows the box [mn, mx] to hold p; a point that is not finite is left out.
- * Returns whether p counted. */
-static int box_grow(float mn[3], float mx[3], const float p[3])
-{
-    int k;
-    if (!finite3(p))
-        return 0;
-    for (k = 0; k < 3; k++) {
-        if (p[k] < mn[k])
-            mn[k] = p[k];
-        if (p[k] > mx[k])
-            mx[k] = p[k];
-    }
-    return 1;
-}
-
 static float clamp01(float v)
 {
     return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
@@ -161,28 +132,6 @@ static uint32_t pack_rgb(float r, float g, float b)
 {
     return 0xFF000000u | ((uint32_t)(clamp01(r) * 255.0f + 0.5f) << 16) |
            ((uint32_t)(clamp01(g) * 255.0f + 0.5f) << 8) | (uint32_t)(clamp01(b) * 255.0f + 0.5f);
-}
-
-static void world_pos(const kf3ds_pose *pose, float out[3])
-{
-    out[0] = pose->world.m[0][3];
-    out[1] = pose->world.m[1][3];
-    out[2] = pose->world.m[2][3];
-}
-
-/* Grows the box by the position of every node but ambient ones. */
-static int box_grow_nodes(const kf3ds_scene *s, const kf3ds_pose *poses, float mn[3], float mx[3])
-{
-    uint32_t i;
-    int any = 0;
-    for (i = 0; i < s->num_nodes; i++) {
-        float w[3];
-        if (s->nodes[i].type == KF3DS_NODE_AMBIENT)
-            continue;
-        world_pos(&poses[i], w);
-        any |= box_grow(mn, mx, w);
-    }
-    return any;
 }
 
 static void to_view(const kf3ds__proj *p, const float w[3], float out[3])
@@ -212,31 +161,6 @@ static void cross3f(const float a[3], const float b[3], float out[3])
     out[0] = x;
     out[1] = y;
     out[2] = z;
-}
-
-/* The mesh a node draws at this pose (a morph key's target replaces it). */
-static int32_t node_mesh(const kf3ds_scene *s, const kf3ds_node *n, const kf3ds_pose *pose)
-{
-    int32_t m = n->mesh;
-    if (m < 0 || (uint32_t)m >= s->num_meshes)
-        return KF3DS_NONE;
-    if (pose->morph_mesh >= 0 && (uint32_t)pose->morph_mesh < s->num_meshes)
-        m = pose->morph_mesh;
-    return m;
-}
-
-/* The placement of a mesh drawn without nodes: its file position. */
-static void static_placement(const kf3ds_mesh *m, kf3ds_mat4 *out)
-{
-    if (m->mirrored) {
-        kf3ds_mat4 t = m->matrix;
-        int i;
-        for (i = 0; i < 3; i++)
-            t.m[i][0] = -t.m[i][0];
-        kf3ds_mat4_mul(&t, &m->inv_matrix, out);
-    } else {
-        kf3ds_mat4_identity(out);
-    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -334,7 +258,7 @@ static int build_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, rmesh *rm, temp *t
         rm->bmax[i] = -INFINITY;
     }
     for (v = 0; v < np; v++) {
-        if (!finite3(m->points[v]))
+        if (!kf3ds__finite3(m->points[v]))
             continue;
         rm->has_bounds = 1;
         for (i = 0; i < 3; i++) {
@@ -511,11 +435,7 @@ kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allo
         if (m->faces && m->num_faces > max_nf)
             max_nf = m->num_faces;
     }
-    for (i = 0; i < scene->num_nodes && scene->nodes; i++) {
-        const kf3ds_node *n = &scene->nodes[i];
-        if (n->type == KF3DS_NODE_OBJECT && n->mesh >= 0 && (uint32_t)n->mesh < scene->num_meshes)
-            r->node_mode = 1;
-    }
+    r->node_mode = kf3ds_scene_places_meshes(scene);
     r->max_points = max_np;
     if (scene->num_meshes && scene->meshes)
         r->meshes = (rmesh *)ralloc(r, scene->num_meshes, sizeof *r->meshes);
@@ -613,7 +533,7 @@ static void add_light(kf3ds_renderer *r, const kf3ds__proj *p, const float pos[3
                       float fall)
 {
     rlight *l;
-    if (r->num_lights >= MAX_FILE_LIGHTS || !finite3(pos))
+    if (r->num_lights >= MAX_FILE_LIGHTS || !kf3ds__finite3(pos))
         return;
     l = &r->lights[r->num_lights];
     memset(l, 0, sizeof *l);
@@ -621,7 +541,7 @@ static void add_light(kf3ds_renderer *r, const kf3ds__proj *p, const float pos[3
     sanitize_color(color, l->col, 4.0f);
     if (spot) {
         float d[3], vt[3];
-        if (!target || !finite3(target))
+        if (!target || !kf3ds__finite3(target))
             return;
         to_view(p, target, vt);
         d[0] = vt[0] - l->pos[0];
@@ -656,10 +576,10 @@ static int light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i,
         return 0;
     if (n->light >= 0 && (uint32_t)n->light < s->num_lights)
         *el = &s->lights[n->light];
-    world_pos(&poses[i], pos);
+    kf3ds__pose_position(&poses[i], pos);
     if (n->type == KF3DS_NODE_SPOT) {
         if (n->target >= 0 && (uint32_t)n->target < s->num_nodes) {
-            world_pos(&poses[n->target], tgt);
+            kf3ds__pose_position(&poses[n->target], tgt);
             *tp = tgt;
         } else if (*el) {
             *tp = (*el)->target;
@@ -921,7 +841,7 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
     const kf3ds_scene *s = r->scene;
     uint32_t i;
     int any = 0;
-    box_empty(mn, mx);
+    kf3ds__box_empty(mn, mx);
     for (i = 0; i < s->num_meshes && r->meshes; i++) {
         const kf3ds_mesh *m = &s->meshes[i];
         const rmesh *rm = &r->meshes[i];
@@ -935,13 +855,13 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
             if (r->node_mode && poses) {
                 const kf3ds_node *n = &s->nodes[c];
                 if (n->type != KF3DS_NODE_OBJECT || poses[c].hidden ||
-                    node_mesh(s, n, &poses[c]) != (int32_t)i)
+                    kf3ds_node_pose_mesh(s, c, &poses[c]) != (int32_t)i)
                     continue;
                 kf3ds_node_mesh_matrix(s, c, &poses[c], &P);
             } else {
                 if (m->hidden)
                     continue;
-                static_placement(m, &P);
+                kf3ds_mesh_editor_matrix(m, &P);
             }
             for (corner = 0; corner < 8; corner++) {
                 float q[3], w[3];
@@ -949,12 +869,12 @@ static int approx_bounds(const kf3ds_renderer *r, const kf3ds_pose *poses, float
                 q[1] = corner & 2 ? rm->bmax[1] : rm->bmin[1];
                 q[2] = corner & 4 ? rm->bmax[2] : rm->bmin[2];
                 kf3ds_mat4_transform_point(&P, q, w);
-                any |= box_grow(mn, mx, w);
+                any |= kf3ds__box_grow(mn, mx, w);
             }
         }
     }
     if (poses)
-        any |= box_grow_nodes(s, poses, mn, mx);
+        any |= kf3ds__box_grow_nodes(s, poses, mn, mx);
     return any;
 }
 
@@ -993,7 +913,7 @@ static void draw_cross(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float 
     }
 }
 
-/* The camera frame looking from pos to tgt, rolled: kf3ds_camera_view's
+/* The camera frame looking from pos to tgt, rolled: kf3ds_node_camera_view's
  * look-at (kf3ds__look_at), as floats for drawing. */
 static int look_frame(const float pos[3], const float tgt[3], float roll_deg, float fwd[3],
                       float right[3], float up[3])
@@ -1020,7 +940,7 @@ static void draw_camera(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float
 {
     float fwd[3], right[3], up[3], dist, len, hh, hw, c[4][3], top[3];
     int i, k;
-    if (!finite3(pos) || !finite3(tgt) || !look_frame(pos, tgt, roll, fwd, right, up))
+    if (!kf3ds__finite3(pos) || !kf3ds__finite3(tgt) || !look_frame(pos, tgt, roll, fwd, right, up))
         return;
     kf3ds__line_world(fb, p, pos, tgt, COL_CAMERA & 0xFF7F7F7Fu, 0);
     dist = sqrtf((tgt[0] - pos[0]) * (tgt[0] - pos[0]) + (tgt[1] - pos[1]) * (tgt[1] - pos[1]) +
@@ -1065,10 +985,10 @@ static void draw_light(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float 
                        float size)
 {
     uint32_t c = overlay_light_color(col, off);
-    if (!finite3(pos))
+    if (!kf3ds__finite3(pos))
         return;
     draw_cross(fb, p, pos, size, c, 1);
-    if (spot && tgt && finite3(tgt)) {
+    if (spot && tgt && kf3ds__finite3(tgt)) {
         float fwd[3], right[3], up[3], dist, len, rad, ring[16][3];
         int i, k;
         if (!look_frame(pos, tgt, 0.0f, fwd, right, up))
@@ -1157,10 +1077,10 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
         for (i = 0; i < s->num_nodes; i++) {
             const kf3ds_node *n = &s->nodes[i];
             float a[3], b[3];
-            world_pos(&poses[i], a);
+            kf3ds__pose_position(&poses[i], a);
             if (n->parent >= 0 && (uint32_t)n->parent < s->num_nodes) {
-                world_pos(&poses[n->parent], b);
-                if (finite3(a) && finite3(b))
+                kf3ds__pose_position(&poses[n->parent], b);
+                if (kf3ds__finite3(a) && kf3ds__finite3(b))
                     kf3ds__line_world(fb, p, a, b, COL_HIER, 0);
             }
             if (n->type == KF3DS_NODE_OBJECT && (n->is_dummy || n->mesh < 0)) {
@@ -1179,7 +1099,7 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
                     }
                 }
                 if (!n->has_bbox || !ok) {
-                    if (!finite3(a))
+                    if (!kf3ds__finite3(a))
                         continue;
                     for (corner = 0; corner < 8; corner++)
                         for (k = 0; k < 3; k++)
@@ -1193,8 +1113,8 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
             float a[3];
             if (s->nodes[i].type != KF3DS_NODE_OBJECT)
                 continue;
-            world_pos(&poses[i], a);
-            if (finite3(a))
+            kf3ds__pose_position(&poses[i], a);
+            if (kf3ds__finite3(a))
                 draw_cross(fb, p, a, size * 0.6f, COL_PIVOT, 0);
         }
     if (o->overlays & KF3DS_OVERLAY_CAMERAS) {
@@ -1208,9 +1128,9 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
                 have = 1;
                 if ((int32_t)i + 1 == o->through_camera)
                     continue;
-                world_pos(&poses[i], pos);
+                kf3ds__pose_position(&poses[i], pos);
                 if (n->target >= 0 && (uint32_t)n->target < s->num_nodes)
-                    world_pos(&poses[n->target], tgt);
+                    kf3ds__pose_position(&poses[n->target], tgt);
                 else if (n->camera >= 0 && (uint32_t)n->camera < s->num_cameras)
                     memcpy(tgt, s->cameras[n->camera].target, sizeof tgt);
                 else
@@ -1258,8 +1178,8 @@ static void draw_overlays(kf3ds_renderer *r, const kf3ds__proj *p, const kf3ds_v
                 label = n->instance;
             if (!label || !label[0])
                 continue;
-            world_pos(&poses[i], a);
-            if (!finite3(a) || !kf3ds_view_project(view, fb->width, fb->height, a, &x, &y, NULL))
+            kf3ds__pose_position(&poses[i], a);
+            if (!kf3ds__finite3(a) || !kf3ds_view_project(view, fb->width, fb->height, a, &x, &y, NULL))
                 continue;
             if (!(x > -1e6f && x < 1e6f && y > -1e6f && y < 1e6f))
                 continue;
@@ -1305,7 +1225,7 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
             int32_t mi;
             if (n->type != KF3DS_NODE_OBJECT || poses[i].hidden)
                 continue;
-            mi = node_mesh(s, n, &poses[i]);
+            mi = kf3ds_node_pose_mesh(s, i, &poses[i]);
             if (mi < 0 || !kf3ds_node_mesh_matrix(s, i, &poses[i], &P))
                 continue;
             draw_mesh(r, &p, (uint32_t)mi, &P, o.shading, fb, &st);
@@ -1315,7 +1235,7 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
             kf3ds_mat4 P;
             if (s->meshes[i].hidden)
                 continue;
-            static_placement(&s->meshes[i], &P);
+            kf3ds_mesh_editor_matrix(&s->meshes[i], &P);
             draw_mesh(r, &p, i, &P, o.shading, fb, &st);
         }
     }
@@ -1323,65 +1243,6 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
         draw_overlays(r, &p, view, poses, &o, fb);
     if (stats)
         *stats = st;
-}
-
-int kf3ds_scene_bounds(const kf3ds_scene *s, const kf3ds_pose *poses, float min[3], float max[3])
-{
-    uint32_t i, v;
-    int any = 0, node_mode = 0;
-    float mn[3], mx[3];
-    if (!s)
-        return 0;
-    box_empty(mn, mx);
-    for (i = 0; i < s->num_nodes && s->nodes; i++)
-        if (s->nodes[i].type == KF3DS_NODE_OBJECT && s->nodes[i].mesh >= 0 &&
-            (uint32_t)s->nodes[i].mesh < s->num_meshes)
-            node_mode = 1;
-    if (node_mode && poses) {
-        for (i = 0; i < s->num_nodes; i++) {
-            const kf3ds_node *n = &s->nodes[i];
-            kf3ds_mat4 P;
-            float w[3];
-            int32_t mi;
-            if (n->type != KF3DS_NODE_OBJECT)
-                continue;
-            world_pos(&poses[i], w);
-            any |= box_grow(mn, mx, w);
-            if (poses[i].hidden)
-                continue;
-            mi = node_mesh(s, n, &poses[i]);
-            if (mi < 0 || !s->meshes[mi].points || !kf3ds_node_mesh_matrix(s, i, &poses[i], &P))
-                continue;
-            for (v = 0; v < s->meshes[mi].num_points; v++) {
-                kf3ds_mat4_transform_point(&P, s->meshes[mi].points[v], w);
-                any |= box_grow(mn, mx, w);
-            }
-        }
-    } else if (!node_mode) {
-        for (i = 0; i < s->num_meshes; i++) {
-            const kf3ds_mesh *m = &s->meshes[i];
-            kf3ds_mat4 P;
-            if (m->hidden || !m->points)
-                continue;
-            static_placement(m, &P);
-            for (v = 0; v < m->num_points; v++) {
-                float w[3];
-                kf3ds_mat4_transform_point(&P, m->points[v], w);
-                any |= box_grow(mn, mx, w);
-            }
-        }
-    }
-    /* Cameras, lights and targets only when there is nothing else: they often
-     * stand far off, and framing them would shrink the objects to a dot. */
-    if (!any && poses)
-        any |= box_grow_nodes(s, poses, mn, mx);
-    if (!any)
-        return 0;
-    if (min)
-        memcpy(min, mn, sizeof mn);
-    if (max)
-        memcpy(max, mx, sizeof mx);
-    return 1;
 }
 
 void kf3ds_view_orbit(const float min[3], const float max[3], float azimuth_degrees,
@@ -1515,7 +1376,7 @@ int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, const kf3ds_
     int32_t cam;
     if (!scene || !poses || !out || node >= scene->num_nodes)
         return 0;
-    if (!kf3ds_camera_view(scene, node, poses, &out->view, &fov, NULL))
+    if (!kf3ds_node_camera_view(scene, node, poses, &out->view, &fov, NULL))
         return 0;
     cam = scene->nodes[node].camera;
     finish_camera_view(scene, poses,

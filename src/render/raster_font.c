@@ -2,7 +2,7 @@
  * eight bytes per glyph, one per row from the top, the most significant bit
  * the leftmost pixel. Glyphs sit in a 5×7 box with a column of space on each
  * side and a row below (descenders use it). Anything else is drawn as '?'. */
-#include "internal.h"
+#include "raster.h"
 #include <string.h>
 
 static const unsigned char font8x8[95][8] = {

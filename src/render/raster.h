@@ -1,7 +1,8 @@
 /* The rasterizer's internal interface (raster.c), used by render.c. */
 #ifndef KF3DS_RASTER_H
 #define KF3DS_RASTER_H
-#include "internal.h"
+#include "../internal.h"
+#include "kf3ds_render.h"
 
 /* Outcodes. */
 #define OC_NEAR 1u
