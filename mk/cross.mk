@@ -25,7 +25,8 @@
 CROSS_CORPUS  ?= ../shared/corpus
 CROSS_WARN     = -Wall -Wextra -Wpedantic -Werror
 CROSS_OPT     ?= -O2
-CROSS_CMD_SRC  = tools/kf3ds.c tools/cmd_common.c tools/cmd_dump.c tools/cmd_info.c tools/cmd_eval.c
+CROSS_CMD_SRC  = tools/kf3ds.c tools/cmd_common.c $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_info.c \
+                 tools/cmd_eval.c
 
 ifeq ($(strip $(TARGET)),)
 cross test-cross cross-build cross-deps:

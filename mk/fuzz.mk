@@ -35,10 +35,12 @@ $(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c tests/support_oracle.c tests/support.h $
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_load.c tests/support_oracle.c fuzz/mutate3ds.c \
 	  $(FUZZ_LIB) -lm
 
-$(FUZZ_DIR)/fuzz_walk: fuzz/fuzz_walk.c tools/cmd_dump.c tools/cmd_common.c tools/cmd.h $(FUZZ_COMMON)
+# The dump verb (tools/cmd_dump*.c) and the helpers it uses.
+FUZZ_DUMP_SRC := $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_common.c
+
+$(FUZZ_DIR)/fuzz_walk: fuzz/fuzz_walk.c $(FUZZ_DUMP_SRC) tools/cmd.h tools/cmd_dump.h $(FUZZ_COMMON)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_walk.c fuzz/mutate3ds.c tools/cmd_dump.c \
-	  tools/cmd_common.c $(FUZZ_LIB) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_walk.c fuzz/mutate3ds.c $(FUZZ_DUMP_SRC) $(FUZZ_LIB) -lm
 
 $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h tools/write3ds.c \
   tools/write3ds.h
