@@ -190,32 +190,32 @@ void w3ds_key_header(w3ds *w, int32_t frame, const w3ds_tcb *tcb)
         flags = tcb->flags;
     } else {
         if (tcb->tension != 0.0f)
-            flags |= 0x01;
+            flags |= KF3DS_KEY_TENSION;
         if (tcb->continuity != 0.0f)
-            flags |= 0x02;
+            flags |= KF3DS_KEY_CONTINUITY;
         if (tcb->bias != 0.0f)
-            flags |= 0x04;
+            flags |= KF3DS_KEY_BIAS;
         if (tcb->ease_to != 0.0f)
-            flags |= 0x08;
+            flags |= KF3DS_KEY_EASE_TO;
         if (tcb->ease_from != 0.0f)
-            flags |= 0x10;
+            flags |= KF3DS_KEY_EASE_FROM;
     }
     w3ds_u16(w, flags);
-    if (flags & 0x01)
+    if (flags & KF3DS_KEY_TENSION)
         w3ds_f32(w, tcb->tension);
-    if (flags & 0x02)
+    if (flags & KF3DS_KEY_CONTINUITY)
         w3ds_f32(w, tcb->continuity);
-    if (flags & 0x04)
+    if (flags & KF3DS_KEY_BIAS)
         w3ds_f32(w, tcb->bias);
-    if (flags & 0x08)
+    if (flags & KF3DS_KEY_EASE_TO)
         w3ds_f32(w, tcb->ease_to);
-    if (flags & 0x10)
+    if (flags & KF3DS_KEY_EASE_FROM)
         w3ds_f32(w, tcb->ease_from);
 }
 
 void w3ds_node_hdr(w3ds *w, const char *name, uint16_t flags1, uint16_t flags2, uint16_t parent)
 {
-    w3ds_begin(w, 0xB010);
+    w3ds_begin(w, KF3DS_CHUNK_NODE_HDR);
     w3ds_cstr(w, name);
     w3ds_u16(w, flags1);
     w3ds_u16(w, flags2);
@@ -236,17 +236,17 @@ void w3ds_mesh(w3ds *w, const char *name, const float *points, uint32_t n,
         w->failed = 1;
         return;
     }
-    w3ds_begin(w, 0x4000); /* NAMED_OBJECT */
+    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
     w3ds_cstr(w, name);
-    w3ds_begin(w, 0x4100); /* N_TRI_OBJECT */
+    w3ds_begin(w, KF3DS_CHUNK_N_TRI_OBJECT);
 
-    w3ds_begin(w, 0x4110); /* POINT_ARRAY */
+    w3ds_begin(w, KF3DS_CHUNK_POINT_ARRAY);
     w3ds_u16(w, (uint16_t)n);
     if (n)
         w3ds_f32v(w, points, (size_t)n * 3);
     w3ds_end(w);
 
-    w3ds_begin(w, 0x4120); /* FACE_ARRAY */
+    w3ds_begin(w, KF3DS_CHUNK_FACE_ARRAY);
     w3ds_u16(w, (uint16_t)nf);
     for (i = 0; i < nf && !w->failed; i++) {
         w3ds_u16(w, faces[3 * i]);
@@ -255,20 +255,20 @@ void w3ds_mesh(w3ds *w, const char *name, const float *points, uint32_t n,
         w3ds_u16(w, 7);
     }
     if (material) {
-        w3ds_begin(w, 0x4130); /* MSH_MAT_GROUP */
+        w3ds_begin(w, KF3DS_CHUNK_MSH_MAT_GROUP);
         w3ds_cstr(w, material);
         w3ds_u16(w, (uint16_t)nf);
         for (i = 0; i < nf && !w->failed; i++)
             w3ds_u16(w, (uint16_t)i);
         w3ds_end(w);
-        w3ds_begin(w, 0x4150); /* SMOOTH_GROUP */
+        w3ds_begin(w, KF3DS_CHUNK_SMOOTH_GROUP);
         for (i = 0; i < nf && !w->failed; i++)
             w3ds_u32(w, 1);
         w3ds_end(w);
     }
     w3ds_end(w); /* FACE_ARRAY */
 
-    w3ds_begin(w, 0x4160); /* MESH_MATRIX */
+    w3ds_begin(w, KF3DS_CHUNK_MESH_MATRIX);
     w3ds_f32v(w, matrix ? matrix : identity, 12);
     w3ds_end(w);
 
@@ -279,7 +279,7 @@ void w3ds_mesh(w3ds *w, const char *name, const float *points, uint32_t n,
 static void color24(w3ds *w, uint16_t id, const uint8_t rgb[3])
 {
     w3ds_begin(w, id);
-    w3ds_begin(w, 0x0011); /* COLOR_24 */
+    w3ds_begin(w, KF3DS_CHUNK_COLOR_24);
     w3ds_u8(w, rgb[0]);
     w3ds_u8(w, rgb[1]);
     w3ds_u8(w, rgb[2]);
@@ -290,25 +290,25 @@ static void color24(w3ds *w, uint16_t id, const uint8_t rgb[3])
 void w3ds_material(w3ds *w, const char *name, const uint8_t ambient[3],
                    const uint8_t diffuse[3], const uint8_t specular[3])
 {
-    w3ds_begin(w, 0xAFFF); /* MAT_ENTRY */
-    w3ds_begin(w, 0xA000); /* MAT_NAME */
+    w3ds_begin(w, KF3DS_CHUNK_MAT_ENTRY);
+    w3ds_begin(w, KF3DS_CHUNK_MAT_NAME);
     w3ds_cstr(w, name);
     w3ds_end(w);
     if (ambient)
-        color24(w, 0xA010, ambient);
+        color24(w, KF3DS_CHUNK_MAT_AMBIENT, ambient);
     if (diffuse)
-        color24(w, 0xA020, diffuse);
+        color24(w, KF3DS_CHUNK_MAT_DIFFUSE, diffuse);
     if (specular)
-        color24(w, 0xA030, specular);
+        color24(w, KF3DS_CHUNK_MAT_SPECULAR, specular);
     w3ds_end(w);
 }
 
 void w3ds_camera(w3ds *w, const char *name, const float pos[3], const float target[3],
                  float roll_deg, float lens_mm)
 {
-    w3ds_begin(w, 0x4000); /* NAMED_OBJECT */
+    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
     w3ds_cstr(w, name);
-    w3ds_begin(w, 0x4700); /* N_CAMERA */
+    w3ds_begin(w, KF3DS_CHUNK_N_CAMERA);
     w3ds_f32v(w, pos, 3);
     w3ds_f32v(w, target, 3);
     w3ds_f32(w, roll_deg);
@@ -320,15 +320,15 @@ void w3ds_camera(w3ds *w, const char *name, const float pos[3], const float targ
 void w3ds_light(w3ds *w, const char *name, const float pos[3], const float color[3],
                 const float *spot_target, float hotspot_deg, float falloff_deg)
 {
-    w3ds_begin(w, 0x4000); /* NAMED_OBJECT */
+    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
     w3ds_cstr(w, name);
-    w3ds_begin(w, 0x4600); /* N_DIRECT_LIGHT */
+    w3ds_begin(w, KF3DS_CHUNK_N_DIRECT_LIGHT);
     w3ds_f32v(w, pos, 3);
-    w3ds_begin(w, 0x0010); /* COLOR_F */
+    w3ds_begin(w, KF3DS_CHUNK_COLOR_F);
     w3ds_f32v(w, color, 3);
     w3ds_end(w);
     if (spot_target) {
-        w3ds_begin(w, 0x4610); /* DL_SPOTLIGHT */
+        w3ds_begin(w, KF3DS_CHUNK_DL_SPOTLIGHT);
         w3ds_f32v(w, spot_target, 3);
         w3ds_f32(w, hotspot_deg);
         w3ds_f32(w, falloff_deg);

@@ -1,10 +1,13 @@
 /* A small .3ds writer: nested chunks whose lengths are patched when closed.
  * Used by the sample generator (mk3ds), the benchmarks and the tests. It never
- * validates: tests use it to write malformed files on purpose. */
+ * validates: tests use it to write malformed files on purpose. Chunk ids are
+ * the KF3DS_CHUNK_ names of kf3ds.h (only the enum: the writer does not link
+ * the library). */
 #ifndef KF3DS_WRITE3DS_H
 #define KF3DS_WRITE3DS_H
 #include <stddef.h>
 #include <stdint.h>
+#include "kf3ds.h"
 
 #define W3DS_MAX_DEPTH 64
 
@@ -40,7 +43,9 @@ int  w3ds_save(const w3ds *w, const char *path); /* 0 on success */
 /* Keyframer helpers. */
 void w3ds_track_header(w3ds *w, uint16_t flags, uint32_t num_keys);
 void w3ds_key_header(w3ds *w, int32_t frame, const w3ds_tcb *tcb); /* tcb may be NULL */
-/* NODE_HDR chunk: name, flags1, flags2, parent (0xFFFF = none). */
+/* The parent field of NODE_HDR for a node without a parent. */
+#define W3DS_NO_PARENT 0xFFFF
+/* NODE_HDR chunk: name, flags1, flags2, parent (W3DS_NO_PARENT = none). */
 void w3ds_node_hdr(w3ds *w, const char *name, uint16_t flags1, uint16_t flags2, uint16_t parent);
 
 /* Editor helpers. A triangle mesh inside its NAMED_OBJECT: points (n×3),

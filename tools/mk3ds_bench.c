@@ -1,0 +1,193 @@
+/* The benchmark inputs: mk3ds bench-meshes, bench-render, bench-nodes FILE. */
+#include "mk3ds.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define BM_MESHES 200
+#define BM_COLS 200
+#define BM_ROWS 100      /* 20,000 vertices */
+#define BM_FACE_ROWS 65  /* 65 rows of 199 cells, 2 triangles each: 25,870 faces */
+
+void make_bench_meshes(const char *path)
+{
+    w3ds w;
+    float *pts = xrealloc(NULL, (size_t)BM_ROWS * BM_COLS * 3 * sizeof *pts);
+    uint16_t *faces = xrealloc(NULL, (size_t)BM_FACE_ROWS * (BM_COLS - 1) * 6 * sizeof *faces);
+    uint32_t nf = 0;
+    int i, r, c;
+    char name[32];
+
+    for (r = 0; r < BM_FACE_ROWS; r++)
+        for (c = 0; c < BM_COLS - 1; c++) {
+            uint16_t v0 = (uint16_t)(r * BM_COLS + c), v1 = (uint16_t)(v0 + 1);
+            uint16_t v2 = (uint16_t)(v0 + BM_COLS), v3 = (uint16_t)(v2 + 1);
+            add_quad(faces, &nf, v0, v1, v2, v3);
+        }
+
+    start_file(&w);
+    for (i = 0; i < BM_MESHES; i++) {
+        double ox = (i % 20) * 250.0, oy = (i / 20) * 150.0;
+        float mf[12];
+        translated_mesh_matrix(mf, ox, oy);
+        for (r = 0; r < BM_ROWS; r++)
+            for (c = 0; c < BM_COLS; c++) {
+                float *p = pts + 3 * (r * BM_COLS + c);
+                p[0] = (float)(ox + c);
+                p[1] = (float)(oy + r);
+                p[2] = (float)(3.0 * sin(c * 0.1 + i) * cos(r * 0.13));
+            }
+        snprintf(name, sizeof name, "Grid%03d", i);
+        w3ds_mesh(&w, name, pts, BM_ROWS * BM_COLS, faces, nf, mf, NULL);
+    }
+    w3ds_end(&w); /* MDATA */
+
+    begin_kfdata(&w, "benchmsh", 100, 0, 100);
+    for (i = 0; i < BM_MESHES; i++) {
+        double ox = (i % 20) * 250.0, oy = (i / 20) * 150.0;
+        snprintf(name, sizeof name, "Grid%03d", i);
+        w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
+        w3ds_node_hdr(&w, name, 0, 0, W3DS_NO_PARENT);
+        w3ds_begin(&w, KF3DS_CHUNK_PIVOT);
+        w3ds_f32(&w, 0);
+        w3ds_f32(&w, 0);
+        w3ds_f32(&w, 0);
+        w3ds_end(&w);
+        {
+            const float pos[3] = {(float)ox, (float)oy, 0}, rot[4] = {0, 0, 0, 1};
+            const float scl[3] = {1, 1, 1};
+            write_constant_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, pos, 3);
+            write_constant_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, rot, 4);
+            write_constant_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, scl, 3);
+        }
+        w3ds_end(&w);
+    }
+    finish_file(&w, path);
+    free(pts);
+    free(faces);
+}
+
+#define BR_MESHES 100
+#define BR_LAT 20  /* latitude bands */
+#define BR_LON 25  /* longitude segments: 2 * 20 * 25 = 1,000 triangles a sphere */
+
+/* The render benchmark: a 10 x 10 grid of UV spheres (one smoothing group,
+ * one material each), every one spinning a full turn about Z over 0..100 in
+ * four 90-degree keys. */
+void make_bench_render(const char *path)
+{
+    static const uint8_t amb[3] = {40, 40, 40}, spec[3] = {200, 200, 200};
+    w3ds w;
+    float pts[(BR_LAT + 1) * BR_LON * 3];
+    uint16_t faces[2 * BR_LAT * BR_LON * 3];
+    uint32_t nf = 0;
+    int i, a, b, k;
+    char name[32], mat[32];
+
+    for (a = 0; a < BR_LAT; a++)
+        for (b = 0; b < BR_LON; b++) {
+            uint16_t v0 = (uint16_t)(a * BR_LON + b);
+            uint16_t v1 = (uint16_t)(a * BR_LON + (b + 1) % BR_LON);
+            uint16_t v2 = (uint16_t)(v0 + BR_LON), v3 = (uint16_t)(v1 + BR_LON);
+            add_quad(faces, &nf, v0, v1, v2, v3);
+        }
+    start_file(&w);
+    for (i = 0; i < BR_MESHES; i++) {
+        uint8_t diffuse[3];
+        diffuse[0] = (uint8_t)(80 + (i * 37) % 170);
+        diffuse[1] = (uint8_t)(80 + (i * 73) % 170);
+        diffuse[2] = (uint8_t)(80 + (i * 151) % 170);
+        snprintf(mat, sizeof mat, "Mat%03d", i);
+        w3ds_material(&w, mat, amb, diffuse, spec);
+    }
+    for (i = 0; i < BR_MESHES; i++) {
+        double cx = (i % 10) * 30.0, cy = (i / 10) * 30.0;
+        float mf[12];
+        translated_mesh_matrix(mf, cx, cy);
+        for (a = 0; a <= BR_LAT; a++)
+            for (b = 0; b < BR_LON; b++) {
+                double th = 3.14159265358979 * a / BR_LAT, ph = 6.28318530717959 * b / BR_LON;
+                float *p = pts + 3 * (a * BR_LON + b);
+                p[0] = (float)(cx + 10.0 * sin(th) * cos(ph));
+                p[1] = (float)(cy + 10.0 * sin(th) * sin(ph));
+                p[2] = (float)(10.0 * cos(th));
+            }
+        snprintf(name, sizeof name, "Ball%03d", i);
+        snprintf(mat, sizeof mat, "Mat%03d", i);
+        w3ds_mesh(&w, name, pts, (BR_LAT + 1) * BR_LON, faces, nf, mf, mat);
+    }
+    w3ds_end(&w); /* MDATA */
+
+    begin_kfdata(&w, "benchrnd", 100, 0, 100);
+    for (i = 0; i < BR_MESHES; i++) {
+        snprintf(name, sizeof name, "Ball%03d", i);
+        w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
+        w3ds_node_hdr(&w, name, 0, 0, W3DS_NO_PARENT);
+        {
+            const float pos[3] = {(float)((i % 10) * 30.0), (float)((i / 10) * 30.0), 0};
+            write_constant_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, pos, 3);
+        }
+        w3ds_begin(&w, KF3DS_CHUNK_ROT_TRACK_TAG);
+        w3ds_track_header(&w, 0, 5);
+        for (k = 0; k < 5; k++) {
+            w3ds_key_header(&w, k * 25, NULL);
+            w3ds_f32(&w, k ? 1.5707963f : 0.0f);
+            w3ds_f32(&w, 0);
+            w3ds_f32(&w, 0);
+            w3ds_f32(&w, 1);
+        }
+        w3ds_end(&w);
+        w3ds_end(&w);
+    }
+    finish_file(&w, path);
+}
+
+#define BN_NODES 2000
+#define BN_KEYS 60
+#define BN_FRAMES 1000
+
+void make_bench_nodes(const char *path)
+{
+    scene s;
+    int i, j, f;
+    char name[32];
+
+    rng_seed(20240601u);
+    scene_init(&s, "benchnod", BN_FRAMES);
+    add_material(&s, "Bench", 200, 200, 200);
+    for (i = 0; i < BN_NODES; i++) {
+        int parent = (i > 0 && chance(0.9)) ? rndint(i) : -1;
+        int n;
+        double r3[3];
+        track *tp, *tr, *ts;
+        snprintf(name, sizeof name, "N%04d", i);
+        n = add_node(&s, KF3DS_CHUNK_OBJECT_NODE_TAG, name, parent);
+        rnd3(r3, -1, 1);
+        set_pivot(&s, n, r3[0], r3[1], r3[2]);
+        tp = add_track(&s, n, KF3DS_CHUNK_POS_TRACK_TAG, 0);
+        tr = add_track(&s, n, KF3DS_CHUNK_ROT_TRACK_TAG, 0);
+        ts = add_track(&s, n, KF3DS_CHUNK_SCL_TRACK_TAG, 0);
+        for (j = 0; j < BN_KEYS; j++) {
+            double ax[3];
+            int interior = j > 0 && j < BN_KEYS - 1;
+            kkey *k;
+            f = (int)((long)j * BN_FRAMES / (BN_KEYS - 1));
+            rnd3(r3, -20, 20);
+            k = key3(tp, f, r3[0], r3[1], r3[2]);
+            if (interior)
+                random_tcb(k, 0.2);
+            random_axis(ax);
+            k = key4(tr, f, rnduni(-2.0, 2.0), ax[0], ax[1], ax[2]); /* |θ| < 115° */
+            if (interior)
+                random_tcb(k, 0.2);
+            rnd3(r3, 0.8, 1.25);
+            k = key3(ts, f, r3[0], r3[1], r3[2]);
+            if (interior)
+                random_tcb(k, 0.2);
+        }
+        add_mesh(&s, name, "Bench", n, 0, 0, 0, 1, 1, 1);
+    }
+    scene_save(&s, path);
+    scene_free(&s);
+}
