@@ -92,6 +92,30 @@ int cli_load(const char *file, kf3ds_scene **scene, kf3ds_diag *error, size_t *f
  * diagnostic and returns CLI_EXIT_OK only when none is an error (else the
  * scene is freed and *scene NULL). */
 int cli_load_sound(const char *file, kf3ds_scene **scene);
+/* The scene a verb evaluates: loaded, with one pose per node for
+ * kf3ds_scene_eval. */
+typedef struct cli_scene {
+    kf3ds_scene *scene;
+    kf3ds_pose *poses;   /* scene->num_nodes of them (at least one) */
+    kf3ds_diag error;    /* cli_scene_load: the load's error, for cli_report_load */
+} cli_scene;
+/* cli_load, then the poses: CLI_EXIT_OK, or the exit status after printing
+ * why (then there is nothing to free). The load's diagnostics are not printed
+ * yet: cli_report_load(file, cs->scene, &cs->error) does that. */
+int cli_scene_load(cli_scene *cs, const char *file);
+/* The same for verbs that need a sound scene, with cli_load_sound (the
+ * diagnostics are printed). */
+int cli_scene_load_sound(cli_scene *cs, const char *file);
+void cli_scene_free(cli_scene *cs);
+/* The camera `--camera NAME` names: the first camera node called NAME (*node
+ * its index), else, when editor_camera is not NULL, an editor camera called
+ * NAME that no camera node animates (*editor_camera its index). The one not
+ * found is KF3DS_NONE. When neither is found, prints the usage error
+ *   kf3ds: VERB: --camera 'NAME': no such camera (the file has: Cam01, Cam02)
+ * (the camera nodes, or without any the editor cameras when those count), or
+ * "... the file has no camera", and returns CLI_EXIT_USAGE. */
+int cli_find_camera(const char *verb, const kf3ds_scene *s, const char *name, int32_t *node,
+                    int32_t *editor_camera);
 /* Prints one diagnostic as a single line on stderr:
  *   kf3ds: FILE: offset N, chunk 0xB021 ROT_TRACK_TAG: message
  *   kf3ds: warning: FILE: offset N, chunk 0x.... NAME: message */

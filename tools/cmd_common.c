@@ -221,6 +221,95 @@ int cli_load_sound(const char *file, kf3ds_scene **scene)
     return status;
 }
 
+/* The poses of cs->scene; on failure the scene is freed. */
+static int alloc_poses(cli_scene *cs, const char *file)
+{
+    uint32_t n = cs->scene->num_nodes;
+    cs->poses = calloc(n ? n : 1, sizeof *cs->poses);
+    if (cs->poses)
+        return CLI_EXIT_OK;
+    cli_print_error(file, "out of memory (%lu nodes)", (unsigned long)n);
+    kf3ds_scene_free(cs->scene);
+    cs->scene = NULL;
+    return CLI_EXIT_INPUT;
+}
+
+int cli_scene_load(cli_scene *cs, const char *file)
+{
+    int status;
+    memset(cs, 0, sizeof *cs);
+    status = cli_load(file, &cs->scene, &cs->error, NULL);
+    return status ? status : alloc_poses(cs, file);
+}
+
+int cli_scene_load_sound(cli_scene *cs, const char *file)
+{
+    int status;
+    memset(cs, 0, sizeof *cs);
+    status = cli_load_sound(file, &cs->scene);
+    return status ? status : alloc_poses(cs, file);
+}
+
+void cli_scene_free(cli_scene *cs)
+{
+    free(cs->poses);
+    kf3ds_scene_free(cs->scene);
+    memset(cs, 0, sizeof *cs);
+}
+
+/* 1 when a camera node shows editor camera `camera`. */
+static int has_camera_node(const kf3ds_scene *s, uint32_t camera)
+{
+    uint32_t k;
+    for (k = 0; k < s->num_nodes; k++)
+        if (s->nodes[k].type == KF3DS_NODE_CAMERA && s->nodes[k].camera == (int32_t)camera)
+            return 1;
+    return 0;
+}
+
+int cli_find_camera(const char *verb, const kf3ds_scene *s, const char *name, int32_t *node,
+                    int32_t *editor_camera)
+{
+    char list[300];
+    size_t n = 0;
+    uint32_t i;
+    int count = 0;
+
+    *node = KF3DS_NONE;
+    if (editor_camera)
+        *editor_camera = KF3DS_NONE;
+    for (i = 0; i < s->num_nodes; i++)
+        if (s->nodes[i].type == KF3DS_NODE_CAMERA && s->nodes[i].name &&
+            strcmp(s->nodes[i].name, name) == 0) {
+            *node = (int32_t)i;
+            return CLI_EXIT_OK;
+        }
+    for (i = 0; editor_camera && i < s->num_cameras; i++)
+        if (s->cameras[i].name && strcmp(s->cameras[i].name, name) == 0 &&
+            !has_camera_node(s, i)) {
+            *editor_camera = (int32_t)i;
+            return CLI_EXIT_OK;
+        }
+
+    list[0] = '\0';
+    for (i = 0; i < s->num_nodes; i++)
+        if (s->nodes[i].type == KF3DS_NODE_CAMERA && n + 40 < sizeof list) {
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%.32s", count ? ", " : "",
+                                  s->nodes[i].name);
+            count++;
+        }
+    if (!count && editor_camera)
+        for (i = 0; i < s->num_cameras && n + 40 < sizeof list; i++) {
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%.32s", count ? ", " : "",
+                                  s->cameras[i].name ? s->cameras[i].name : "");
+            count++;
+        }
+    if (!count)
+        return cli_usage_error(verb, "--camera '%s': the file has no camera", name);
+    return cli_usage_error(verb, "--camera '%s': no such camera (the file has: %s)", name,
+                           list);
+}
+
 size_t cli_diag_message_len(const kf3ds_diag *d)
 {
     size_t n = 0;

@@ -100,22 +100,18 @@ static void text_node(FILE *out, const eval_opts *o, const kf3ds_scene *s, uint3
 
 static int run_eval(const eval_opts *o)
 {
-    kf3ds_diag err;
-    kf3ds_scene *scene;
+    cli_scene cs;
+    const kf3ds_scene *scene;
     kf3ds_pose *poses;
     unsigned flags = o->no_ease ? KF3DS_EVAL_NO_EASE : 0;
     size_t f;
     int status;
 
-    status = cli_load(o->file, &scene, &err, NULL);
+    status = cli_scene_load(&cs, o->file);
     if (status)
         return status;
-    poses = calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *poses);
-    if (!poses) {
-        cli_print_error(o->file, "out of memory (%lu nodes)", (unsigned long)scene->num_nodes);
-        kf3ds_scene_free(scene);
-        return CLI_EXIT_INPUT;
-    }
+    scene = cs.scene;
+    poses = cs.poses;
     if (o->json) {
         fputs("{\"file\": ", stdout);
         cli_json_cstr(stdout, o->file);
@@ -144,9 +140,8 @@ static int run_eval(const eval_opts *o)
     if (o->json)
         fputs("]}\n", stdout);
     fflush(stdout);
-    free(poses);
-    status = cli_report_load(o->file, scene, &err);
-    kf3ds_scene_free(scene);
+    status = cli_report_load(o->file, scene, &cs.error);
+    cli_scene_free(&cs);
     return status;
 }
 

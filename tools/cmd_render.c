@@ -566,82 +566,35 @@ static int render_sheet(render_ctx *c)
     return status;
 }
 
-/* Lists the camera names of the scene on stderr (for an unknown --camera). */
-static int camera_usage_error(const kf3ds_scene *s, const char *name)
-{
-    char list[300];
-    size_t n = 0;
-    uint32_t i;
-    int count = 0;
-    list[0] = '\0';
-    for (i = 0; i < s->num_nodes; i++)
-        if (s->nodes[i].type == KF3DS_NODE_CAMERA && n + 40 < sizeof list) {
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%.32s", count ? ", " : "",
-                                  s->nodes[i].name);
-            count++;
-        }
-    if (!count)
-        for (i = 0; i < s->num_cameras && n + 40 < sizeof list; i++) {
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%.32s", count ? ", " : "",
-                                  s->cameras[i].name ? s->cameras[i].name : "");
-            count++;
-        }
-    if (!count)
-        return cli_usage_error(VERB, "--camera '%s': the file has no camera", name);
-    return cli_usage_error(VERB, "--camera '%s': no such camera (the file has: %s)", name,
-                           list);
-}
-
 static int run_render(render_opts *o)
 {
-    kf3ds_scene *scene;
+    cli_scene cs;
     render_ctx c;
-    uint32_t i;
     int status;
 
-    status = cli_load_sound(o->file, &scene);
+    status = cli_scene_load_sound(&cs, o->file);
     if (status)
         return status;
 
     memset(&c, 0, sizeof c);
     c.o = o;
-    c.scene = scene;
+    c.scene = cs.scene;
+    c.poses = cs.poses;
     c.eval_flags = o->no_ease ? KF3DS_EVAL_NO_EASE : 0;
     c.camera_node = KF3DS_NONE;
     c.editor_camera = -1;
     if (o->camera) {
-        for (i = 0; i < scene->num_nodes && c.camera_node == KF3DS_NONE; i++)
-            if (scene->nodes[i].type == KF3DS_NODE_CAMERA && scene->nodes[i].name &&
-                strcmp(scene->nodes[i].name, o->camera) == 0)
-                c.camera_node = (int32_t)i;
-        for (i = 0; c.camera_node == KF3DS_NONE && i < scene->num_cameras; i++) {
-            uint32_t k;
-            int has_node = 0;
-            if (!scene->cameras[i].name || strcmp(scene->cameras[i].name, o->camera) != 0)
-                continue;
-            for (k = 0; k < scene->num_nodes; k++)
-                if (scene->nodes[k].type == KF3DS_NODE_CAMERA &&
-                    scene->nodes[k].camera == (int32_t)i)
-                    has_node = 1;
-            if (!has_node) {
-                c.editor_camera = (int32_t)i;
-                break;
-            }
-        }
-        if (c.camera_node == KF3DS_NONE && c.editor_camera < 0) {
-            status = camera_usage_error(scene, o->camera);
-            kf3ds_scene_free(scene);
+        status = cli_find_camera(VERB, cs.scene, o->camera, &c.camera_node, &c.editor_camera);
+        if (status) {
+            cli_scene_free(&cs);
             return status;
         }
     }
 
-    c.poses = calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *c.poses);
-    c.renderer = kf3ds_renderer_create(scene, NULL);
-    if (!c.poses || !c.renderer) {
+    c.renderer = kf3ds_renderer_create(cs.scene, NULL);
+    if (!c.renderer) {
         cli_print_error(o->file, "out of memory preparing the renderer");
-        free(c.poses);
-        kf3ds_renderer_free(c.renderer);
-        kf3ds_scene_free(scene);
+        cli_scene_free(&cs);
         return CLI_EXIT_INPUT;
     }
     if (o->sheet_cols)
@@ -651,8 +604,7 @@ static int run_render(render_opts *o)
     else
         status = render_single(&c);
     kf3ds_renderer_free(c.renderer);
-    free(c.poses);
-    kf3ds_scene_free(scene);
+    cli_scene_free(&cs);
     return status;
 }
 

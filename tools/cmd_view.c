@@ -743,23 +743,24 @@ done:
 
 static int run_view(const view_opts *o)
 {
-    kf3ds_scene *scene;
+    cli_scene cs;
+    const kf3ds_scene *scene;
     viewer v;
     uint32_t i;
     int status;
 
     /* Load (and report) first: a bad file never opens a window. */
-    status = cli_load_sound(o->file, &scene);
+    status = cli_scene_load_sound(&cs, o->file);
     if (status)
         return status;
 
     memset(&v, 0, sizeof v);
     v.o = o;
-    v.scene = scene;
-    v.poses = calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *v.poses);
+    v.scene = scene = cs.scene;
+    v.poses = cs.poses;
     v.cameras = malloc(sizeof *v.cameras * (scene->num_nodes ? scene->num_nodes : 1));
     v.renderer = kf3ds_renderer_create(scene, NULL);
-    if (!v.poses || !v.cameras || !v.renderer) {
+    if (!v.cameras || !v.renderer) {
         cli_print_error(o->file, "out of memory (%lu nodes)", (unsigned long)scene->num_nodes);
         status = CLI_EXIT_INPUT;
         goto done;
@@ -768,19 +769,12 @@ static int run_view(const view_opts *o)
         if (scene->nodes[i].type == KF3DS_NODE_CAMERA)
             v.cameras[v.num_cameras++] = i;
     if (o->camera) {
-        for (i = 0; i < v.num_cameras; i++)
-            if (strcmp(scene->nodes[v.cameras[i]].name, o->camera) == 0)
-                break;
-        if (i == v.num_cameras) {
-            status = v.num_cameras
-                         ? cli_usage_error("view", "--camera '%s': no such camera (the file has "
-                                                   "%s%s)", o->camera,
-                                           scene->nodes[v.cameras[0]].name,
-                                           v.num_cameras > 1 ? ", ..." : "")
-                         : cli_usage_error("view", "--camera '%s': the file has no camera",
-                                           o->camera);
+        int32_t node;
+        status = cli_find_camera("view", scene, o->camera, &node, NULL);
+        if (status)
             goto done;
-        }
+        for (i = 0; v.cameras[i] != (uint32_t)node; i++)
+            continue; /* the node is one of v.cameras */
         v.view_index = i + 1;
     }
     v.az = o->az;
@@ -806,8 +800,7 @@ done:
     free(v.fb.depth);
     kf3ds_renderer_free(v.renderer);
     free(v.cameras);
-    free(v.poses);
-    kf3ds_scene_free(scene);
+    cli_scene_free(&cs);
     return status;
 }
 
