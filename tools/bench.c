@@ -1,4 +1,4 @@
-/* kf3ds-bench: load and evaluation timings (docs/contracts.md, "kf3ds-bench").
+/* kf3ds-bench: load and evaluation timings (run by `make bench`, tools/bench.sh).
  *
  *   kf3ds-bench FILE [FRAMES]
  *   kf3ds-bench --render WxH FILE [FRAMES]

@@ -5,22 +5,23 @@
 # when missing or older than BUILD_DIR/mk3ds):
 #   bench-meshes.3ds  200 meshes x 20,000 vertices (~90 MB), evaluated at 10 frames
 #   bench-nodes.3ds   2,000 animated nodes, 60 keys per track, evaluated at 1,000 frames
-# and adds a few corpus files when ../shared/corpus has them (100 frames each).
+# and adds a few corpus files when the optional corpus has them (100 frames each).
 # For each file it runs BUILD_DIR/kf3ds-bench and BUILD_DIR/bench-lib3ds with
 # the same FRAMES, alternating, BENCH_ROUNDS times each (default 2), and prints
 # a table of the best times and the ratios
 # lib3ds/kf3ds, then a verdict against the targets (load >= 20x on the meshes
 # file, eval >= 10x on the nodes file). Informative only: always exits 0.
 #
-# Environment: BENCH_CORPUS (default ../shared/corpus, relative to the project),
-# BENCH_ROUNDS (default 2).
+# Environment: BENCH_CORPUS, the corpus directory (default $KF3DS_CORPUS, the
+# project's variable for the optional corpus, else ../shared/corpus, relative to
+# the project), BENCH_ROUNDS (default 2).
 
 B=${1:-build}
 KF="$B/kf3ds-bench"
 LB="$B/bench-lib3ds"
 MK="$B/mk3ds"
 DATA="$B/bench-data"
-CORPUS=${BENCH_CORPUS:-../shared/corpus}
+CORPUS=${BENCH_CORPUS:-${KF3DS_CORPUS:-../shared/corpus}}
 LOAD_TARGET=20
 EVAL_TARGET=10
 

@@ -12,7 +12,7 @@
 #define MAX_RUNS 50
 
 /* FRAMES when not given: the longer of the animation length and the KFSEG
- * segment, at least 1 (docs/contracts.md: "the file's animation length"). */
+ * segment, at least 1 (what tools/bench.c calls the file's animation length). */
 static long bench_default_frames(long anim_length, long segment_start, long segment_end)
 {
     long seg = segment_end - segment_start;

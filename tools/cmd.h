@@ -7,7 +7,7 @@
 #include "kf3ds.h"
 #include "kf3ds_render.h"
 
-/* Exit status of the command (see docs/contracts.md). */
+/* Exit status of the command (docs/output.md). */
 enum {
     CLI_EXIT_OK = 0,      /* success (warnings allowed) */
     CLI_EXIT_INPUT = 1,   /* input unreadable or malformed */
@@ -163,7 +163,7 @@ double cli_text_float(double v);
  * file and returns -1. */
 int cli_write_png(const char *path, const kf3ds_framebuffer *fb);
 
-/* The node type as the contracts name it ("object", "camera", ...). */
+/* The node type as the output names it ("object", "camera", ...; docs/output.md). */
 const char *cli_node_type(kf3ds_node_type type);
 
 /* "[i] type name (instance) id N": how info and eval name a node. */

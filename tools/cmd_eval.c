@@ -1,5 +1,5 @@
 /* kf3ds eval FILE --frame F [--frame F ...] [--json] [--verts] [--no-ease]
- * Evaluates every keyframer node at the given frames (docs/contracts.md). */
+ * Evaluates every keyframer node at the given frames (docs/output.md). */
 #include "cmd.h"
 #include <stdlib.h>
 #include <string.h>
@@ -203,7 +203,7 @@ const cli_verb cmd_eval_verb = {
     "Options:\n"
     "  --frame F   a frame to evaluate (any finite number; 12.5 is halfway between\n"
     "              12 and 13); repeat for several frames, printed in the given order\n"
-    "  --json      one JSON document (docs/contracts.md): {\"file\", \"frames\": [{\"frame\",\n"
+    "  --json      one JSON document (docs/output.md): {\"file\", \"frames\": [{\"frame\",\n"
     "              \"nodes\": [{\"index\", \"id\", \"name\", \"instance\"?, \"type\", \"parent\",\n"
     "              \"world\": 16 numbers row-major, \"verts\"?}]}]}\n"
     "  --verts     also the placed mesh vertices N(t)*T(-pivot)*MESH_MATRIX^-1*v of\n"
