@@ -68,8 +68,6 @@ static int check_short(dumper *d, const kf3ds_chunk *c, const kf3ds_reader *r, c
     return 0;
 }
 
-/* 1 when at least `need` payload bytes are left; else marks a short read
- * and reports it (the payload ends before `what`), 0. */
 int dump_require_bytes(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, size_t need,
                        const char *what)
 {
@@ -79,9 +77,6 @@ int dump_require_bytes(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, size_t 
     return check_short(d, c, r, what);
 }
 
-/* Decodes fields described by a layout string: space-separated "type:key"
- * with type u8 u16 i16 x16 u32 i32 x32 f32 f64 v2 v3 c24 str. Returns 0 when
- * the payload was too short (reported). */
 int dump_decode_layout(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, const char *layout)
 {
     const char *p = layout;

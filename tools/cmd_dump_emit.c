@@ -155,7 +155,6 @@ void dump_fld_str(dumper *d, const char *k, const char *s, size_t len)
     d->need_comma = 1;
 }
 
-/* A word shown in text only (e.g. the name of a shading mode). */
 void dump_txt_word(dumper *d, const char *w)
 {
     if (d->json)
@@ -164,7 +163,6 @@ void dump_txt_word(dumper *d, const char *w)
     fputs(w, d->out);
 }
 
-/* A bool field: JSON true/false, text its key alone when true. */
 void dump_fld_flag(dumper *d, const char *k, int on)
 {
     if (d->json) {

@@ -85,7 +85,6 @@ static void walk(dumper *d, kf3ds_reader *parent, uint16_t parent_id, uint32_t p
     }
 }
 
-/* The root chunk (and what follows it). */
 void dump_walk_file(dumper *d, const unsigned char *data, size_t size)
 {
     kf3ds_reader top = kf3ds_reader_make(data, size);
