@@ -93,7 +93,8 @@ static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[
 
 /* world = parent · T(pos) · R(rot) · S(scl) for objects, parent · T(pos) for
  * cameras, lights and targets, identity for ambient (docs/evaluation.md,
- * "Transforms and mesh placement"); parent may be NULL. One pass, written once: this runs for every node of every frame. */
+ * "Transforms and mesh placement"); parent may be NULL. One pass, written
+ * once: this runs for every node of every frame. */
 static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
 {
     const float(*a)[4] = parent ? (const float(*)[4])parent->m : NULL;

@@ -1,5 +1,6 @@
 /* Which tracks each node type evaluates, as bits 1 << kind: cameras ignore
  * rotation, objects colour, and so on, as lib3ds does (docs/evaluation.md).
+ * Skipping the others keeps a node's evaluation within a few cache lines.
  * A table, not a module: the keyframer reader marks each node's active
  * tracks with it, and anything else that needs the rule includes it too,
  * without a call into another part of the library. */

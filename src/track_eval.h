@@ -47,7 +47,7 @@ static inline uint32_t keys_at_or_before(const kf3ds_track *t, double time)
 }
 
 /* The weights of slerp(a, b, t) from the constants of slerp_constants
- * (track.c): ω, cos ω and 1/sin ω, which is < 0 for linear weights (nearly
+ * (track_setup.c): ω, cos ω and 1/sin ω, which is < 0 for linear weights (nearly
  * equal inputs). Same operations as kf3ds__slerp_weights, with ω known. */
 static inline void fixed_weights(const float c[3], float t, float *sp, float *sq)
 {

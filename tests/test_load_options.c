@@ -30,55 +30,44 @@ static kf3ds_scene *load_bytes(const w3ds *w, const kf3ds_load_options *o, kf3ds
     return kf3ds_load_memory(w->buf, w->len, o, err);
 }
 
-static void expect_argument_error(const kf3ds_diag *err)
-{
-    assert_int_equal(err->code, KF3DS_ERR_ARGUMENT);
-    assert_int_equal(err->severity, KF3DS_ERROR);
-    assert_string_equal(err->chunk_name, "");
-    assert_non_null(strstr(err->message, "malloc_fn and free_fn"));
-}
-
-/* malloc_fn without free_fn, or free_fn without malloc_fn: refused before
- * anything is allocated, not replaced by the default allocator. */
-static void test_partial_hooks_refused(void **state)
+/* Loads w's bytes (from `path` when not NULL) with the counting allocator's
+ * hooks but one: refused before anything is allocated, not replaced by the
+ * default allocator. */
+static void expect_refused(const w3ds *w, const char *path, int drop_free)
 {
     counting c;
     kf3ds_load_options o;
     kf3ds_diag err;
+    counting_reset(&c, -1);
+    o = counting_options(&c);
+    if (drop_free)
+        o.allocator.free_fn = NULL;
+    else
+        o.allocator.malloc_fn = NULL;
+    memset(&err, 0x5A, sizeof err);
+    assert_null(path ? kf3ds_load_file(path, &o, &err) : load_bytes(w, &o, &err));
+    assert_int_equal(err.code, KF3DS_ERR_ARGUMENT);
+    assert_int_equal(err.severity, KF3DS_ERROR);
+    assert_string_equal(err.chunk_name, "");
+    assert_non_null(strstr(err.message, "malloc_fn and free_fn"));
+    assert_int_equal(c.calls, 0);
+}
+
+/* malloc_fn without free_fn, or free_fn without malloc_fn, from memory and
+ * through kf3ds_load_file. */
+static void test_partial_hooks_refused(void **state)
+{
+    char path[512];
     w3ds w;
     (void)state;
     write_one_node(&w);
-
-    counting_reset(&c, -1);
-    o = counting_options(&c);
-    o.allocator.free_fn = NULL;
-    memset(&err, 0x5A, sizeof err);
-    assert_null(load_bytes(&w, &o, &err));
-    expect_argument_error(&err);
-    assert_int_equal(c.calls, 0);
-
-    counting_reset(&c, -1);
-    o = counting_options(&c);
-    o.allocator.malloc_fn = NULL;
-    memset(&err, 0x5A, sizeof err);
-    assert_null(load_bytes(&w, &o, &err));
-    expect_argument_error(&err);
-    assert_int_equal(c.calls, 0);
-
-    /* the same through kf3ds_load_file */
+    expect_refused(&w, NULL, 1);
+    expect_refused(&w, NULL, 0);
     assert_int_equal(support_tmpdir_make("kf3ds-load-options-"), 0);
-    {
-        char path[512];
-        support_tmp_path(path, sizeof path, "one.3ds");
-        support_write_file(path, w.buf, w.len);
-        counting_reset(&c, -1);
-        o = counting_options(&c);
-        o.allocator.free_fn = NULL;
-        memset(&err, 0x5A, sizeof err);
-        assert_null(kf3ds_load_file(path, &o, &err));
-        expect_argument_error(&err);
-        assert_int_equal(c.calls, 0);
-    }
+    support_tmp_path(path, sizeof path, "one.3ds");
+    support_write_file(path, w.buf, w.len);
+    expect_refused(&w, path, 1);
+    expect_refused(&w, path, 0);
     support_tmpdir_remove();
     w3ds_free(&w);
 }
