@@ -10,13 +10,12 @@
 
 /* The engine's allocator (here malloc): every byte of the scene comes from it. */
 static void *eng_malloc(size_t size, void *user) { (void)user; return malloc(size); }
-static void *eng_realloc(void *p, size_t size, void *user) { (void)user; return realloc(p, size); }
 static void eng_free(void *p, void *user) { (void)user; free(p); }
 
 /* Shows `file` (size bytes in memory) at `frame`. */
 static int show(const void *file, size_t size, double frame)
 {
-    kf3ds_load_options opt = {{eng_malloc, eng_realloc, eng_free, NULL}, {0, 0, 0, 0}};
+    kf3ds_load_options opt = {{eng_malloc, eng_free, NULL}, {0, 0, 0, 0}};
     kf3ds_diag err;
     kf3ds_scene *scene = kf3ds_load_memory(file, size, &opt, &err);
     kf3ds_pose *poses;

@@ -64,17 +64,6 @@ static void c_free(void *p, void *user)
     free(h);
 }
 
-static void *c_realloc(void *p, size_t size, void *user)
-{
-    void *q = c_malloc(size, user);
-    if (q && p) {
-        header *h = (header *)p - 1;
-        memcpy(q, p, h->size < size ? h->size : size);
-        c_free(p, user);
-    }
-    return q;
-}
-
 /* Vertex placements are capped per input so that huge meshes stay fast. */
 #define MAX_PLACED 200000u
 
@@ -87,7 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     memset(&o, 0, sizeof o);
     o.allocator.malloc_fn = c_malloc;
-    o.allocator.realloc_fn = c_realloc;
     o.allocator.free_fn = c_free;
     o.allocator.user = &c;
     s = kf3ds_load_memory(data, size, &o, &err);

@@ -55,16 +55,19 @@ KF3DS_API const char *kf3ds_version_string(void);
 /* Diagnostics                                                              */
 /* ------------------------------------------------------------------------ */
 
+/* The outcome of a load and the kind of each diagnostic. Every code has one
+ * severity, kf3ds_status_severity: the KF3DS_ERR_ codes are errors (data was
+ * lost or nothing could be loaded), the KF3DS_WARN_ codes warnings (the
+ * loader repaired or ignored something, nothing readable was lost). */
 typedef enum kf3ds_status {
     KF3DS_OK = 0,
-    KF3DS_ERR_ARGUMENT,   /* NULL buffer, bad option */
+    KF3DS_ERR_ARGUMENT,   /* NULL buffer, bad option (allocator hooks given in part) */
     KF3DS_ERR_IO,         /* file could not be opened or read */
     KF3DS_ERR_NOMEM,      /* allocator returned NULL or the memory limit was hit */
     KF3DS_ERR_NOT_3DS,    /* empty, too short, or the root chunk is not a 3DS magic */
     KF3DS_ERR_CHUNK,      /* chunk header damaged: length < 6, or header cut short */
     KF3DS_ERR_TRUNCATED,  /* a payload ends before its declared content (counts beyond the chunk) */
     KF3DS_ERR_LIMIT,      /* a configured limit (nodes, keys, depth) was exceeded */
-    /* warnings only */
     KF3DS_WARN_OVERRUN,   /* a child chunk overruns its parent or the file: clamped */
     KF3DS_WARN_UNSORTED,  /* keys out of frame order: stable-sorted */
     KF3DS_WARN_PARENT,    /* unknown parent id, self-parent or cycle: node made a root */
@@ -79,14 +82,19 @@ typedef enum kf3ds_severity { KF3DS_WARNING = 0, KF3DS_ERROR = 1 } kf3ds_severit
  * the id is unknown, "" when no chunk is involved). */
 typedef struct kf3ds_diag {
     kf3ds_status code;
-    kf3ds_severity severity;
+    kf3ds_severity severity; /* kf3ds_status_severity(code) */
     uint32_t offset;        /* byte offset in the input where it was found */
     uint16_t chunk_id;      /* the chunk being read (0 when none) */
     const char *chunk_name;
     char message[112];
 } kf3ds_diag;
 
+/* A few words for the code: "truncated data", "unsorted keys"; "unknown"
+ * for a value outside the enum. */
 KF3DS_API const char *kf3ds_status_string(kf3ds_status code);
+/* KF3DS_ERROR for the KF3DS_ERR_ codes and for values outside the enum,
+ * KF3DS_WARNING for the KF3DS_WARN_ codes and KF3DS_OK. */
+KF3DS_API kf3ds_severity kf3ds_status_severity(kf3ds_status code);
 
 /* ------------------------------------------------------------------------ */
 /* Chunk walker (public so tools can walk raw chunks)                       */
@@ -364,11 +372,14 @@ typedef struct kf3ds_scene {
 /* Loading                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Where a scene's memory comes from: a few large blocks (64 KB and up),
+ * taken with malloc_fn and each given back with free_fn by kf3ds_scene_free;
+ * nothing is ever reallocated. Return memory aligned for any type (16 bytes).
+ * Set both hooks or neither: one without the other is KF3DS_ERR_ARGUMENT. */
 typedef struct kf3ds_allocator {
     void *(*malloc_fn)(size_t size, void *user);
-    void *(*realloc_fn)(void *ptr, size_t size, void *user);
     void (*free_fn)(void *ptr, void *user);
-    void *user;
+    void *user;             /* passed to both hooks */
 } kf3ds_allocator;
 
 /* Zero means the documented default. */
@@ -381,12 +392,12 @@ typedef struct kf3ds_limits {
 
 /* Zero-initialise; every zero field means its default. */
 typedef struct kf3ds_load_options {
-    kf3ds_allocator allocator;  /* all three NULL: malloc/realloc/free */
+    kf3ds_allocator allocator;  /* both hooks NULL: the default allocator (malloc) */
     kf3ds_limits limits;
 } kf3ds_load_options;
 
 /* Loads a scene from memory (the buffer is not kept).
- * - returns NULL and sets *error: nothing usable (not 3DS, out of memory);
+ * - returns NULL and sets *error: nothing usable (bad arguments, not 3DS, out of memory);
  * - returns a scene and error->code != KF3DS_OK: the file is malformed, and
  *   everything that could be read is in the scene; *error is its first error;
  * - returns a scene and error->code == KF3DS_OK: success (maybe with warnings).

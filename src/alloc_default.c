@@ -6,13 +6,12 @@
 /* Freestanding builds (-ffreestanding, no malloc): no default. Loading and
  * kf3ds_renderer_create then need the caller's allocator hooks and fail
  * cleanly (KF3DS_ERR_ARGUMENT, NULL) without them. */
-#include "internal.h"
+#include "arena.h"
 
 kf3ds_allocator kf3ds__default_allocator(void)
 {
     kf3ds_allocator a;
     a.malloc_fn = NULL;
-    a.realloc_fn = NULL;
     a.free_fn = NULL;
     a.user = NULL;
     return a;
@@ -21,7 +20,7 @@ kf3ds_allocator kf3ds__default_allocator(void)
 #if defined(__linux__)
 #define _DEFAULT_SOURCE 1
 #endif
-#include "internal.h"
+#include "arena.h"
 #include <stdlib.h>
 
 #if defined(__linux__)
@@ -82,20 +81,10 @@ static void default_free(void *ptr, void *user)
 }
 #endif
 
-/* The arena never reallocates; realloc is part of the hook set for callers. */
-static void *default_realloc(void *ptr, size_t size, void *user)
-{
-    (void)ptr;
-    (void)size;
-    (void)user;
-    return NULL;
-}
-
 kf3ds_allocator kf3ds__default_allocator(void)
 {
     kf3ds_allocator a;
     a.malloc_fn = default_malloc;
-    a.realloc_fn = default_realloc;
     a.free_fn = default_free;
     a.user = NULL;
     return a;

@@ -1,6 +1,6 @@
 /* The bounds-checked chunk walker: little-endian reads that work on any host,
  * sub-chunk iteration by length, and the id → name table. */
-#include "internal.h"
+#include "kf3ds.h"
 #include <string.h>
 
 kf3ds_reader kf3ds_reader_make(const void *data, size_t size)

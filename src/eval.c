@@ -1,11 +1,15 @@
-/* Node and scene evaluation, mesh placement and camera views (rules §7).
+/* Node and scene evaluation, mesh placement and camera views
+ * (docs/evaluation.md, "Transforms and mesh placement", "Cameras").
  * Nothing here allocates or writes to the scene. */
 #include "track_eval.h"
+#include "kmath.h"
+#include "value_range.h"
 #include <math.h>
 #include <string.h>
 
-#define KF3DS__DEG2RAD 0.017453292519943295
 #define BIT(k) (1u << (k))
+/* NODE_HDR flags1: the node starts hidden (docs/evaluation.md, "Hide and morph"). */
+#define NODE_HIDDEN 0x0800
 
 /* Keeps the three top rows of a matrix within ±KF3DS__MAX_WORLD (NaN, which
  * finite inputs cannot produce, would become 0): a long chain of scaled
@@ -88,8 +92,9 @@ static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[
 #endif
 
 /* world = parent · T(pos) · R(rot) · S(scl) for objects, parent · T(pos) for
- * cameras, lights and targets, identity for ambient (rules §7); parent may be
- * NULL. One pass, written once: this runs for every node of every frame. */
+ * cameras, lights and targets, identity for ambient (docs/evaluation.md,
+ * "Transforms and mesh placement"); parent may be NULL. One pass, written
+ * once: this runs for every node of every frame. */
 static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
 {
     const float(*a)[4] = parent ? (const float(*)[4])parent->m : NULL;
@@ -180,7 +185,7 @@ static void eval_tracks(const kf3ds_scene *s, const kf3ds_node *n, double frame,
     p->scale[0] = p->scale[1] = p->scale[2] = 1.0f;
     p->color[0] = p->color[1] = p->color[2] = 0.0f;
     p->fov = p->roll = p->hotspot = p->falloff = 0.0f;
-    p->hidden = (n->flags1 & 0x0800) != 0;
+    p->hidden = (n->flags1 & NODE_HIDDEN) != 0;
     p->morph_mesh = KF3DS_NONE;
     if (n->type == KF3DS_NODE_CAMERA && n->camera != KF3DS_NONE) {
         p->fov = s->cameras[n->camera].fov;
@@ -331,67 +336,6 @@ int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_
     kf3ds_mat4_mul(&pose->world, &local, out);
     bound_matrix(out);
     return 1;
-}
-
-/* Normalises v; returns its length before (0 leaves v as it was). */
-static double normalize3(double v[3])
-{
-    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (l > 0.0) {
-        v[0] /= l;
-        v[1] /= l;
-        v[2] /= l;
-    }
-    return l;
-}
-
-static void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees,
-                   kf3ds_mat4 *view, double rows[3][3])
-{
-    double fwd[3], up0[3] = {0, 0, 1}, right[3], up[3], r, cr, sr;
-    int i, j, ok;
-    for (i = 0; i < 3; i++)
-        fwd[i] = tgt[i] - pos[i];
-    /* lib3ds's look-at: forward = camera +Y, up from world Z (or −X when
-     * looking straight up or down). */
-    if (fwd[0] == 0.0 && fwd[1] == 0.0) {
-        up0[0] = -1.0;
-        up0[2] = 0.0;
-    }
-    ok = normalize3(fwd) > 0.0;
-    cross3(fwd, up0, right);
-    ok &= normalize3(right) > 0.0;
-    cross3(right, fwd, up);
-    normalize3(up);
-    /* Roll (degrees) about the view axis, with lib3ds 1.3's sign: Ry(+roll)
-     * in 3DS camera space, which is a rotation by −roll about OpenGL's +z. */
-    r = roll_degrees == roll_degrees && fabs(roll_degrees) <= 1e6 ? -roll_degrees * KF3DS__DEG2RAD
-                                                                 : 0.0;
-    cr = cos(r);
-    sr = sin(r);
-    for (j = 0; j < 3; j++) {
-        rows[0][j] = cr * right[j] - sr * up[j];
-        rows[1][j] = sr * right[j] + cr * up[j];
-        rows[2][j] = -fwd[j];
-    }
-    for (i = 0; i < 3; i++) {
-        double t = 0.0;
-        for (j = 0; j < 3; j++) {
-            view->m[i][j] = (float)rows[i][j];
-            t -= rows[i][j] * pos[j];
-        }
-        view->m[i][3] = (float)t;
-    }
-    view->m[3][0] = view->m[3][1] = view->m[3][2] = 0.0f;
-    view->m[3][3] = 1.0f;
-    return ok;
 }
 
 int kf3ds_node_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,

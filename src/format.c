@@ -1,5 +1,5 @@
 /* A small formatter for diagnostic messages, so the core needs no stdio. */
-#include "internal.h"
+#include "diag.h"
 
 typedef struct sink {
     char *out;

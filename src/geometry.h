@@ -67,4 +67,24 @@ static inline int kf3ds__box_grow_nodes(const kf3ds_scene *s, const kf3ds_pose *
     return any;
 }
 
+/* Normalises v (double); returns its length before (0 leaves v as it was). */
+static inline double kf3ds__normalize3d(double v[3])
+{
+    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 0.0) {
+        v[0] /= l;
+        v[1] /= l;
+        v[2] /= l;
+    }
+    return l;
+}
+
+/* out = a × b (double); out must not alias a or b. */
+static inline void kf3ds__cross3d(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 #endif

@@ -1,7 +1,8 @@
-/* Vectors, quaternions (x, y, z, w) and 4×4 column-vector matrices. The
- * quaternion helpers follow lib3ds 1.3's definitions (notes §6.4), which the
- * evaluation rules adopt. */
-#include "internal.h"
+/* Vectors, quaternions (x, y, z, w), 4×4 column-vector matrices and the
+ * camera look-at. The quaternion helpers follow lib3ds 1.3's definitions,
+ * which kf3ds's evaluation adopts (docs/evaluation.md, "Rotation tracks"). */
+#include "kmath.h"
+#include "geometry.h"
 #include <math.h>
 
 #define KF3DS__EPSILON 1e-8
@@ -188,4 +189,46 @@ int kf3ds_mat4_invert(const kf3ds_mat4 *m, kf3ds_mat4 *out)
     for (i = 0; i < 16; i++)
         out->m[i / 4][i % 4] = (float)(inv[i] / det);
     return 1;
+}
+
+int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees,
+                   kf3ds_mat4 *view, double rows[3][3])
+{
+    double fwd[3], up0[3] = {0, 0, 1}, right[3], up[3], r, cr, sr;
+    int i, j, ok;
+    for (i = 0; i < 3; i++)
+        fwd[i] = tgt[i] - pos[i];
+    /* lib3ds's look-at: forward = camera +Y, up from world Z (or −X when
+     * looking straight up or down). */
+    if (fwd[0] == 0.0 && fwd[1] == 0.0) {
+        up0[0] = -1.0;
+        up0[2] = 0.0;
+    }
+    ok = kf3ds__normalize3d(fwd) > 0.0;
+    kf3ds__cross3d(fwd, up0, right);
+    ok &= kf3ds__normalize3d(right) > 0.0;
+    kf3ds__cross3d(right, fwd, up);
+    kf3ds__normalize3d(up);
+    /* Roll (degrees) about the view axis, with lib3ds 1.3's sign: Ry(+roll)
+     * in 3DS camera space, which is a rotation by −roll about OpenGL's +z. */
+    r = roll_degrees == roll_degrees && fabs(roll_degrees) <= 1e6 ? -roll_degrees * KF3DS__DEG2RAD
+                                                                 : 0.0;
+    cr = cos(r);
+    sr = sin(r);
+    for (j = 0; j < 3; j++) {
+        rows[0][j] = cr * right[j] - sr * up[j];
+        rows[1][j] = sr * right[j] + cr * up[j];
+        rows[2][j] = -fwd[j];
+    }
+    for (i = 0; i < 3; i++) {
+        double t = 0.0;
+        for (j = 0; j < 3; j++) {
+            view->m[i][j] = (float)rows[i][j];
+            t -= rows[i][j] * pos[j];
+        }
+        view->m[i][3] = (float)t;
+    }
+    view->m[3][0] = view->m[3][1] = view->m[3][2] = 0.0f;
+    view->m[3][3] = 1.0f;
+    return ok;
 }

@@ -7,7 +7,7 @@
 #define _DARWIN_C_SOURCE 1
 #define KF3DS__HAVE_MMAP 1
 #endif
-#include "internal.h"
+#include "kf3ds.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +24,7 @@ static kf3ds_scene *fail(kf3ds_diag *error, kf3ds_status code, const char *what,
     if (error) {
         memset(error, 0, sizeof *error);
         error->code = code;
-        error->severity = KF3DS_ERROR;
+        error->severity = kf3ds_status_severity(code);
         error->chunk_name = "";
         if (err)
             snprintf(error->message, sizeof error->message, "%s: %s", what, strerror(err));

@@ -1,8 +1,12 @@
 /* MDATA: meshes, materials, cameras, lights, ambient colour, master scale.
- * Runs twice: pass 0 only counts the objects so that pass 1 can fill arrays
- * of the right size. Validation that needs the whole section (face indices,
- * material names, mirrored meshes) happens in kf3ds__finish_editor. */
-#include "internal.h"
+ * Runs in both passes: the counting pass only counts the objects, so that
+ * the filling pass can fill arrays of the right size. Validation that needs
+ * the whole section (face indices, material names, mirrored meshes) happens
+ * in kf3ds__finish_editor. */
+#include "readers.h"
+#include "arena.h"
+#include "kmath.h"
+#include "read_util.h"
 #include <math.h>
 #include <string.h>
 
@@ -15,11 +19,11 @@ static int read_color(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_id, fl
     int found = 0, have_linear = 0, i;
     while (kf3ds__next_chunk(ctx, &body, parent_id, &c, &b)) {
         float v[3];
-        int linear = c.id == 0x0012 || c.id == 0x0013;
-        if (c.id == 0x0010 || c.id == 0x0013) {
+        int linear = c.id == KF3DS_CHUNK_LIN_COLOR_24 || c.id == KF3DS_CHUNK_LIN_COLOR_F;
+        if (c.id == KF3DS_CHUNK_COLOR_F || c.id == KF3DS_CHUNK_LIN_COLOR_F) {
             for (i = 0; i < 3; i++)
                 v[i] = kf3ds_read_f32(&b);
-        } else if (c.id == 0x0011 || c.id == 0x0012) {
+        } else if (c.id == KF3DS_CHUNK_COLOR_24 || c.id == KF3DS_CHUNK_LIN_COLOR_24) {
             for (i = 0; i < 3; i++)
                 v[i] = kf3ds_read_u8(&b) / 255.0f;
         } else {
@@ -44,9 +48,9 @@ static int read_percentage(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_i
     int found = 0;
     while (kf3ds__next_chunk(ctx, &body, parent_id, &c, &b)) {
         float v;
-        if (c.id == 0x0030)
+        if (c.id == KF3DS_CHUNK_INT_PERCENTAGE)
             v = kf3ds_read_i16(&b) / 100.0f;
-        else if (c.id == 0x0031)
+        else if (c.id == KF3DS_CHUNK_FLOAT_PERCENTAGE)
             v = kf3ds_read_f32(&b);
         else
             continue;
@@ -59,20 +63,6 @@ static int read_percentage(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_i
     return found;
 }
 
-/* Names may lack a terminator: they then run to the end of the chunk. */
-const char *kf3ds__read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
-{
-    size_t len;
-    int terminated;
-    const char *s = kf3ds_read_cstr(r, &len, &terminated);
-    if (!terminated) {
-        r->short_read = 0;
-        kf3ds__diag(ctx, KF3DS_WARN_VALUE, c->offset, c->id,
-                    "name without terminator; taken up to the chunk end");
-    }
-    return kf3ds__strdup(ctx, s, len);
-}
-
 static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_texture_map *m)
 {
     kf3ds_chunk c;
@@ -82,16 +72,16 @@ static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_text
     m->strength = 1.0f;
     while (kf3ds__next_chunk(ctx, &body, id, &c, &b)) {
         switch (c.id) {
-        case 0x0030: m->strength = kf3ds_read_i16(&b) / 100.0f; break;
-        case 0x0031: m->strength = kf3ds_read_f32(&b); break;
-        case 0xA300: m->file = kf3ds__read_name(ctx, &b, &c); break;
-        case 0xA351: m->tiling = kf3ds_read_u16(&b); break;
-        case 0xA353: m->blur = kf3ds_read_f32(&b); break;
-        case 0xA354: m->u_scale = kf3ds_read_f32(&b); break;
-        case 0xA356: m->v_scale = kf3ds_read_f32(&b); break;
-        case 0xA358: m->u_offset = kf3ds_read_f32(&b); break;
-        case 0xA35A: m->v_offset = kf3ds_read_f32(&b); break;
-        case 0xA35C: m->rotation = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_INT_PERCENTAGE: m->strength = kf3ds_read_i16(&b) / 100.0f; break;
+        case KF3DS_CHUNK_FLOAT_PERCENTAGE: m->strength = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_MAT_MAPNAME: m->file = kf3ds__read_name(ctx, &b, &c); break;
+        case KF3DS_CHUNK_MAT_MAP_TILING: m->tiling = kf3ds_read_u16(&b); break;
+        case KF3DS_CHUNK_MAT_MAP_TEXBLUR: m->blur = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_MAT_MAP_USCALE: m->u_scale = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_MAT_MAP_VSCALE: m->v_scale = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_MAT_MAP_UOFFSET: m->u_offset = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_MAT_MAP_VOFFSET: m->v_offset = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_MAT_MAP_ANG: m->rotation = kf3ds_read_f32(&b); break;
         default: break;
         }
         kf3ds__check_short(ctx, &b, &c);
@@ -112,38 +102,38 @@ static void read_material(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_material *m)
 {
     kf3ds_chunk c;
     kf3ds_reader b;
-    while (kf3ds__next_chunk(ctx, &body, 0xAFFF, &c, &b)) {
+    while (kf3ds__next_chunk(ctx, &body, KF3DS_CHUNK_MAT_ENTRY, &c, &b)) {
         switch (c.id) {
-        case 0xA000: m->name = kf3ds__read_name(ctx, &b, &c); break;
-        case 0xA010: read_color(ctx, b, c.id, m->ambient); break;
-        case 0xA020: read_color(ctx, b, c.id, m->diffuse); break;
-        case 0xA030: read_color(ctx, b, c.id, m->specular); break;
-        case 0xA040: read_percentage(ctx, b, c.id, &m->shininess); break;
-        case 0xA041: read_percentage(ctx, b, c.id, &m->shin_strength); break;
-        case 0xA050: read_percentage(ctx, b, c.id, &m->transparency); break;
-        case 0xA084: read_percentage(ctx, b, c.id, &m->self_illum); break;
-        case 0xA080: m->self_illum_flag = 1; break;
-        case 0xA081: m->two_sided = 1; break;
-        case 0xA082: m->decal = 1; break;
-        case 0xA083: m->additive = 1; break;
-        case 0xA085: m->wire = 1; break;
-        case 0xA088: m->face_map = 1; break;
-        case 0xA08C: m->soften = 1; break;
-        case 0xA087:
+        case KF3DS_CHUNK_MAT_NAME: m->name = kf3ds__read_name(ctx, &b, &c); break;
+        case KF3DS_CHUNK_MAT_AMBIENT: read_color(ctx, b, c.id, m->ambient); break;
+        case KF3DS_CHUNK_MAT_DIFFUSE: read_color(ctx, b, c.id, m->diffuse); break;
+        case KF3DS_CHUNK_MAT_SPECULAR: read_color(ctx, b, c.id, m->specular); break;
+        case KF3DS_CHUNK_MAT_SHININESS: read_percentage(ctx, b, c.id, &m->shininess); break;
+        case KF3DS_CHUNK_MAT_SHIN2PCT: read_percentage(ctx, b, c.id, &m->shin_strength); break;
+        case KF3DS_CHUNK_MAT_TRANSPARENCY: read_percentage(ctx, b, c.id, &m->transparency); break;
+        case KF3DS_CHUNK_MAT_SELF_ILPCT: read_percentage(ctx, b, c.id, &m->self_illum); break;
+        case KF3DS_CHUNK_MAT_SELF_ILLUM: m->self_illum_flag = 1; break;
+        case KF3DS_CHUNK_MAT_TWO_SIDE: m->two_sided = 1; break;
+        case KF3DS_CHUNK_MAT_DECAL: m->decal = 1; break;
+        case KF3DS_CHUNK_MAT_ADDITIVE: m->additive = 1; break;
+        case KF3DS_CHUNK_MAT_WIRE: m->wire = 1; break;
+        case KF3DS_CHUNK_MAT_FACEMAP: m->face_map = 1; break;
+        case KF3DS_CHUNK_MAT_PHONGSOFT: m->soften = 1; break;
+        case KF3DS_CHUNK_MAT_WIRE_SIZE:
             m->wire_size = kf3ds_read_f32(&b);
             if (!b.short_read)
                 kf3ds__sanitize(ctx, &m->wire_size, 1, 1.0f, KF3DS__MAX_VALUE, c.offset, c.id,
                                 "wire size");
             break;
-        case 0xA100: m->shading = kf3ds_read_u16(&b); break;
-        case 0xA200: read_map(ctx, b, c.id, &m->texture1); break;
-        case 0xA33A: read_map(ctx, b, c.id, &m->texture2); break;
-        case 0xA210: read_map(ctx, b, c.id, &m->opacity); break;
-        case 0xA230: read_map(ctx, b, c.id, &m->bump); break;
-        case 0xA204: read_map(ctx, b, c.id, &m->specular_map); break;
-        case 0xA33C: read_map(ctx, b, c.id, &m->shininess_map); break;
-        case 0xA33D: read_map(ctx, b, c.id, &m->self_illum_map); break;
-        case 0xA220: read_map(ctx, b, c.id, &m->reflection); break;
+        case KF3DS_CHUNK_MAT_SHADING: m->shading = kf3ds_read_u16(&b); break;
+        case KF3DS_CHUNK_MAT_TEXMAP: read_map(ctx, b, c.id, &m->texture1); break;
+        case KF3DS_CHUNK_MAT_TEX2MAP: read_map(ctx, b, c.id, &m->texture2); break;
+        case KF3DS_CHUNK_MAT_OPACMAP: read_map(ctx, b, c.id, &m->opacity); break;
+        case KF3DS_CHUNK_MAT_BUMPMAP: read_map(ctx, b, c.id, &m->bump); break;
+        case KF3DS_CHUNK_MAT_SPECMAP: read_map(ctx, b, c.id, &m->specular_map); break;
+        case KF3DS_CHUNK_MAT_SHINMAP: read_map(ctx, b, c.id, &m->shininess_map); break;
+        case KF3DS_CHUNK_MAT_SELFIMAP: read_map(ctx, b, c.id, &m->self_illum_map); break;
+        case KF3DS_CHUNK_MAT_REFLMAP: read_map(ctx, b, c.id, &m->reflection); break;
         default: break;
         }
         kf3ds__check_short(ctx, &b, &c);
@@ -221,7 +211,7 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     m->num_faces = 0;
     m->smoothing = NULL;
     m->face_materials = NULL;
-    m->faces = (kf3ds_face *)kf3ds__alloc_raw(ctx, n, sizeof(kf3ds_face));
+    m->faces = (kf3ds_face *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(kf3ds_face));
     if (!m->faces)
         return;
     m->num_faces = n;
@@ -230,9 +220,9 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     sub = b;
     sub.pos += (size_t)n * 8;
     while ((r = kf3ds_chunk_next(&sub, &c, &sb)) == KF3DS_NEXT_OK || r == KF3DS_NEXT_CLAMPED) {
-        if (c.id == 0x4130) {
+        if (c.id == KF3DS_CHUNK_MSH_MAT_GROUP) {
             groups++;
-        } else if (c.id == 0x4150) {
+        } else if (c.id == KF3DS_CHUNK_SMOOTH_GROUP) {
             smooth = sb.data + sb.pos;
             num_smooth = (uint32_t)(kf3ds_reader_left(&sb) / 4);
             if (num_smooth < n)
@@ -251,19 +241,19 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     }
     b.pos += (size_t)n * 8;
     if (smooth && n) {
-        m->smoothing = (uint32_t *)kf3ds__alloc_array(ctx, n, sizeof(uint32_t));
+        m->smoothing = (uint32_t *)kf3ds__arena_alloc(ctx->arena, n, sizeof(uint32_t));
         for (i = 0; m->smoothing && i < n && i < num_smooth; i++)
             m->smoothing[i] = le32(smooth + 4 * (size_t)i);
     }
-    m->groups = (kf3ds_material_group *)kf3ds__alloc_array(ctx, groups, sizeof *m->groups);
+    m->groups = (kf3ds_material_group *)kf3ds__arena_alloc(ctx->arena, groups, sizeof *m->groups);
     while (kf3ds__next_chunk(ctx, &b, fc->id, &c, &sb)) {
-        if (c.id == 0x4130 && m->groups && m->num_groups < groups) {
+        if (c.id == KF3DS_CHUNK_MSH_MAT_GROUP && m->groups && m->num_groups < groups) {
             kf3ds_material_group *g = &m->groups[m->num_groups++];
             uint32_t k;
             g->material_name = kf3ds__read_name(ctx, &sb, &c);
             g->material = KF3DS_NONE;
             k = read_count(ctx, &sb, &c, 2);
-            g->faces = (uint16_t *)kf3ds__alloc_raw(ctx, k, 2);
+            g->faces = (uint16_t *)kf3ds__arena_alloc_raw(ctx->arena, k, 2);
             if (g->faces) {
                 g->num_faces = k;
                 get_u16s(&sb, g->faces, k);
@@ -278,11 +268,11 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
     kf3ds_reader b;
     uint32_t i, n;
     kf3ds_mat4_identity(&m->matrix);
-    while (kf3ds__next_chunk(ctx, &body, 0x4100, &c, &b)) {
+    while (kf3ds__next_chunk(ctx, &body, KF3DS_CHUNK_N_TRI_OBJECT, &c, &b)) {
         switch (c.id) {
-        case 0x4110:
+        case KF3DS_CHUNK_POINT_ARRAY:
             n = read_count(ctx, &b, &c, 12);
-            m->points = (float(*)[3])kf3ds__alloc_raw(ctx, n, sizeof *m->points);
+            m->points = (float(*)[3])kf3ds__arena_alloc_raw(ctx->arena, n, sizeof *m->points);
             if (!m->points)
                 break;
             m->num_points = n;
@@ -290,20 +280,20 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
             kf3ds__sanitize(ctx, &m->points[0][0], (size_t)n * 3, 0.0f, KF3DS__MAX_VALUE,
                             c.offset, c.id, "vertices");
             break;
-        case 0x4111:
+        case KF3DS_CHUNK_POINT_FLAG_ARRAY:
             n = read_count(ctx, &b, &c, 2);
-            m->point_flags = (uint16_t *)kf3ds__alloc_raw(ctx, n, 2);
+            m->point_flags = (uint16_t *)kf3ds__arena_alloc_raw(ctx->arena, n, 2);
             if (!m->point_flags)
                 break;
             m->num_point_flags = n;
             get_u16s(&b, m->point_flags, n);
             break;
-        case 0x4120:
+        case KF3DS_CHUNK_FACE_ARRAY:
             read_faces(ctx, b, &c, m);
             break;
-        case 0x4140:
+        case KF3DS_CHUNK_TEX_VERTS:
             n = read_count(ctx, &b, &c, 8);
-            m->texcoords = (float(*)[2])kf3ds__alloc_raw(ctx, n, sizeof *m->texcoords);
+            m->texcoords = (float(*)[2])kf3ds__arena_alloc_raw(ctx->arena, n, sizeof *m->texcoords);
             if (!m->texcoords)
                 break;
             m->num_texcoords = n;
@@ -311,7 +301,7 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
             kf3ds__sanitize(ctx, &m->texcoords[0][0], (size_t)n * 2, 0.0f, KF3DS__MAX_VALUE,
                             c.offset, c.id, "texture coordinates");
             break;
-        case 0x4160: {
+        case KF3DS_CHUNK_MESH_MATRIX: {
             float v[12];
             for (i = 0; i < 12; i++)
                 v[i] = kf3ds_read_f32(&b);
@@ -334,7 +324,7 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
             m->has_matrix = 1;
             break;
         }
-        case 0x4165:
+        case KF3DS_CHUNK_MESH_COLOR:
             m->color = kf3ds_read_u8(&b);
             break;
         default:
@@ -367,9 +357,9 @@ static void read_camera(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *c
         return;
     cam->fov = fabsf(cam->lens) < 1e-6f ? 45.0f : 2400.0f / cam->lens;
     while (kf3ds__next_chunk(ctx, &body, cc->id, &c, &b)) {
-        if (c.id == 0x4710) {
+        if (c.id == KF3DS_CHUNK_CAM_SEE_CONE) {
             cam->see_cone = 1;
-        } else if (c.id == 0x4720) {
+        } else if (c.id == KF3DS_CHUNK_CAM_RANGES) {
             cam->near_range = kf3ds_read_f32(&b);
             cam->far_range = kf3ds_read_f32(&b);
             kf3ds__check_short(ctx, &b, &c);
@@ -401,16 +391,16 @@ static void read_spot(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *sc, kf
         return;
     while (kf3ds__next_chunk(ctx, &b, sc->id, &c, &sb)) {
         switch (c.id) {
-        case 0x4656:
+        case KF3DS_CHUNK_DL_SPOT_ROLL:
             l->roll = kf3ds_read_f32(&sb);
             if (!sb.short_read)
                 kf3ds__sanitize(ctx, &l->roll, 1, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id,
                                 "spotlight roll");
             break;
-        case 0x4630: l->shadowed = 1; break;
-        case 0x4650: l->see_cone = 1; break;
-        case 0x4651: l->rectangular = 1; break;
-        case 0x4652: l->overshoot = 1; break;
+        case KF3DS_CHUNK_DL_SHADOWED: l->shadowed = 1; break;
+        case KF3DS_CHUNK_DL_SEE_CONE: l->see_cone = 1; break;
+        case KF3DS_CHUNK_DL_SPOT_RECTANGULAR: l->rectangular = 1; break;
+        case KF3DS_CHUNK_DL_SPOT_OVERSHOOT: l->overshoot = 1; break;
         default: break;
         }
         kf3ds__check_short(ctx, &sb, &c);
@@ -432,26 +422,26 @@ static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc
         return;
     while (kf3ds__next_chunk(ctx, &body, lc->id, &c, &b)) {
         switch (c.id) {
-        case 0x0010: case 0x0013:
-            if (have_linear && c.id == 0x0010)
+        case KF3DS_CHUNK_COLOR_F: case KF3DS_CHUNK_LIN_COLOR_F:
+            if (have_linear && c.id == KF3DS_CHUNK_COLOR_F)
                 break;
             for (i = 0; i < 3; i++)
                 l->color[i] = kf3ds_read_f32(&b);
-            have_linear |= c.id == 0x0013;
+            have_linear |= c.id == KF3DS_CHUNK_LIN_COLOR_F;
             break;
-        case 0x0011: case 0x0012:
-            if (have_linear && c.id == 0x0011)
+        case KF3DS_CHUNK_COLOR_24: case KF3DS_CHUNK_LIN_COLOR_24:
+            if (have_linear && c.id == KF3DS_CHUNK_COLOR_24)
                 break;
             for (i = 0; i < 3; i++)
                 l->color[i] = kf3ds_read_u8(&b) / 255.0f;
-            have_linear |= c.id == 0x0012;
+            have_linear |= c.id == KF3DS_CHUNK_LIN_COLOR_24;
             break;
-        case 0x4620: l->off = 1; break;
-        case 0x4625: l->attenuate = 1; break;
-        case 0x4659: l->inner_range = kf3ds_read_f32(&b); break;
-        case 0x465A: l->outer_range = kf3ds_read_f32(&b); break;
-        case 0x465B: l->multiplier = kf3ds_read_f32(&b); break;
-        case 0x4610: read_spot(ctx, b, &c, l); break;
+        case KF3DS_CHUNK_DL_OFF: l->off = 1; break;
+        case KF3DS_CHUNK_DL_ATTENUATE: l->attenuate = 1; break;
+        case KF3DS_CHUNK_DL_INNER_RANGE: l->inner_range = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_DL_OUTER_RANGE: l->outer_range = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_DL_MULTIPLIER: l->multiplier = kf3ds_read_f32(&b); break;
+        case KF3DS_CHUNK_DL_SPOTLIGHT: read_spot(ctx, b, &c, l); break;
         default: break;
         }
         kf3ds__check_short(ctx, &b, &c);
@@ -466,9 +456,10 @@ static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc
     }
 }
 
-/* Takes the next slot of an array sized by pass 0 (NULL in pass 0 or when full). */
+/* Takes the next slot of an array sized by the counting pass (NULL in the
+ * counting pass or when full). */
 #define NEXT_SLOT(ctx, arr, num, cap) \
-    ((ctx)->pass == 0 ? ((num)++, NULL) : ((num) < (cap) ? &(arr)[(num)++] : NULL))
+    ((ctx)->pass == KF3DS__PASS_COUNT ? ((num)++, NULL) : ((num) < (cap) ? &(arr)[(num)++] : NULL))
 
 static void read_named_object(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *oc)
 {
@@ -477,28 +468,28 @@ static void read_named_object(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_ch
     kf3ds_reader b;
     const char *name = "";
     int hidden = 0;
-    if (ctx->pass == 1)
+    if (ctx->pass == KF3DS__PASS_FILL)
         name = kf3ds__read_name(ctx, &body, oc);
     else
         kf3ds_read_cstr(&body, NULL, NULL);
     while (kf3ds__next_chunk(ctx, &body, oc->id, &c, &b)) {
-        if (c.id == 0x4010)
+        if (c.id == KF3DS_CHUNK_OBJ_HIDDEN)
             hidden = 1;
-        if (c.id == 0x4100) {
+        if (c.id == KF3DS_CHUNK_N_TRI_OBJECT) {
             kf3ds_mesh *m = NEXT_SLOT(ctx, s->meshes, s->num_meshes, ctx->cap_meshes);
             if (m) {
                 m->name = name;
                 m->hidden = (uint8_t)hidden;
                 read_mesh(ctx, b, m);
             }
-        } else if (c.id == 0x4600) {
+        } else if (c.id == KF3DS_CHUNK_N_DIRECT_LIGHT) {
             kf3ds_light *l = NEXT_SLOT(ctx, s->lights, s->num_lights, ctx->cap_lights);
             if (l) {
                 l->name = name;
                 l->hidden = (uint8_t)hidden;
                 read_light(ctx, b, &c, l);
             }
-        } else if (c.id == 0x4700) {
+        } else if (c.id == KF3DS_CHUNK_N_CAMERA) {
             kf3ds_camera *cam = NEXT_SLOT(ctx, s->cameras, s->num_cameras, ctx->cap_cameras);
             if (cam) {
                 cam->name = name;
@@ -515,25 +506,25 @@ void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body)
     kf3ds_reader it = *mdata_body;
     kf3ds_chunk c;
     kf3ds_reader b;
-    while (kf3ds__next_chunk(ctx, &it, 0x3D3D, &c, &b)) {
-        if (c.id == 0xAFFF) {
+    while (kf3ds__next_chunk(ctx, &it, KF3DS_CHUNK_MDATA, &c, &b)) {
+        if (c.id == KF3DS_CHUNK_MAT_ENTRY) {
             kf3ds_material *m = NEXT_SLOT(ctx, s->materials, s->num_materials, ctx->cap_materials);
             if (m) {
                 m->name = "";
                 read_material(ctx, b, m);
             }
-        } else if (c.id == 0x4000) {
+        } else if (c.id == KF3DS_CHUNK_NAMED_OBJECT) {
             read_named_object(ctx, b, &c);
-        } else if (ctx->pass == 1) {
+        } else if (ctx->pass == KF3DS__PASS_FILL) {
             switch (c.id) {
-            case 0x3D3E: s->mesh_version = kf3ds_read_u32(&b); break;
-            case 0x0100:
+            case KF3DS_CHUNK_MESH_VERSION: s->mesh_version = kf3ds_read_u32(&b); break;
+            case KF3DS_CHUNK_MASTER_SCALE:
                 s->master_scale = kf3ds_read_f32(&b);
                 if (!b.short_read)
                     kf3ds__sanitize(ctx, &s->master_scale, 1, 1.0f, KF3DS__MAX_VALUE, c.offset,
                                     c.id, "master scale");
                 break;
-            case 0x2100: read_color(ctx, b, c.id, s->ambient); break;
+            case KF3DS_CHUNK_AMBIENT_LIGHT: read_color(ctx, b, c.id, s->ambient); break;
             default: break;
             }
             kf3ds__check_short(ctx, &b, &c);
@@ -565,7 +556,7 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
         }
     }
     if (bad) {
-        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4120,
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, KF3DS_CHUNK_FACE_ARRAY,
                     "mesh '%s': %lu faces index missing vertices; made degenerate",
                     m->name, (unsigned long)bad);
         if (!m->num_points)
@@ -582,10 +573,11 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
                 break;
             }
         if (g->material == KF3DS_NONE)
-            kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, 0, 0x4130,
+            kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, 0, KF3DS_CHUNK_MSH_MAT_GROUP,
                         "mesh '%s' uses unknown material '%s'", m->name, g->material_name);
         if (!m->face_materials && m->num_faces) {
-            m->face_materials = (int32_t *)kf3ds__alloc_raw(ctx, m->num_faces, sizeof(int32_t));
+            m->face_materials =
+                (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, m->num_faces, sizeof(int32_t));
             for (j = 0; m->face_materials && j < m->num_faces; j++)
                 m->face_materials[j] = KF3DS_NONE;
         }
@@ -596,19 +588,19 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
                     m->face_materials[g->faces[j]] = g->material;
             }
         if (kept < g->num_faces)
-            kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4130,
+            kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, KF3DS_CHUNK_MSH_MAT_GROUP,
                         "mesh '%s': %lu material face indices out of range dropped",
                         m->name, (unsigned long)(g->num_faces - kept));
         g->num_faces = kept;
     }
     if (!kf3ds_mat4_invert(&m->matrix, &m->inv_matrix))
-        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4160,
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, KF3DS_CHUNK_MESH_MATRIX,
                     "mesh '%s': MESH_MATRIX is singular; identity used", m->name);
     else if (!inverse_in_range(&m->inv_matrix)) {
         /* So nearly singular that its inverse would blow vertices up beyond
          * the supported range: treated as singular. */
         kf3ds_mat4_identity(&m->inv_matrix);
-        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, 0x4160,
+        kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, KF3DS_CHUNK_MESH_MATRIX,
                     "mesh '%s': MESH_MATRIX is nearly singular; identity used", m->name);
     }
     if (kf3ds__mat4_det3(&m->matrix) < 0.0f) {
@@ -624,7 +616,7 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
         /* an ill-conditioned M can throw the mirrored points out of range */
         if (m->num_points)
             kf3ds__sanitize(ctx, &m->points[0][0], (size_t)m->num_points * 3, 0.0f,
-                            KF3DS__MAX_VALUE, 0, 0x4110, "mirrored vertices");
+                            KF3DS__MAX_VALUE, 0, KF3DS_CHUNK_POINT_ARRAY, "mirrored vertices");
     }
 }
 

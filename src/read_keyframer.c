@@ -1,7 +1,29 @@
 /* KFDATA: headers, the seven node tags, their tracks and keys, and, once the
  * whole section is read, hierarchy resolution and name linking. */
-#include "internal.h"
+#include "readers.h"
+#include "arena.h"
+#include "node_types.h"
+#include "read_util.h"
+#include "track_setup.h"
 #include <string.h>
+
+/* NODE_HDR's parent field of a root. */
+#define NO_PARENT 0xFFFF
+
+/* The seven node tags are in kf3ds_node_type's order, the ten track tags in
+ * kf3ds_track_kind's: a tag's offset from the first is the type or kind. */
+static int is_node_tag(uint16_t id)
+{
+    return id >= KF3DS_CHUNK_AMBIENT_NODE_TAG && id <= KF3DS_CHUNK_SPOTLIGHT_NODE_TAG;
+}
+static int is_track_tag(uint16_t id)
+{
+    return id >= KF3DS_CHUNK_POS_TRACK_TAG && id <= KF3DS_CHUNK_HIDE_TRACK_TAG;
+}
+typedef char kf3ds__node_tags_in_type_order
+    [KF3DS_CHUNK_SPOTLIGHT_NODE_TAG - KF3DS_CHUNK_AMBIENT_NODE_TAG == KF3DS_NODE_SPOT ? 1 : -1];
+typedef char kf3ds__track_tags_in_kind_order
+    [KF3DS_CHUNK_HIDE_TRACK_TAG - KF3DS_CHUNK_POS_TRACK_TAG == KF3DS_TRACK_HIDE ? 1 : -1];
 
 void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
 {
@@ -9,7 +31,7 @@ void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
     kf3ds_chunk c;
     ctx->scene->has_keyframer = 1;
     while (kf3ds_chunk_next(&it, &c, NULL) != KF3DS_NEXT_NONE && c.length >= 6)
-        if (c.id >= 0xB001 && c.id <= 0xB007)
+        if (is_node_tag(c.id))
             ctx->scene->num_nodes++;
 }
 
@@ -49,7 +71,7 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                     (unsigned long)ctx->limits.max_keys);
         count = ctx->limits.max_keys;
     }
-    t->keys = (kf3ds_key *)kf3ds__alloc_array(ctx, count, sizeof(kf3ds_key));
+    t->keys = (kf3ds_key *)kf3ds__arena_alloc(ctx->arena, count, sizeof(kf3ds_key));
     if (!t->keys)
         return;
     for (i = 0; i < count; i++) {
@@ -79,7 +101,7 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
             size_t len;
             int terminated;
             const char *s = kf3ds_read_cstr(&b, &len, &terminated);
-            k->morph_name = kf3ds__strdup(ctx, s, len);
+            k->morph_name = kf3ds__arena_strdup(ctx->arena, s, len);
             break;
         }
         case KF3DS_TRACK_HIDE:
@@ -96,7 +118,8 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
         }
         /* NaN and infinities become 0 (1 for a scale), spline parameters
          * are kept within ±KF3DS__MAX_SPLINE, values within ±KF3DS__MAX_VALUE. */
-        if ((k->spline_flags & 0x1F) &&
+        if ((k->spline_flags & (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS |
+                                KF3DS_KEY_EASE_TO | KF3DS_KEY_EASE_FROM)) &&
             !(fabsf(k->tension) <= KF3DS__MAX_SPLINE && fabsf(k->continuity) <= KF3DS__MAX_SPLINE &&
               fabsf(k->bias) <= KF3DS__MAX_SPLINE && fabsf(k->ease_to) <= KF3DS__MAX_SPLINE &&
               fabsf(k->ease_from) <= KF3DS__MAX_SPLINE)) {
@@ -135,44 +158,44 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
     kf3ds_chunk c;
     kf3ds_reader b;
     int i;
-    n->type = (kf3ds_node_type)(nc->id - 0xB001);
+    n->type = (kf3ds_node_type)(nc->id - KF3DS_CHUNK_AMBIENT_NODE_TAG);
     n->offset = nc->offset;
     n->id = (int32_t)index;
     n->name = "";
-    n->parent_raw = 0xFFFF;
+    n->parent_raw = NO_PARENT;
     n->parent = n->mesh = n->camera = n->light = n->target = KF3DS_NONE;
     while (kf3ds__next_chunk(ctx, &body, nc->id, &c, &b)) {
         switch (c.id) {
-        case 0xB030:
+        case KF3DS_CHUNK_NODE_ID:
             n->id = kf3ds_read_u16(&b);
             n->has_node_id = !b.short_read;
             if (b.short_read)
                 n->id = (int32_t)index;
             break;
-        case 0xB010:
+        case KF3DS_CHUNK_NODE_HDR:
             n->name = kf3ds__read_name(ctx, &b, &c);
             n->flags1 = kf3ds_read_u16(&b);
             n->flags2 = kf3ds_read_u16(&b);
             n->parent_raw = kf3ds_read_u16(&b);
             if (b.short_read)
-                n->parent_raw = 0xFFFF;
+                n->parent_raw = NO_PARENT;
             break;
-        case 0xB011:
+        case KF3DS_CHUNK_INSTANCE_NAME:
             n->instance = kf3ds__read_name(ctx, &b, &c);
             break;
-        case 0xB012:
+        case KF3DS_CHUNK_PRESCALE:
             for (i = 0; i < 3; i++)
                 n->prescale[i] = kf3ds_read_f32(&b);
             n->has_prescale = !b.short_read;
             kf3ds__sanitize(ctx, n->prescale, 3, 1.0f, KF3DS__MAX_VALUE, c.offset, c.id,
                             "prescale");
             break;
-        case 0xB013:
+        case KF3DS_CHUNK_PIVOT:
             for (i = 0; i < 3; i++)
                 n->pivot[i] = kf3ds_read_f32(&b);
             kf3ds__sanitize(ctx, n->pivot, 3, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id, "pivot");
             break;
-        case 0xB014:
+        case KF3DS_CHUNK_BOUNDBOX:
             for (i = 0; i < 3; i++)
                 n->bbox_min[i] = kf3ds_read_f32(&b);
             for (i = 0; i < 3; i++)
@@ -183,20 +206,21 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
             kf3ds__sanitize(ctx, n->bbox_max, 3, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id,
                             "bounding box");
             break;
-        case 0xB015:
+        case KF3DS_CHUNK_MORPH_SMOOTH:
             n->morph_smooth = kf3ds_read_f32(&b);
             n->has_morph_smooth = !b.short_read;
             kf3ds__sanitize(ctx, &n->morph_smooth, 1, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id,
                             "morph smoothing angle");
             break;
         default:
-            if (c.id >= 0xB020 && c.id <= 0xB029) {
-                kf3ds_track *t = &n->tracks[c.id - 0xB020];
+            if (is_track_tag(c.id)) {
+                kf3ds_track_kind kind = (kf3ds_track_kind)(c.id - KF3DS_CHUNK_POS_TRACK_TAG);
+                kf3ds_track *t = &n->tracks[kind];
                 if (t->keys)
                     kf3ds__diag(ctx, KF3DS_WARN_VALUE, c.offset, c.id,
                                 "second track of this kind in one node; it replaces the first");
                 memset(t, 0, sizeof *t);
-                read_track(ctx, b, &c, (kf3ds_track_kind)(c.id - 0xB020), t);
+                read_track(ctx, b, &c, kind, t);
                 continue; /* read_track reports its own short reads */
             }
             break;
@@ -212,24 +236,24 @@ void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
     kf3ds_reader it = *kfdata_body;
     kf3ds_chunk c;
     kf3ds_reader b;
-    while (kf3ds__next_chunk(ctx, &it, 0xB000, &c, &b)) {
+    while (kf3ds__next_chunk(ctx, &it, KF3DS_CHUNK_KFDATA, &c, &b)) {
         switch (c.id) {
-        case 0xB00A:
+        case KF3DS_CHUNK_KFHDR:
             s->kf_revision = kf3ds_read_u16(&b);
             s->kf_filename = kf3ds__read_name(ctx, &b, &c);
             s->anim_length = kf3ds_read_i32(&b);
             if (!s->segment_end && !s->segment_start)
                 s->segment_end = s->anim_length;
             break;
-        case 0xB008:
+        case KF3DS_CHUNK_KFSEG:
             s->segment_start = kf3ds_read_i32(&b);
             s->segment_end = kf3ds_read_i32(&b);
             break;
-        case 0xB009:
+        case KF3DS_CHUNK_KFCURTIME:
             s->current_frame = kf3ds_read_i32(&b);
             break;
         default:
-            if (c.id >= 0xB001 && c.id <= 0xB007) {
+            if (is_node_tag(c.id)) {
                 if (s->num_nodes < ctx->cap_nodes) { /* beyond: over the node limit */
                     uint32_t index = s->num_nodes++;
                     read_node(ctx, b, &c, &s->nodes[index], index);
@@ -271,7 +295,7 @@ static name_table build_table(kf3ds__ctx *ctx, uint32_t count, name_of_fn name_o
     while (size < count * 2u && size < 0x40000000u)
         size *= 2;
     t.mask = size - 1;
-    t.slots = (int32_t *)kf3ds__alloc_array(ctx, size, sizeof(int32_t));
+    t.slots = (int32_t *)kf3ds__arena_alloc(ctx->arena, size, sizeof(int32_t));
     if (!t.slots)
         return t;
     for (i = 0; i < count; i++) {
@@ -309,8 +333,8 @@ static void resolve_parents(kf3ds__ctx *ctx)
     for (i = 0; i < n; i++)
         if (s->nodes[i].id > max_id)
             max_id = s->nodes[i].id;
-    by_id = (int32_t *)kf3ds__alloc_raw(ctx, (size_t)max_id + 1, sizeof(int32_t));
-    stamp = (int32_t *)kf3ds__alloc_raw(ctx, n, sizeof(int32_t));
+    by_id = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)max_id + 1, sizeof(int32_t));
+    stamp = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(int32_t));
     if (!by_id || !stamp)
         return;
     for (i = 0; i <= (uint32_t)max_id; i++)
@@ -321,10 +345,10 @@ static void resolve_parents(kf3ds__ctx *ctx)
         kf3ds_node *node = &s->nodes[i];
         uint16_t p = node->parent_raw;
         stamp[i] = -1;
-        if (p == 0xFFFF)
+        if (p == NO_PARENT)
             continue;
         if ((int32_t)p > max_id || by_id[p] == KF3DS_NONE) {
-            kf3ds__diag(ctx, KF3DS_WARN_PARENT, node->offset, 0xB010,
+            kf3ds__diag(ctx, KF3DS_WARN_PARENT, node->offset, KF3DS_CHUNK_NODE_HDR,
                         "node %lu '%s': parent id %u matches no node; made a root",
                         (unsigned long)i, node->name, (unsigned)p);
             continue;
@@ -339,7 +363,7 @@ static void resolve_parents(kf3ds__ctx *ctx)
             int32_t p = s->nodes[j].parent;
             stamp[j] = (int32_t)i;
             if (p != KF3DS_NONE && stamp[p] == (int32_t)i) {
-                kf3ds__diag(ctx, KF3DS_WARN_PARENT, s->nodes[j].offset, 0xB010,
+                kf3ds__diag(ctx, KF3DS_WARN_PARENT, s->nodes[j].offset, KF3DS_CHUNK_NODE_HDR,
                             "node %lu '%s': parent link closes a cycle; made a root",
                             (unsigned long)j, s->nodes[j].name);
                 s->nodes[j].parent = KF3DS_NONE;
@@ -357,8 +381,8 @@ static void order_nodes(kf3ds__ctx *ctx)
     kf3ds_scene *s = ctx->scene;
     uint32_t n = s->num_nodes, i, max_depth = 0;
     uint32_t *count;
-    uint8_t *done = (uint8_t *)kf3ds__alloc_array(ctx, n, 1);
-    s->eval_order = (uint32_t *)kf3ds__alloc_raw(ctx, n, sizeof(uint32_t));
+    uint8_t *done = (uint8_t *)kf3ds__arena_alloc(ctx->arena, n, 1);
+    s->eval_order = (uint32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(uint32_t));
     if (!done || !s->eval_order)
         return;
     for (i = 0; i < n; i++) {
@@ -389,7 +413,7 @@ static void order_nodes(kf3ds__ctx *ctx)
             s->eval_order[i] = i;
         return;
     }
-    count = (uint32_t *)kf3ds__alloc_array(ctx, (size_t)max_depth + 2, sizeof(uint32_t));
+    count = (uint32_t *)kf3ds__arena_alloc(ctx->arena, (size_t)max_depth + 2, sizeof(uint32_t));
     if (!count)
         return;
     for (i = 0; i < n; i++)
@@ -416,7 +440,7 @@ static void link_nodes(kf3ds__ctx *ctx)
                 break;
             n->mesh = table_find(s, &meshes, mesh_name, n->name);
             if (n->mesh == KF3DS_NONE)
-                kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, n->offset, 0xB002,
+                kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, n->offset, KF3DS_CHUNK_OBJECT_NODE_TAG,
                             "object node '%s' names no mesh", n->name);
             break;
         case KF3DS_NODE_CAMERA:
@@ -435,7 +459,7 @@ static void link_nodes(kf3ds__ctx *ctx)
             kf3ds_key *key = &morph->keys[k];
             key->morph_mesh = table_find(s, &meshes, mesh_name, key->morph_name);
             if (key->morph_mesh == KF3DS_NONE)
-                kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, n->offset, 0xB026,
+                kf3ds__diag(ctx, KF3DS_WARN_REFERENCE, n->offset, KF3DS_CHUNK_MORPH_TRACK_TAG,
                             "morph key names unknown object '%s'", key->morph_name);
         }
     }

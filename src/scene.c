@@ -1,6 +1,6 @@
-/* Queries on a loaded scene: names, lookups, which tracks a node type uses,
- * which mesh a node shows, and the box to frame. Read-only, no allocation. */
-#include "internal.h"
+/* Queries on a loaded scene: names, lookups, which mesh a node shows, and
+ * the box to frame. Read-only, no allocation. */
+#include "kf3ds.h"
 #include "geometry.h"
 #include <string.h>
 
@@ -9,27 +9,6 @@ const char *kf3ds_node_type_name(kf3ds_node_type type)
     static const char *const names[] = { "ambient", "object", "camera", "target",
                                          "light", "ltarget", "spot" };
     return (unsigned)type < 7 ? names[type] : "?";
-}
-
-/* Which tracks each node type evaluates (cameras ignore rotation, objects
- * ignore colour... as lib3ds does; docs/evaluation.md). Skipping the others
- * keeps a node's evaluation within a few cache lines. */
-#define BIT(k) (1u << (k))
-static const unsigned type_tracks[7] = {
-    BIT(KF3DS_TRACK_COL),                                                 /* ambient */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL) |
-        BIT(KF3DS_TRACK_HIDE) | BIT(KF3DS_TRACK_MORPH),                   /* object */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_FOV) | BIT(KF3DS_TRACK_ROLL), /* camera */
-    BIT(KF3DS_TRACK_POS),                                                 /* target */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_COL),                          /* light */
-    BIT(KF3DS_TRACK_POS),                                                 /* ltarget */
-    BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_COL) | BIT(KF3DS_TRACK_ROLL) |
-        BIT(KF3DS_TRACK_HOT) | BIT(KF3DS_TRACK_FALL),                     /* spot */
-};
-
-unsigned kf3ds__node_type_tracks(kf3ds_node_type type)
-{
-    return (unsigned)type < 7 ? type_tracks[type] : 0;
 }
 
 int32_t kf3ds_scene_find_node(const kf3ds_scene *scene, const char *name)

@@ -1,54 +1,18 @@
 /* Track evaluation, inline: eval.c calls it with constant kinds for every
- * node of every frame, and the compiler specialises it per kind. The layout
- * of the per-segment records written by track.c is defined here too. */
+ * node of every frame, and the compiler specialises it per kind; the public
+ * kf3ds_track_eval (track_eval.c) is its out-of-line entry. It reads the
+ * per-segment records of track_segments.h. */
 #ifndef KF3DS_TRACK_EVAL_H
 #define KF3DS_TRACK_EVAL_H
-#include "internal.h"
+#include "kmath.h"
+#include "track_segments.h"
 #include <math.h>
 #include <string.h>
 
-#define KF3DS__PI_F 3.14159265358979f
-
-static inline int is_vector(kf3ds_track_kind kind)
-{
-    return kind == KF3DS_TRACK_POS || kind == KF3DS_TRACK_SCL || kind == KF3DS_TRACK_COL;
-}
-
-static inline int dims_of(kf3ds_track_kind kind)
-{
-    return is_vector(kind) ? 3 : 1;
-}
-
-/* ---- per-segment records ------------------------------------------------
- * Evaluation reads one contiguous, cache-line aligned record per segment
- * k → k+1, which also holds the segment's frames, so that playback with a
- * hint touches nothing else of the track.
- *   common:  [0] f_k, [1] f_k+1 (int32 bit patterns), [2] ease_from of k, [3] ease_to of k+1
- *   vector (16 floats): [4..15] c0, c1, c2, c3 (3 each): P(u) = ((c3 u + c2) u + c1) u + c0
- *   rotation (32 floats): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
- *            [20] ω, cos ω, 1/sin ω of slerp(Q_k, Q_k+1), [25] the same for
- *            slerp(A_k, B_k+1), [24] mode: 0 squad, 1 multi-turn with [8] axis
- *            and [11] angle of key k+1
- */
-#define SEG_VECTOR 16
-#define SEG_ROTATION 32
-
-static inline size_t kf3ds__seg_stride(kf3ds_track_kind kind)
-{
-    return kind == KF3DS_TRACK_ROT ? SEG_ROTATION : SEG_VECTOR;
-}
-
-static inline int32_t seg_frame(const float *rec, int i)
-{
-    int32_t f;
-    memcpy(&f, rec + i, sizeof f);
-    return f;
-}
-
 /* ---- evaluation ------------------------------------------------------- */
 
-/* Ease of notes §6.3: e_f = ease_from of the segment's start key, e_t =
- * ease_to of its end key. */
+/* Ease (docs/evaluation.md, "Ease"): e_f = ease_from of the segment's start
+ * key, e_t = ease_to of its end key. */
 static inline float ease(float u, float ef, float et)
 {
     float s = ef + et, a;
@@ -83,7 +47,7 @@ static inline uint32_t keys_at_or_before(const kf3ds_track *t, double time)
 }
 
 /* The weights of slerp(a, b, t) from the constants of slerp_constants
- * (track.c): ω, cos ω and 1/sin ω, which is < 0 for linear weights (nearly
+ * (track_setup.c): ω, cos ω and 1/sin ω, which is < 0 for linear weights (nearly
  * equal inputs). Same operations as kf3ds__slerp_weights, with ω known. */
 static inline void fixed_weights(const float c[3], float t, float *sp, float *sq)
 {
@@ -199,7 +163,8 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
     b->out[i] = out;
 }
 
-/* Maps time into the track's period when its loop bits ask for it (rules §3). */
+/* Maps time into the track's period when its loop bits ask for it
+ * (docs/evaluation.md, "Loop flags"). */
 static inline double track_time(const kf3ds_track *t, double time)
 {
     if ((t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2) {
@@ -297,7 +262,8 @@ static inline int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track
         u = ease(u, seg[2], seg[3]);
     if (kind == KF3DS_TRACK_ROT) {
         if (seg[24] != 0.0f) {
-            /* A half turn or more: turn the whole increment linearly (rules §6). */
+            /* A half turn or more: turn the whole increment linearly
+             * (docs/evaluation.md, "Rotation tracks"). */
             float inc[4];
             kf3ds__quat_axis_angle(inc, seg + 8, -u * seg[11]);
             kf3ds__quat_mul(inc, seg + 4, out);

@@ -365,31 +365,11 @@ static void counting_free(void *ptr, void *user)
     free(h);
 }
 
-static void *counting_realloc(void *ptr, size_t size, void *user)
-{
-    counting *c = (counting *)user;
-    counting_header *h;
-    void *p;
-    if (!ptr)
-        return counting_malloc(size, user);
-    if (counting_refuse(c))
-        return NULL;
-    c->calls--; /* counting_malloc counts the call again */
-    p = counting_malloc(size, user);
-    if (!p)
-        return NULL;
-    h = (counting_header *)ptr - 1;
-    memcpy(p, ptr, h->size < size ? h->size : size);
-    counting_free(ptr, user);
-    return p;
-}
-
 kf3ds_load_options counting_options(counting *c)
 {
     kf3ds_load_options o;
     memset(&o, 0, sizeof o);
     o.allocator.malloc_fn = counting_malloc;
-    o.allocator.realloc_fn = counting_realloc;
     o.allocator.free_fn = counting_free;
     o.allocator.user = c;
     return o;

@@ -100,7 +100,7 @@ int support_check_error_lines(const char *err, const char *file, int warnings);
  * the first `fail_after` (-1: never), and it tracks live blocks and bytes. */
 typedef struct counting {
     long fail_after; /* calls that succeed before every later one fails; -1: never */
-    long calls;      /* malloc/realloc calls, failed ones included */
+    long calls;      /* malloc calls, failed ones included */
     long live;       /* blocks handed out and not yet freed */
     size_t bytes;    /* bytes handed out and not yet freed */
     size_t peak;     /* the most `bytes` ever was */

@@ -1074,12 +1074,6 @@ static void *budget_malloc(size_t n, void *user)
     return malloc(n);
 }
 
-static void *budget_realloc(void *p, size_t n, void *user)
-{
-    (void)user;
-    return realloc(p, n);
-}
-
 static void budget_free(void *p, void *user)
 {
     budget *b = (budget *)user;
@@ -1104,7 +1098,7 @@ static void test_allocator(void **state)
     s = load_w3ds(&w);
     {
         budget b = { 0, 0, -1 };
-        kf3ds_allocator a = { budget_malloc, budget_realloc, budget_free, NULL };
+        kf3ds_allocator a = { budget_malloc, budget_free, NULL };
         kf3ds_renderer *r;
         a.user = &b;
         r = kf3ds_renderer_create(s, &a);
@@ -1116,7 +1110,7 @@ static void test_allocator(void **state)
     }
     for (k = 1; k <= total; k++) {
         budget b = { 0, 0, 0 };
-        kf3ds_allocator a = { budget_malloc, budget_realloc, budget_free, NULL };
+        kf3ds_allocator a = { budget_malloc, budget_free, NULL };
         b.fail_at = k;
         a.user = &b;
         assert_null(kf3ds_renderer_create(s, &a));

@@ -246,12 +246,6 @@ static void *arena_malloc(size_t size, void *user)
     return p;
 }
 
-static void *arena_realloc(void *ptr, size_t size, void *user)
-{
-    (void)ptr, (void)size, (void)user;
-    return NULL; /* the library never reallocates */
-}
-
 static void arena_free(void *ptr, void *user)
 {
     (void)ptr, (void)user; /* everything goes at once: arena_used = 0 */
@@ -322,7 +316,6 @@ int fs_main(void)
 
     memset(&options, 0, sizeof options);
     options.allocator.malloc_fn = arena_malloc;
-    options.allocator.realloc_fn = arena_realloc;
     options.allocator.free_fn = arena_free;
     scene = kf3ds_load_memory(fs_input, size, &options, &err);
     if (!scene || err.code != KF3DS_OK)

@@ -1,40 +1,35 @@
 /* Per-track setup at load: stable sort, accumulated rotations, tangents and
- * squad controls, and the per-segment records that evaluation (the inline
- * code of track_eval.h) reads. The mathematics is lib3ds 1.3's with the
- * fixes of evaluation-rules.md; see docs/evaluation.md. */
-#include "track_eval.h"
+ * squad controls, and the per-segment records (track_segments.h) that
+ * evaluation (track_eval.h) reads. The mathematics is lib3ds 1.3's with the
+ * fixes docs/evaluation.md lists. */
+#include "track_setup.h"
+#include "arena.h"
+#include "geometry.h"
+#include "kmath.h"
+#include "read_util.h"
+#include "sort.h"
+#include "track_segments.h"
+#include <math.h>
+#include <string.h>
+
+/* Loop bits 3: the track loops, and its tangents close the curve. */
+#define LOOP_CLOSED 3
 
 static int is_cyclic(const kf3ds_track *t)
 {
-    return (t->flags & KF3DS_TRACK_LOOP_MASK) == 3 && t->num_keys >= 2;
+    return (t->flags & KF3DS_TRACK_LOOP_MASK) == LOOP_CLOSED && t->num_keys >= 2;
 }
 
-/* Stable merge sort by frame (keys on one frame keep file order). */
-static void sort_keys(kf3ds_key *keys, kf3ds_key *tmp, uint32_t n)
+/* Keys by frame only: keys on one frame keep their file order (the sort is
+ * stable; docs/evaluation.md, "Key order"). */
+static int key_less(const void *a, const void *b)
 {
-    uint32_t width, i;
-    kf3ds_key *src = keys, *dst = tmp;
-    for (width = 1; width < n; width *= 2) {
-        for (i = 0; i < n; i += 2 * width) {
-            uint32_t lo = i, mid = i + width < n ? i + width : n;
-            uint32_t hi = i + 2 * width < n ? i + 2 * width : n;
-            uint32_t a = lo, b = mid, o = lo;
-            while (a < mid && b < hi)
-                dst[o++] = src[b].frame < src[a].frame ? src[b++] : src[a++];
-            while (a < mid)
-                dst[o++] = src[a++];
-            while (b < hi)
-                dst[o++] = src[b++];
-        }
-        src = dst;
-        dst = dst == keys ? tmp : keys;
-    }
-    if (src != keys)
-        memcpy(keys, src, n * sizeof *keys);
+    return ((const kf3ds_key *)a)->frame < ((const kf3ds_key *)b)->frame;
 }
 
-/* The Kochanek–Bartels factors of key c (notes §6.2). dt_prev / dt_next are
- * the frame spacings to the neighbours; `both` says both neighbours exist. */
+/* The Kochanek–Bartels factors of key c (docs/evaluation.md, "Hermite
+ * tracks"). dt_prev / dt_next are the frame spacings to the neighbours;
+ * `both` says both neighbours exist. */
 static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int both,
                         float *ksm, float *ksp, float *kdm, float *kdp)
 {
@@ -62,7 +57,8 @@ static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int 
 }
 
 /* Neighbours of key i for tangent purposes: value keys p and n, and the frame
- * spacings. Loop tracks close the curve as lib3ds 1.3 does (rules §3). */
+ * spacings. Loop tracks close the curve as lib3ds 1.3 does (docs/evaluation.md,
+ * "Loop flags"). */
 typedef struct neighbours {
     const kf3ds_key *p, *n;
     double dt_prev, dt_next;
@@ -109,7 +105,8 @@ static void setup_vector(kf3ds_track *t, int dims)
                 c->tan_out[d] = kdm * dm + kdp * dp;
             }
         } else if (nb.p || nb.n) {
-            /* End key: both tangents are the chord (lib3ds 1.3, rules §5). */
+            /* End key: both tangents are the chord (lib3ds 1.3; docs/evaluation.md,
+             * "Hermite tracks"). */
             for (d = 0; d < dims; d++) {
                 float chord = nb.p ? c->value[d] - nb.p->value[d] : nb.n->value[d] - c->value[d];
                 c->tan_in[d] = c->tan_out[d] = chord;
@@ -122,7 +119,8 @@ static void setup_rotation(kf3ds_track *t)
 {
     uint32_t i;
     int d;
-    /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key (rules §2). */
+    /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
+     * (docs/evaluation.md, "Rotation tracks"). */
     for (i = 0; i < t->num_keys; i++) {
         kf3ds_key *k = &t->keys[i];
         float inc[4];
@@ -200,9 +198,9 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     int32_t *frames;
     float *seg;
     int d;
-    if (!n || ctx->out_of_memory)
+    if (!n || kf3ds__arena_failed(ctx->arena))
         return;
-    frames = (int32_t *)kf3ds__alloc_raw(ctx, n, sizeof(int32_t));
+    frames = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(int32_t));
     if (!frames)
         return;
     for (k = 0; k < n; k++)
@@ -213,7 +211,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     /* 16 floats of slack to align the records on a 64-byte line; the float
      * before the first record (always inside the slack) holds the kind, so
      * that kf3ds_track_eval can tell records of another layout. */
-    seg = (float *)kf3ds__alloc_array(ctx, (size_t)(n - 1) * stride + 16, sizeof(float));
+    seg = (float *)kf3ds__arena_alloc(ctx->arena, (size_t)(n - 1) * stride + 16, sizeof(float));
     if (!seg)
         return;
     seg += 16 - ((uintptr_t)seg / sizeof(float)) % 16;
@@ -230,7 +228,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
         s[3] = b->ease_to;
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
-            if (fabsf(b->value[0]) >= KF3DS__PI_F) {
+            if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
                 s[24] = 1.0f;
                 memcpy(s + 8, &b->value[1], 3 * sizeof(float));
                 s[11] = b->value[0];
@@ -262,10 +260,10 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
         if (track->keys[i].frame < track->keys[i - 1].frame)
             break;
     if (i < n) {
-        kf3ds_key *tmp = (kf3ds_key *)kf3ds__alloc_raw(ctx, n, sizeof(kf3ds_key));
+        kf3ds_key *tmp = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(kf3ds_key));
         if (!tmp)
             return;
-        sort_keys(track->keys, tmp, n);
+        kf3ds__sort(track->keys, n, sizeof *track->keys, tmp, key_less);
         kf3ds__diag(ctx, KF3DS_WARN_UNSORTED, offset, chunk_id,
                     "keys out of frame order (key %lu); stable-sorted", (unsigned long)i);
     }
@@ -274,25 +272,4 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
     else if (kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH)
         setup_vector(track, dims_of(kind));
     setup_segments(ctx, track, kind);
-}
-
-/* ---- public evaluation ---------------------------------------------- */
-
-int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
-                     unsigned flags, float out[4])
-{
-    if (track && track->segments_ && (unsigned)kind < KF3DS_TRACK_COUNT) {
-        int32_t own;
-        memcpy(&own, track->segments_ - 1, sizeof own);
-        if ((unsigned)own >= KF3DS_TRACK_COUNT ||
-            kf3ds__seg_stride((kf3ds_track_kind)own) != kf3ds__seg_stride(kind)) {
-            /* Evaluated as a kind whose records have another layout (a
-             * rotation track as a position...): its segment records would be
-             * misread, so the keys are held without interpolation. */
-            kf3ds_track t = *track;
-            t.segments_ = NULL;
-            return kf3ds__track_eval_hinted(&t, kind, frame, flags, out, NULL, NULL);
-        }
-    }
-    return kf3ds__track_eval_hinted(track, kind, frame, flags, out, NULL, NULL);
 }

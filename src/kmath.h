@@ -1,0 +1,101 @@
+/* Math (kmath.c): quaternions (x, y, z, w), affine matrix helpers, the
+ * camera look-at, and the inline polynomials and slerp every rotation path
+ * uses. The quaternion helpers follow lib3ds 1.3's definitions
+ * (docs/evaluation.md, "Rotation tracks"). */
+#ifndef KF3DS_KMATH_H
+#define KF3DS_KMATH_H
+#include "kf3ds.h"
+#include <math.h>
+
+void kf3ds__quat_identity(float q[4]);
+void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);
+void kf3ds__quat_mul(const float a[4], const float b[4], float out[4]); /* a ⊗ b */
+void kf3ds__quat_inv(const float q[4], float out[4]);
+void kf3ds__quat_ln(float q[4]);
+void kf3ds__quat_exp(float q[4]);
+float kf3ds__mat4_det3(const kf3ds_mat4 *m);
+/* out = a·b for affine matrices (bottom rows 0 0 0 1); out may alias. */
+void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out);
+
+/* The view of a 3DS camera at pos looking at tgt with roll (degrees), as
+ * lib3ds sets it up: world → camera, x right, y up, looking down −z.
+ * rows gets the three camera axes (right, up, −forward) in world space.
+ * Returns 0 when pos and tgt coincide (the matrix is then not a rotation). */
+int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees,
+                   kf3ds_mat4 *view, double rows[3][3]);
+
+static inline float kf3ds__quat_dot(const float a[4], const float b[4])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+/* sin and cos of x for |x| <= π (a little beyond is fine): Taylor
+ * polynomials on [0, π/2] after folding, within 2.1e-7 of the true values
+ * (tests/test_track.c). Branch-free and inline,
+ * so that the squad batch (track_eval.h) vectorises; the rotation code uses
+ * these everywhere so that batched and one-shot evaluations agree bit for bit. */
+static inline void kf3ds__sincos_pi(float x, float *s, float *c)
+{
+    float ax = x < 0.0f ? -x : x;
+    float far = ax > 1.57079632679f ? 1.0f : 0.0f;
+    float r = far != 0.0f ? 3.14159265359f - ax : ax;
+    float r2 = r * r;
+    float sp = r * (1.0f + r2 * (-1.66666667e-1f + r2 * (8.33333333e-3f + r2 * (-1.98412698e-4f +
+                                  r2 * (2.75573192e-6f + r2 * -2.50521084e-8f)))));
+    float cp = 1.0f + r2 * (-0.5f + r2 * (4.16666667e-2f + r2 * (-1.38888889e-3f +
+                           r2 * (2.48015873e-5f + r2 * (-2.75573192e-7f + r2 * 2.08767570e-9f)))));
+    *s = x < 0.0f ? -sp : sp;
+    *c = far != 0.0f ? -cp : cp;
+}
+
+/* acos(x) for x in [-1, 1]: sqrt(1 - |x|)·P(|x|), P of degree 7 (Abramowitz
+ * and Stegun 4.4.46, error 2e-8 in exact arithmetic), reflected for negative
+ * x; within 4.4e-7 in float, two ulps of π. */
+static inline float kf3ds__acos(float x)
+{
+    float ax = x < 0.0f ? -x : x;
+    float p = 1.5707963050f + ax * (-0.2145988016f + ax * (0.0889789874f + ax * (-0.0501743046f +
+              ax * (0.0308918810f + ax * (-0.0170881256f + ax * (0.0066700901f +
+              ax * -0.0012624911f))))));
+    float r = sqrtf(1.0f - ax) * p;
+    return x < 0.0f ? 3.14159265359f - r : r;
+}
+
+/* The weights (sp, sq) of lib3ds 1.3's slerp, sp·a + sq·b, for inputs with
+ * dot product l, -1 < l: sq = sin(tω)/sin ω, sp = cos(tω) − cos ω·sq, and
+ * linear weights when sin ω is tiny. */
+static inline void kf3ds__slerp_weights(float l, float t, float *sp, float *sq)
+{
+    float lc = l > 1.0f ? 1.0f : l < -1.0f ? -1.0f : l;
+    float om = kf3ds__acos(lc), s, c;
+    float sinom = sqrtf((1.0f - lc) * (1.0f + lc));
+    int tiny = !(sinom > 1e-6f);
+    kf3ds__sincos_pi(t * om, &s, &c);
+    *sq = tiny ? t : s / (tiny ? 1.0f : sinom);
+    *sp = tiny ? 1.0f - t : c - lc * *sq;
+}
+
+/* lib3ds 1.3's slerp: no short-arc flip; nearly opposite inputs
+ * (1 + a·b <= 1e-8) turn through a perpendicular quaternion. */
+static inline void kf3ds__quat_slerp(const float a[4], const float b[4], float t, float out[4])
+{
+    float l = kf3ds__quat_dot(a, b), sp, sq;
+    int i;
+    if (1.0f + l > 1e-8f) {
+        kf3ds__slerp_weights(l, t, &sp, &sq);
+        for (i = 0; i < 4; i++)
+            out[i] = sp * a[i] + sq * b[i];
+    } else {
+        float flip[4];
+        flip[0] = -a[1];
+        flip[1] = a[0];
+        flip[2] = -a[3];
+        flip[3] = a[2];
+        sp = sinf((1.0f - t) * 1.5707963f);
+        sq = sinf(t * 1.5707963f);
+        for (i = 0; i < 4; i++)
+            out[i] = sp * a[i] + sq * flip[i];
+    }
+}
+
+#endif

@@ -1,0 +1,14 @@
+/* Per-track setup at load (track_setup.c), called by the keyframer reader
+ * once a track's keys are read. */
+#ifndef KF3DS_TRACK_SETUP_H
+#define KF3DS_TRACK_SETUP_H
+#include "load_ctx.h"
+
+/* Stable-sorts the keys by frame (with a warning when they were out of
+ * order), accumulates rotations, derives tangents and squad controls, and
+ * writes the packed frames and segment records evaluation reads. offset and
+ * chunk_id name the track chunk in diagnostics. */
+void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+                        uint32_t offset, uint16_t chunk_id);
+
+#endif
