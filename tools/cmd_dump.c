@@ -20,7 +20,7 @@ void dump_add_diag(dumper *d, kf3ds_status code, uint32_t offset, uint16_t id, u
     dump_diag *x;
     const char *name;
     va_list ap;
-    kf3ds_severity sev = code < KF3DS_WARN_OVERRUN ? KF3DS_ERROR : KF3DS_WARNING;
+    kf3ds_severity sev = kf3ds_status_severity(code);
     if (d->lenient && code == KF3DS_ERR_TRUNCATED)
         sev = KF3DS_WARNING;
     if (sev == KF3DS_ERROR)
