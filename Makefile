@@ -52,7 +52,8 @@ MANPAGE   := docs/kf3ds.1
 
 .PHONY: all lib test check check-core run images bench data install clean deps-build deps-test \
         deps-bench c99
-all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/kf3ds \
+all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds_render.so \
+     $(BUILD)/kf3ds \
      $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play
 
 # The core alone, with nothing but a C compiler (no SDL2, libpng, pkg-config).
@@ -86,6 +87,18 @@ $(BUILD)/libkf3ds.so.$(VERSION): $(LIB_OBJ)
 $(BUILD)/libkf3ds.so: $(BUILD)/libkf3ds.so.$(VERSION)
 	ln -sf libkf3ds.so.$(VERSION) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
+
+# The renderer's shared library carries private copies of the core objects it
+# uses (--exclude-libs keeps them local), so it exports only its own kf3ds_
+# functions and works beside either form of the core.
+RENDER_SONAME := libkf3ds_render.so.$(VERSION_MAJOR)
+$(BUILD)/libkf3ds_render.so.$(VERSION): $(RENDER_OBJ) $(BUILD)/libkf3ds.a
+	$(CC) -shared -Wl,-soname,$(RENDER_SONAME) -Wl,--exclude-libs,ALL $(LDFLAGS) -o $@ \
+	  $(RENDER_OBJ) $(BUILD)/libkf3ds.a -lm
+
+$(BUILD)/libkf3ds_render.so: $(BUILD)/libkf3ds_render.so.$(VERSION)
+	ln -sf libkf3ds_render.so.$(VERSION) $(BUILD)/$(RENDER_SONAME)
+	ln -sf $(RENDER_SONAME) $@
 
 LIBS_ALL := $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds.a
 
@@ -199,9 +212,12 @@ install: all
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(INSTALL_HDR) $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds_render.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libkf3ds.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libkf3ds.so.$(VERSION) $(BUILD)/libkf3ds_render.so.$(VERSION) \
+	  $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libkf3ds.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libkf3ds.so
+	ln -sf libkf3ds_render.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(RENDER_SONAME)
+	ln -sf $(RENDER_SONAME) $(DESTDIR)$(PREFIX)/lib/libkf3ds_render.so
 	install -m 755 $(BUILD)/kf3ds $(DESTDIR)$(PREFIX)/bin/
 	$(if $(wildcard $(MANPAGE)),install -m 644 $(MANPAGE) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' kf3ds.pc.in \
