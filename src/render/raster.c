@@ -1,14 +1,14 @@
 /* The software rasterizer: projection, clipping, triangles and lines.
  *
  * Pipeline (shared with render.c through the kf3ds__ functions of raster.h):
- *  - kf3ds__proj_setup turns a kf3ds_view and a framebuffer size into the
+ *  - kf3ds__projection_setup turns a kf3ds_view and a framebuffer size into the
  *    projection constants: square pixels, pixel centres at (x + 0.5, y + 0.5),
  *    screen x = cx + f·x/d, screen y = cy − f·y/d with d = −z the view depth.
  *  - kf3ds__transform_points takes vertices to view space once and gives each
  *    an outcode against the near plane and a guard band of GUARD pixels around
  *    the screen; a vertex inside all of them also gets its fixed-point screen
  *    position (SUB_BITS fractional bits) and w = 1/d.
- *  - kf3ds__tri: triangles whose three vertices share an outside plane are
+ *  - kf3ds__triangle: triangles whose three vertices share an outside plane are
  *    dropped; triangles inside every plane go straight to the fill; the rest
  *    are clipped in view space (Sutherland–Hodgman against the near plane and
  *    the guard planes they cross, so a triangle crossing the near plane is cut,
@@ -45,7 +45,7 @@ static int fb_ok(const kf3ds_framebuffer *fb)
            fb->height <= MAX_DIM;
 }
 
-void kf3ds_fb_clear(kf3ds_framebuffer *fb, uint32_t color)
+void kf3ds_framebuffer_clear(kf3ds_framebuffer *fb, uint32_t color)
 {
     size_t i, n;
     if (!fb || fb->width <= 0 || fb->height <= 0)
@@ -59,7 +59,7 @@ void kf3ds_fb_clear(kf3ds_framebuffer *fb, uint32_t color)
             fb->depth[i] = INFINITY;
 }
 
-int kf3ds__proj_setup(kf3ds__proj *p, const kf3ds_view *view, int width, int height)
+int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int width, int height)
 {
     float fov, t;
     int i, j;
@@ -105,39 +105,39 @@ int kf3ds__proj_setup(kf3ds__proj *p, const kf3ds_view *view, int width, int hei
 
 /* Signed distances to the clip planes (inside >= 0). The outcodes and the
  * clipper use these same expressions so that they agree exactly. */
-static inline float dist_near(const kf3ds__proj *p, float x, float y, float d)
+static inline float dist_near(const kf3ds__projection *p, float x, float y, float d)
 {
     (void)x;
     (void)y;
     return d - p->near_d;
 }
-static inline float dist_left(const kf3ds__proj *p, float x, float y, float d)
+static inline float dist_left(const kf3ds__projection *p, float x, float y, float d)
 {
     (void)y;
     return p->fx * x + (p->cx - p->xlo) * d;
 }
-static inline float dist_right(const kf3ds__proj *p, float x, float y, float d)
+static inline float dist_right(const kf3ds__projection *p, float x, float y, float d)
 {
     (void)y;
     return (p->xhi - p->cx) * d - p->fx * x;
 }
-static inline float dist_top(const kf3ds__proj *p, float x, float y, float d)
+static inline float dist_top(const kf3ds__projection *p, float x, float y, float d)
 {
     (void)x;
     return (p->cy - p->ylo) * d - p->fy * y;
 }
-static inline float dist_bottom(const kf3ds__proj *p, float x, float y, float d)
+static inline float dist_bottom(const kf3ds__projection *p, float x, float y, float d)
 {
     (void)x;
     return (p->yhi - p->cy) * d + p->fy * y;
 }
 
-typedef float (*dist_fn)(const kf3ds__proj *, float, float, float);
+typedef float (*dist_fn)(const kf3ds__projection *, float, float, float);
 static const dist_fn plane_dist[5] = { dist_near, dist_left, dist_right, dist_top, dist_bottom };
 
 /* Screen position of a view-space point in front of the near plane, clamped
  * into the guard band, in fixed point. */
-static inline void project_fixed(const kf3ds__proj *p, float x, float y, float w, int32_t *X,
+static inline void project_fixed(const kf3ds__projection *p, float x, float y, float w, int32_t *X,
                                  int32_t *Y)
 {
     float sx = p->cx + p->fx * x * w;
@@ -154,7 +154,7 @@ static inline void project_fixed(const kf3ds__proj *p, float x, float y, float w
     *Y = (int32_t)(sy * (float)SUB + ((float)FIX_OFFSET + 0.5f)) - FIX_OFFSET;
 }
 
-static inline void classify(const kf3ds__proj *p, float x, float y, float z, kf3ds__vtx *o)
+static inline void classify(const kf3ds__projection *p, float x, float y, float z, kf3ds__vertex *o)
 {
     float d = -z;
     uint32_t c = 0;
@@ -186,13 +186,8 @@ static inline void classify(const kf3ds__proj *p, float x, float y, float z, kf3
     }
 }
 
-void kf3ds__vertex(const kf3ds__proj *p, float x, float y, float z, kf3ds__vtx *out)
-{
-    classify(p, x, y, z, out);
-}
-
-void kf3ds__transform_points(const kf3ds__proj *p, const float *m, const float *pts,
-                             uint32_t n, kf3ds__vtx *out)
+void kf3ds__transform_points(const kf3ds__projection *p, const float *m, const float *pts,
+                             uint32_t n, kf3ds__vertex *out)
 {
     uint32_t i;
     const float m00 = m[0], m01 = m[1], m02 = m[2], m03 = m[3];
@@ -480,7 +475,7 @@ typedef struct cvert {
     int src;
 } cvert;
 
-static int clip_plane(const kf3ds__proj *p, int plane, const cvert *in, int n, cvert *out)
+static int clip_plane(const kf3ds__projection *p, int plane, const cvert *in, int n, cvert *out)
 {
     dist_fn dist = plane_dist[plane];
     int i, m = 0;
@@ -520,12 +515,12 @@ static int clip_plane(const kf3ds__proj *p, int plane, const cvert *in, int n, c
     return m;
 }
 
-int kf3ds__tri(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *v0,
-               const kf3ds__vtx *v1, const kf3ds__vtx *v2, const uint32_t color[3], int cull)
+int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
+               const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull)
 {
     uint32_t all = v0->code | v1->code | v2->code;
     int flat = color[0] == color[1] && color[1] == color[2];
-    const kf3ds__vtx *vs[3];
+    const kf3ds__vertex *vs[3];
     fvert f[3];
     int k;
     if ((v0->code & v1->code & v2->code) || (all & OC_BAD))
@@ -605,9 +600,9 @@ int kf3ds__tri(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *v0
 int kf3ds_view_project(const kf3ds_view *view, int width, int height, const float world[3],
                        float *x, float *y, float *depth)
 {
-    kf3ds__proj p;
+    kf3ds__projection p;
     float vx, vy, vz, d;
-    if (!world || !kf3ds__proj_setup(&p, view, width, height))
+    if (!world || !kf3ds__projection_setup(&p, view, width, height))
         return 0;
     vx = p.m[0][0] * world[0] + p.m[0][1] * world[1] + p.m[0][2] * world[2] + p.m[0][3];
     vy = p.m[1][0] * world[0] + p.m[1][1] * world[1] + p.m[1][2] * world[2] + p.m[1][3];
@@ -627,11 +622,11 @@ int kf3ds_view_project(const kf3ds_view *view, int width, int height, const floa
 int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view, const float p[3][3],
                           const uint32_t color[3], int cull)
 {
-    kf3ds__proj pr;
-    kf3ds__vtx v[3];
+    kf3ds__projection pr;
+    kf3ds__vertex v[3];
     int k;
     if (!fb_ok(fb) || !fb->depth || !p || !color ||
-        !kf3ds__proj_setup(&pr, view, fb->width, fb->height))
+        !kf3ds__projection_setup(&pr, view, fb->width, fb->height))
         return 0;
     for (k = 0; k < 3; k++) {
         const float *q = p[k];
@@ -639,7 +634,7 @@ int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view, const f
                  pr.m[1][0] * q[0] + pr.m[1][1] * q[1] + pr.m[1][2] * q[2] + pr.m[1][3],
                  pr.m[2][0] * q[0] + pr.m[2][1] * q[1] + pr.m[2][2] * q[2] + pr.m[2][3], &v[k]);
     }
-    return kf3ds__tri(fb, &pr, &v[0], &v[1], &v[2], color, cull ? 1 : 0);
+    return kf3ds__triangle(fb, &pr, &v[0], &v[1], &v[2], color, cull ? 1 : 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -722,8 +717,8 @@ static void line2d(kf3ds_framebuffer *fb, float x0, float y0, float w0, float x1
     }
 }
 
-void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *a,
-                 const kf3ds__vtx *b, uint32_t color, int depth_test)
+void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *a,
+                 const kf3ds__vertex *b, uint32_t color, int depth_test)
 {
     uint32_t all = a->code | b->code;
     float ax = a->x, ay = a->y, ad = a->d, bx = b->x, by = b->y, bd = b->d;
@@ -782,10 +777,10 @@ void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *
     line2d(fb, sa[0], sa[1], wa, sb[0], sb[1], wb, color, depth_test);
 }
 
-void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float a[3],
+void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__projection *p, const float a[3],
                        const float b[3], uint32_t color, int depth_test)
 {
-    kf3ds__vtx v[2];
+    kf3ds__vertex v[2];
     int k;
     for (k = 0; k < 2; k++) {
         const float *q = k ? b : a;
@@ -799,8 +794,8 @@ void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float 
 void kf3ds_raster_line(kf3ds_framebuffer *fb, const kf3ds_view *view, const float a[3],
                        const float b[3], uint32_t color, int depth_test)
 {
-    kf3ds__proj p;
-    if (!fb_ok(fb) || !a || !b || !kf3ds__proj_setup(&p, view, fb->width, fb->height))
+    kf3ds__projection p;
+    if (!fb_ok(fb) || !a || !b || !kf3ds__projection_setup(&p, view, fb->width, fb->height))
         return;
     kf3ds__line_world(fb, &p, a, b, color, depth_test);
 }

@@ -14,30 +14,29 @@
 #define OC_FAR 32u
 #define OC_BAD 64u
 
-typedef struct kf3ds__proj {
+typedef struct kf3ds__projection {
     float m[3][4];           /* world → view */
     float fx, fy, cx, cy;
     float near_d, far_d;     /* far_d is +inf when the view has none */
     float xlo, xhi, ylo, yhi; /* the guard band, in pixels */
     int width, height;
-} kf3ds__proj;
+} kf3ds__projection;
 
-typedef struct kf3ds__vtx {
+typedef struct kf3ds__vertex {
     float x, y, d;           /* view space, d = −z */
     float w;                 /* 1/d (code & OC_CLIP == 0 only) */
     int32_t X, Y;            /* fixed-point pixel position (idem) */
     uint32_t code;
-} kf3ds__vtx;
+} kf3ds__vertex;
 
-int kf3ds__proj_setup(kf3ds__proj *p, const kf3ds_view *view, int width, int height);
-void kf3ds__transform_points(const kf3ds__proj *p, const float *m12, const float *pts,
-                             uint32_t n, kf3ds__vtx *out);
-void kf3ds__vertex(const kf3ds__proj *p, float x, float y, float z, kf3ds__vtx *out);
-int kf3ds__tri(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *v0,
-               const kf3ds__vtx *v1, const kf3ds__vtx *v2, const uint32_t color[3], int cull);
-void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *a,
-                 const kf3ds__vtx *b, uint32_t color, int depth_test);
-void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float a[3],
+int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int width, int height);
+void kf3ds__transform_points(const kf3ds__projection *p, const float *m12, const float *pts,
+                             uint32_t n, kf3ds__vertex *out);
+int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
+               const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull);
+void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *a,
+                 const kf3ds__vertex *b, uint32_t color, int depth_test);
+void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__projection *p, const float a[3],
                        const float b[3], uint32_t color, int depth_test);
 
 #endif
