@@ -102,7 +102,8 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p, uint
 
     /* A new stamp invalidates every class colour of the previous mesh. */
     if (++r->color_stamp == 0) {
-        memset(r->class_color_stamp, 0, ((size_t)r->max_classes + 1) * sizeof *r->class_color_stamp);
+        memset(r->class_color_stamp, 0,
+               ((size_t)r->max_classes + 1) * sizeof *r->class_color_stamp);
         r->color_stamp = 1;
     }
     for (f = 0; f < nf; f++) {
@@ -140,7 +141,8 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p, uint
                     for (j = 0; j < 3; j++)
                         n[j] = C[j][0] * cn[0] + C[j][1] * cn[1] + C[j][2] * cn[2];
                     kf3ds__normalize3f(n);
-                    r->class_color[ci] = kf3ds__shade(r, n, v->x, v->y, -v->d, rm->class_material[ci]);
+                    r->class_color[ci] =
+                        kf3ds__shade(r, n, v->x, v->y, -v->d, rm->class_material[ci]);
                     r->class_color_stamp[ci] = r->color_stamp;
                 }
                 col[k] = r->class_color[ci];
@@ -172,7 +174,8 @@ static void draw_mesh(kf3ds_renderer *r, const kf3ds__projection *p, uint32_t mi
     if (shading == KF3DS_SHADE_WIRE)
         draw_mesh_wire(r, p, mi, fb, st);
     else
-        draw_mesh_filled(r, p, mi, (const float (*)[3])normal_rows, det, shading == KF3DS_SHADE_SMOOTH, fb, st);
+        draw_mesh_filled(r, p, mi, (const float (*)[3])normal_rows, det,
+                         shading == KF3DS_SHADE_SMOOTH, fb, st);
 }
 
 void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_view *view,

@@ -403,7 +403,8 @@ void kf3ds__draw_overlays(const kf3ds_renderer *r, const kf3ds__projection *p,
             if (!label || !label[0])
                 continue;
             kf3ds__pose_position(&poses[i], a);
-            if (!kf3ds__finite3(a) || !kf3ds_view_project(view, fb->width, fb->height, a, &x, &y, NULL))
+            if (!kf3ds__finite3(a) ||
+                !kf3ds_view_project(view, fb->width, fb->height, a, &x, &y, NULL))
                 continue;
             if (!(x > -1e6f && x < 1e6f && y > -1e6f && y < 1e6f))
                 continue;

@@ -1,6 +1,6 @@
 /* The scene renderer's internal interface, shared by its files:
  *   renderer.c  kf3ds_renderer_create / _free: what is derived once per scene
- *   lighting.c  the lights of a frame (and the shading model, inline below)
+ *   lighting.c  the lights of a frame and the shading model
  *   draw.c      kf3ds_render_scene: which meshes, at which matrices; one mesh
  *   overlays.c  hierarchy, pivots, cameras, lights, grid, names
  *   view.c      kf3ds_view_orbit, kf3ds_view_from_camera, _from_editor_camera
@@ -141,65 +141,10 @@ int kf3ds__light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i,
                       float target_pos[3], const float **target,
                       const kf3ds_light **editor_light);
 
-#define KF3DS__FILL_LIGHT 0.08f /* a constant diffuse fill so that unlit sides are not black */
-
-/* The colour of a surface point at view-space (px, py, pz) with unit normal n,
- * in material slot `material`. Lambert, as 3DS mixes it: the ambient light
- * times the material's ambient colour, plus the material's diffuse colour
- * times a small constant fill, the headlight (from the eye, +z in view space)
- * and the file lights (spots fading from the hotspot to the falloff cone).
- * Two-sided surfaces seen from behind are lit on the side seen. Inline: drawing
- * calls it for every normal class or flat face. */
-static inline uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px,
-                                    float py, float pz, uint32_t material)
-{
-    const float *diffuse = r->material_diffuse[material], *amb = r->material_ambient[material];
-    const int two_sided = r->material_two_sided[material];
-    float n[3], acc[3], nd;
-    uint32_t i;
-    n[0] = normal[0];
-    n[1] = normal[1];
-    n[2] = normal[2];
-    if (two_sided && n[0] * px + n[1] * py + n[2] * pz > 0.0f) {
-        n[0] = -n[0];
-        n[1] = -n[1];
-        n[2] = -n[2];
-    }
-    nd = n[2] > 0.0f ? n[2] : 0.0f;
-    acc[0] = KF3DS__FILL_LIGHT + r->headlight[0] * nd;
-    acc[1] = KF3DS__FILL_LIGHT + r->headlight[1] * nd;
-    acc[2] = KF3DS__FILL_LIGHT + r->headlight[2] * nd;
-    for (i = 0; i < r->num_lights; i++) {
-        const kf3ds__render_light *l = &r->lights[i];
-        float L[3], len2, inv, ndl;
-        L[0] = l->position[0] - px;
-        L[1] = l->position[1] - py;
-        L[2] = l->position[2] - pz;
-        len2 = L[0] * L[0] + L[1] * L[1] + L[2] * L[2];
-        if (!(len2 > 0.0f))
-            continue;
-        inv = 1.0f / sqrtf(len2);
-        L[0] *= inv;
-        L[1] *= inv;
-        L[2] *= inv;
-        ndl = n[0] * L[0] + n[1] * L[1] + n[2] * L[2];
-        if (!(ndl > 0.0f))
-            continue;
-        if (l->is_spot) {
-            float c = -(L[0] * l->direction[0] + L[1] * l->direction[1] + L[2] * l->direction[2]);
-            if (c <= l->cos_falloff)
-                continue;
-            if (c < l->cos_hotspot)
-                ndl *= (c - l->cos_falloff) / (l->cos_hotspot - l->cos_falloff);
-        }
-        acc[0] += l->color[0] * ndl;
-        acc[1] += l->color[1] * ndl;
-        acc[2] += l->color[2] * ndl;
-    }
-    return kf3ds__pack_rgb(amb[0] * r->ambient[0] + diffuse[0] * acc[0],
-                           amb[1] * r->ambient[1] + diffuse[1] * acc[1],
-                           amb[2] * r->ambient[2] + diffuse[2] * acc[2]);
-}
+/* The colour of a surface point at view-space (px, py, pz) with unit normal
+ * `normal`, in material slot `material` (the lighting model: lighting.c). */
+uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
+                      float pz, uint32_t material);
 
 /* ------------------------------------------------------------------------ */
 /* Overlays (overlays.c)                                                    */
