@@ -84,12 +84,14 @@ typedef enum kf3ds_shading {
                              * 0x2 BC, 0x1 CA), each once, no hidden-line removal */
 } kf3ds_shading;
 
-/* Overlays, drawn over the meshes; all but the grid show through them. */
+/* Overlays, drawn after the meshes: over them (no depth test, so that pivots
+ * and hierarchy inside meshes stay visible), but for the grid, which meshes
+ * hide. */
 #define KF3DS_OVERLAY_HIERARCHY 0x01 /* pivot-to-parent lines, dummies as boxes */
 #define KF3DS_OVERLAY_PIVOTS    0x02 /* a small cross at every object node's pivot */
 #define KF3DS_OVERLAY_CAMERAS   0x04 /* camera frusta towards their targets */
 #define KF3DS_OVERLAY_LIGHTS    0x08 /* light positions, spot cones */
-#define KF3DS_OVERLAY_GRID      0x10 /* a grid on the ground plane z = 0 (depth-tested) */
+#define KF3DS_OVERLAY_GRID      0x10 /* a grid on the ground plane z = 0 */
 #define KF3DS_OVERLAY_NAMES     0x20 /* node names next to their pivots */
 
 /* Zero-initialise; every zero field means its default. */

@@ -1112,6 +1112,9 @@ static void test_allocator(void **state)
         assert_true(total > 3);
         kf3ds_renderer_free(r);
         assert_int_equal(b.live, 0);
+        a.free_fn = NULL; /* half an allocator is refused, not replaced by malloc */
+        assert_null(kf3ds_renderer_create(s, &a));
+        assert_int_equal(b.calls, total);
     }
     for (k = 1; k <= total; k++) {
         budget b = { 0, 0, 0 };

@@ -5,16 +5,19 @@
 
 #define DEFAULT_BACKGROUND 0xFF303030u
 
-/* The mesh's points transformed by view·placement, the model-view rows in
- * mv. Winding: in stored space every mesh is counter-clockwise outward (for a
+/* Transforms the mesh's points by mv = view·placement into r->vertices, and
+ * gives det(mv) and the rows that transform its normals.
+ *
+ * Winding: in stored space every mesh is counter-clockwise outward (for a
  * mirrored mesh the loader's mirror of the points undoes the file's inside-out
  * winding; docs/evaluation.md, 'Transforms and mesh placement'). A placement
  * with a negative determinant (the M⁻¹ of a mirrored mesh, a negative scale
  * key, a mirroring view) reverses the winding on screen, so the front faces
  * are then the clockwise ones: faces are culled by the sign of det(mv).
- * Normals go through the cofactor rows of mv (the inverse transpose up to
- * scale), negated with the determinant so that they keep pointing out.
- * Returns 0 when the model-view matrix is not finite (nothing is drawn). */
+ * Normals go through the cofactor rows of mv (det · inverse transpose) times
+ * the sign of det, so that they keep pointing out.
+ *
+ * Returns 0 when mv is not finite (the mesh is not drawn). */
 static int mesh_transform(kf3ds_renderer *r, const kf3ds__projection *p, const kf3ds_mesh *m,
                           uint32_t np, const kf3ds_mat4 *placement, float normal_rows[3][3],
                           float *det)
@@ -46,13 +49,11 @@ static int mesh_transform(kf3ds_renderer *r, const kf3ds__projection *p, const k
  * (wire_edges: every edge some face marks visible, once), in its material's
  * colour lightened. Lines write no depth, so none hides another: there is no
  * hidden-line removal. */
-static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p, uint32_t mi,
+static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p,
+                           const kf3ds_mesh *m, const kf3ds__render_mesh *rm,
                            kf3ds_framebuffer *fb, kf3ds_render_stats *st)
 {
-    const kf3ds_scene *s = r->scene;
-    const kf3ds_mesh *m = &s->meshes[mi];
-    const kf3ds__render_mesh *rm = &r->meshes[mi];
-    const uint32_t np = m->num_points, nf = m->num_faces;
+    const uint32_t np = m->num_points, nf = m->num_faces, num_materials = r->scene->num_materials;
     const kf3ds__vertex *V = r->vertices;
     uint32_t f;
     for (f = 0; f < nf; f++) {
@@ -71,7 +72,7 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p, 
         if ((a->code & b->code & c->code) || ((a->code | b->code | c->code) & OC_BAD))
             continue;
         st->triangles_drawn++;
-        d = r->material_diffuse[kf3ds__face_material_slot(m, f, s->num_materials)];
+        d = r->material_diffuse[kf3ds__face_material_slot(m, f, num_materials)];
         col = kf3ds__pack_rgb(0.3f + 0.7f * d[0], 0.3f + 0.7f * d[1], 0.3f + 0.7f * d[2]);
         if (rm->wire_edges[f] & KF3DS__EDGE_AB)
             kf3ds__line(fb, p, a, b, col, 1);
@@ -85,14 +86,12 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p, 
 /* Smooth shading lights each normal class the first time a face that is drawn
  * needs it, in the class's material; flat shading lights each face at its
  * centre with its face normal. Two-sided materials are drawn from both sides. */
-static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p, uint32_t mi,
+static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
+                             const kf3ds_mesh *m, const kf3ds__render_mesh *rm,
                              const float normal_rows[3][3], float det, int smooth,
                              kf3ds_framebuffer *fb, kf3ds_render_stats *st)
 {
-    const kf3ds_scene *s = r->scene;
-    const kf3ds_mesh *m = &s->meshes[mi];
-    const kf3ds__render_mesh *rm = &r->meshes[mi];
-    const uint32_t np = m->num_points, nf = m->num_faces;
+    const uint32_t np = m->num_points, nf = m->num_faces, num_materials = r->scene->num_materials;
     const kf3ds__vertex *V = r->vertices;
     float C[3][3]; /* a local copy: no store in the loop can change it */
     uint32_t f;
@@ -119,7 +118,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p, uint
         c = &V[fc->v[2]];
         if (a->code & b->code & c->code)
             continue;
-        mat = kf3ds__face_material_slot(m, f, s->num_materials);
+        mat = kf3ds__face_material_slot(m, f, num_materials);
         cull = r->material_two_sided[mat] ? 0 : (det < 0.0f ? -1 : 1);
         any = a->code | b->code | c->code;
         if (!(any & (OC_CLIP | OC_BAD))) {
@@ -167,14 +166,15 @@ static void draw_mesh(kf3ds_renderer *r, const kf3ds__projection *p, uint32_t mi
                       kf3ds_render_stats *st)
 {
     const kf3ds_mesh *m = &r->scene->meshes[mi];
+    const kf3ds__render_mesh *rm = &r->meshes[mi];
     float normal_rows[3][3], det;
     if (!m->points || !m->num_points || !m->faces || !m->num_faces ||
         !mesh_transform(r, p, m, m->num_points, placement, normal_rows, &det))
         return;
     if (shading == KF3DS_SHADE_WIRE)
-        draw_mesh_wire(r, p, mi, fb, st);
+        draw_mesh_wire(r, p, m, rm, fb, st);
     else
-        draw_mesh_filled(r, p, mi, (const float (*)[3])normal_rows, det,
+        draw_mesh_filled(r, p, m, rm, (const float (*)[3])normal_rows, det,
                          shading == KF3DS_SHADE_SMOOTH, fb, st);
 }
 
@@ -218,8 +218,7 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
     } else if (!r->nodes_place_meshes) {
         /* Scenes whose keyframer places no mesh are drawn from the editor
          * data: every mesh not hidden at its file position (the stored
-         * points, mirrored back for mirrored meshes), lit by the editor's
-         * lights. */
+         * points, mirrored back for mirrored meshes). */
         for (i = 0; i < s->num_meshes; i++) {
             kf3ds_mat4 placement;
             if (s->meshes[i].hidden)

@@ -114,6 +114,14 @@ static float distance3(const float a[3], const float b[3])
                  (b[2] - a[2]) * (b[2] - a[2]));
 }
 
+/* How far the shape of a camera or spot reaches: to its target, at most
+ * limit. */
+static float shape_length(const float pos[3], const float tgt[3], float limit)
+{
+    float dist = distance3(pos, tgt);
+    return dist > 0.0f && dist < limit ? dist : limit;
+}
+
 /* The camera frame looking from pos to tgt, rolled: kf3ds_node_camera_view's
  * look-at (kf3ds__look_at), as floats for drawing. */
 static int look_frame(const float pos[3], const float tgt[3], float roll_deg, float fwd[3],
@@ -141,15 +149,12 @@ static int look_frame(const float pos[3], const float tgt[3], float roll_deg, fl
 static void draw_camera(kf3ds_framebuffer *fb, const kf3ds__projection *p, const float pos[3],
                         const float tgt[3], float roll, float fov, float size)
 {
-    float fwd[3], right[3], up[3], dist, len, hh, hw, c[4][3], top[3];
+    float fwd[3], right[3], up[3], len, hh, hw, c[4][3], top[3];
     int i, k;
     if (!kf3ds__finite3(pos) || !kf3ds__finite3(tgt) || !look_frame(pos, tgt, roll, fwd, right, up))
         return;
     kf3ds__line_world(fb, p, pos, tgt, COLOR_CAMERA & HALF_BRIGHT, 0);
-    dist = distance3(pos, tgt);
-    len = size * 4.0f;
-    if (dist > 0.0f && dist < len)
-        len = dist;
+    len = shape_length(pos, tgt, size * 4.0f);
     if (!(fov > 0.1f && fov < 179.0f))
         fov = 45.0f;
     hh = len * (float)tan(fov * 0.5 * KF3DS__DEG2RAD);
@@ -194,15 +199,12 @@ static void draw_light(kf3ds_framebuffer *fb, const kf3ds__projection *p, const 
         return;
     draw_cross(fb, p, pos, size, c, 1);
     if (spot && tgt && kf3ds__finite3(tgt)) {
-        float fwd[3], right[3], up[3], dist, len, rad, ring[16][3];
+        float fwd[3], right[3], up[3], len, rad, ring[16][3];
         int i, k;
         if (!look_frame(pos, tgt, 0.0f, fwd, right, up))
             return;
         kf3ds__line_world(fb, p, pos, tgt, c & HALF_BRIGHT, 0);
-        dist = distance3(pos, tgt);
-        len = size * 5.0f;
-        if (dist > 0.0f && dist < len)
-            len = dist;
+        len = shape_length(pos, tgt, size * 5.0f);
         if (!(falloff > 0.1f && falloff < 179.0f))
             falloff = falloff >= 179.0f ? 179.0f : 45.0f;
         rad = len * (float)tan(falloff * 0.5 * KF3DS__DEG2RAD);
