@@ -21,39 +21,50 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /* A caller-owned framebuffer: width×height pixels, row-major, top row first.
- * Colours are 0xAARRGGBB (alpha 0xFF when drawn). Depth holds view-space
- * distance along −z (positive, smaller = nearer); cleared to +infinity. */
+ * Colours are 0xAARRGGBB (alpha 0xFF where drawn). Depth holds the view-space
+ * distance along −z (positive, smaller = nearer), +infinity where nothing is
+ * drawn; a framebuffer without depth (NULL) gets no triangles. Primitives
+ * leave framebuffers over 32768 pixels on a side untouched. */
 typedef struct kf3ds_framebuffer {
     uint32_t *color;
     float *depth;
     int width, height;
 } kf3ds_framebuffer;
 
-KF3DS_API void kf3ds_fb_clear(kf3ds_framebuffer *fb, uint32_t color);
+/* Fills every pixel with `color` (stored as given) and the depth, when there
+ * is one, with +infinity. */
+KF3DS_API void kf3ds_framebuffer_clear(kf3ds_framebuffer *fb, uint32_t color);
 
 /* Where the picture is taken from. `view` maps world to camera space (x right,
- * y up, looking down −z), as kf3ds_node_camera_view gives; the projection is a
- * perspective with this vertical field of view and the framebuffer's aspect. */
+ * y up, looking down −z), as kf3ds_node_camera_view gives it; the projection is
+ * a perspective with this vertical field of view (clamped to [0.01, 179]
+ * degrees, 45 for NaN) and the framebuffer's aspect, square pixels. Nothing
+ * nearer than near_plane is drawn (a near_plane that is not positive counts as
+ * 0.001), nothing farther than far_plane (a far_plane not beyond near_plane:
+ * no far limit). */
 typedef struct kf3ds_view {
     kf3ds_mat4 view;
     float fov_y_degrees;
     float near_plane, far_plane;
 } kf3ds_view;
 
-/* Projects a world point to pixel coordinates (x, y) and view depth; returns 0
- * when the point is behind the near plane. */
+/* Projects a world point to pixel coordinates (x, y: pixel centres at
+ * i + 0.5) and its view depth, for a width×height framebuffer; any of x, y,
+ * depth may be NULL. Returns 0 when the point is behind the near plane. */
 KF3DS_API int kf3ds_view_project(const kf3ds_view *view, int width, int height, const float world[3],
                        float *x, float *y, float *depth);
 
-/* --- primitives: drawn with depth test, clipped to the near plane and the
- * screen. Vertex positions are in world space. --- */
+/* --- primitives: vertex positions in world space, clipped to the near plane
+ * and the screen. --- */
 
-/* A triangle with one colour per vertex (Gouraud). Back faces (counter-
- * clockwise on screen is front) are skipped when cull != 0. Returns 1 when
- * any part of it was in front of the near plane and on screen. */
-KF3DS_API int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view, const float p[3][3],
-                          const uint32_t color[3], int cull);
-/* A 3D line of one colour, depth-tested (depth_test 0: drawn over everything). */
+/* A triangle with one colour per vertex (Gouraud), depth-tested, writing
+ * depth. Front faces are counter-clockwise on screen; back faces are skipped
+ * when cull != 0. Returns 1 when it covered a pixel (before the depth test). */
+KF3DS_API int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view,
+                          const float points[3][3], const uint32_t color[3], int cull);
+/* A line of one colour, never writing depth; depth_test != 0 hides it behind
+ * what is drawn (with a little slack, so lines on surfaces stay visible),
+ * depth_test 0 draws it over everything. */
 KF3DS_API void kf3ds_raster_line(kf3ds_framebuffer *fb, const kf3ds_view *view, const float a[3],
                        const float b[3], uint32_t color, int depth_test);
 /* Text in the built-in 8×8 bitmap font (printable ASCII; others drawn as '?'),
@@ -62,60 +73,86 @@ KF3DS_API void kf3ds_raster_text(kf3ds_framebuffer *fb, int x, int y, const char
                        int scale);
 KF3DS_API int kf3ds_raster_text_width(const char *text, int scale); /* in pixels */
 
-/* --- whole scenes --- */
+/* ------------------------------------------------------------------------ */
+/* Whole scenes (the rest of src/render/)                                  */
+/* ------------------------------------------------------------------------ */
 
 typedef enum kf3ds_shading {
     KF3DS_SHADE_SMOOTH = 0, /* vertex normals shared where smoothing groups overlap */
-    KF3DS_SHADE_FLAT,
-    KF3DS_SHADE_WIRE        /* visible edges only (face flags 0x1/0x2/0x4) */
+    KF3DS_SHADE_FLAT,       /* one normal per face */
+    KF3DS_SHADE_WIRE        /* the edges the file marks visible (face flags 0x4 AB,
+                             * 0x2 BC, 0x1 CA), each once, no hidden-line removal */
 } kf3ds_shading;
 
-#define KF3DS_OVERLAY_HIERARCHY 0x01 /* pivot-to-parent lines, dummies as small boxes */
+/* Overlays, drawn after the meshes: over them (no depth test, so that pivots
+ * and hierarchy inside meshes stay visible), but for the grid, which meshes
+ * hide. */
+#define KF3DS_OVERLAY_HIERARCHY 0x01 /* pivot-to-parent lines, dummies as boxes */
 #define KF3DS_OVERLAY_PIVOTS    0x02 /* a small cross at every object node's pivot */
 #define KF3DS_OVERLAY_CAMERAS   0x04 /* camera frusta towards their targets */
 #define KF3DS_OVERLAY_LIGHTS    0x08 /* light positions, spot cones */
 #define KF3DS_OVERLAY_GRID      0x10 /* a grid on the ground plane z = 0 */
 #define KF3DS_OVERLAY_NAMES     0x20 /* node names next to their pivots */
 
+/* Zero-initialise; every zero field means its default. */
 typedef struct kf3ds_render_options {
-    kf3ds_shading shading;
-    unsigned overlays;          /* KF3DS_OVERLAY_* bits */
-    uint32_t background;        /* 0 means the default dark grey */
-    uint8_t no_file_lights;     /* headlight only */
-    int32_t through_camera;     /* 1 + index of the camera node looked through (not drawn); 0: none */
+    kf3ds_shading shading;      /* default smooth */
+    unsigned overlays;          /* KF3DS_OVERLAY_* bits; default none */
+    uint32_t background;        /* 0xRRGGBB (the alpha byte is ignored, so
+                                 * 0xFF000000 is black); 0: a dark grey */
+    uint8_t no_file_lights;     /* 1: leave the file's omni and spot lights out
+                                 * (the headlight and the ambient light stay) */
+    uint8_t has_camera_node;    /* 1: the view is the one through camera_node */
+    uint32_t camera_node;       /* that camera node (index into scene->nodes, as
+                                 * given to kf3ds_view_from_camera): its frustum
+                                 * and name are not drawn over its own view */
 } kf3ds_render_options;
 
 typedef struct kf3ds_render_stats {
-    uint32_t triangles;         /* submitted (visible object nodes' faces) */
-    uint32_t triangles_drawn;   /* that produced pixels after culling and clipping */
+    uint32_t triangles_submitted; /* faces of the meshes drawn (visible object
+                                   * nodes, or the editor's meshes) */
+    uint32_t triangles_drawn;     /* of those, the ones that covered a pixel after
+                                   * culling and clipping (wireframe: that had an
+                                   * edge on screen) */
 } kf3ds_render_stats;
 
-/* Per-scene data the renderer derives once (vertex normals from smoothing
- * groups, face normals, scratch space for transformed vertices). Creating it
- * allocates; rendering with it does not. One renderer per thread. */
+/* What the renderer derives from a scene once (vertex normals from smoothing
+ * groups, face normals, wireframe edges, material colours, scratch space for
+ * transformed vertices). Creating it allocates; rendering with it does not.
+ * The scene must stay loaded and unchanged while the renderer lives. One
+ * renderer per thread. */
 typedef struct kf3ds_renderer kf3ds_renderer;
 
+/* allocator NULL, or both its malloc_fn and free_fn NULL: malloc and free;
+ * given one without the other: NULL is returned. realloc_fn is not used.
+ * Returns NULL when out of memory too. */
 KF3DS_API kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allocator *allocator);
 KF3DS_API void kf3ds_renderer_free(kf3ds_renderer *renderer);
 
 /* Draws every visible object node's mesh at the given poses (from
- * kf3ds_scene_eval), lit by a headlight plus the file's omni and spot lights
- * (those not switched off), honouring two-sided materials and the winding
- * flip of mirrored meshes, then the requested overlays. The framebuffer is
- * cleared first. stats may be NULL. */
+ * kf3ds_scene_eval), lit by a headlight, the ambient light and the file's omni
+ * and spot lights that are not switched off (the light nodes at these poses, or
+ * the editor's lights when there are none), honouring two-sided materials and
+ * the winding flip of mirrored meshes, then the requested overlays. A scene
+ * whose keyframer places no mesh is drawn from its editor data instead: every
+ * mesh not hidden, where the editor had it (poses may then be NULL). The
+ * framebuffer is cleared first. options and stats may be NULL. */
 KF3DS_API void kf3ds_render_scene(kf3ds_renderer *renderer, const kf3ds_pose *poses,
                         const kf3ds_view *view, const kf3ds_render_options *options,
                         kf3ds_framebuffer *fb, kf3ds_render_stats *stats);
 
 /* An orbit view looking at the centre of [min, max] from azimuth/elevation
- * (degrees; azimuth 0 looks along +y, elevation up from the ground plane) at a
- * distance that frames the whole box with this vertical FOV and aspect. */
+ * (degrees; azimuth 0 looks along +y, 90 along +x; elevation up from the ground
+ * plane, looking down, within ±89.9) at a distance that frames the whole box
+ * with this vertical FOV (over 170: 170; under 1 or NaN: 45) and aspect
+ * (width / height; 1 when outside 0.001 to 1000). When min or max is NULL, not
+ * finite, or min > max, the box is [−1, 1]³. */
 KF3DS_API void kf3ds_view_orbit(const float min[3], const float max[3], float azimuth_degrees,
                       float elevation_degrees, float fov_y_degrees, float aspect,
                       kf3ds_view *out);
 /* The view through a camera node at these poses (kf3ds_node_camera_view), with
- * near/far planes from the camera's ranges or the scene bounds. Returns 0 when
- * `node` is not a camera node. */
+ * near and far planes from the camera's ranges widened to hold the scene
+ * (kf3ds_scene_bounds). Returns 0 when `node` is not a camera node. */
 KF3DS_API int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
                            kf3ds_view *out);
 /* The same through an editor camera (scene->cameras[camera], as stored: for

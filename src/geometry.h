@@ -87,4 +87,29 @@ static inline void kf3ds__cross3d(const double a[3], const double b[3], double o
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* Scales v to unit length and returns the old length; a vector of length 0
+ * or beyond 1e30 (or with a NaN) becomes the zero vector, and 0 is returned. */
+static inline float kf3ds__normalize3f(float v[3])
+{
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 0.0f && l <= 1e30f) {
+        v[0] /= l;
+        v[1] /= l;
+        v[2] /= l;
+        return l;
+    }
+    v[0] = v[1] = v[2] = 0.0f;
+    return 0.0f;
+}
+
+/* out = a × b; out may alias a or b. */
+static inline void kf3ds__cross3f(const float a[3], const float b[3], float out[3])
+{
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
+          z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
 #endif

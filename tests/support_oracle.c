@@ -171,7 +171,8 @@ static void render(const kf3ds_scene *s, const kf3ds_pose *poses, unsigned v,
         if (kf3ds_view_from_camera(s, i, poses, &view)) {
             cams++;
             CHECK(support_finite_mat(&view.view), i);
-            o.through_camera = (int32_t)i + 1;
+            o.has_camera_node = 1;
+            o.camera_node = i;
             kf3ds_render_scene(r, poses, &view, &o, &fb, NULL);
         }
     kf3ds_renderer_free(r);

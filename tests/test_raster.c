@@ -30,7 +30,7 @@ static void pic_init(picture *p, int w, int h)
     p->fb.depth = (float *)malloc((size_t)w * (size_t)h * sizeof(float));
     assert_non_null(p->fb.color);
     assert_non_null(p->fb.depth);
-    kf3ds_fb_clear(&p->fb, BG);
+    kf3ds_framebuffer_clear(&p->fb, BG);
 }
 
 static void pic_free(picture *p)
@@ -203,7 +203,6 @@ static void render(const kf3ds_scene *s, const kf3ds_view *v, kf3ds_shading shad
     o.shading = shading;
     o.overlays = overlays;
     o.background = BG;
-    o.through_camera = 0;
     if (s->num_nodes)
         kf3ds_scene_eval(s, 0.0, 0, poses);
     kf3ds_render_scene(r, poses, v, &o, &pic->fb, st);
@@ -277,7 +276,7 @@ static void test_cube_rectangle(void **state)
     pic_init(&pic, 200, 200);
     look_at(&v, eye1, tgt1, 90.0f, 0.1f, 100.0f);
     render(s, &v, KF3DS_SHADE_SMOOTH, 0, &pic, &st);
-    assert_int_equal(st.triangles, 12);
+    assert_int_equal(st.triangles_submitted, 12);
     n = drawn_box(&pic, BG, box);
     assert_int_equal(box[0], 89);
     assert_int_equal(box[1], 89);
@@ -350,9 +349,9 @@ static void test_near_plane_clip(void **state)
     /* Culling of a clipped triangle: exactly one winding is front. Seen from
      * above the floor (normal +y), (−1,−1,−5) (0,−1,5) (1,−1,−5) turns
      * counter-clockwise on screen. */
-    kf3ds_fb_clear(&pic.fb, BG);
+    kf3ds_framebuffer_clear(&pic.fb, BG);
     drawn_front = kf3ds_raster_triangle(&pic.fb, &v, rev, col, 1);
-    kf3ds_fb_clear(&pic.fb, BG);
+    kf3ds_framebuffer_clear(&pic.fb, BG);
     drawn_back = kf3ds_raster_triangle(&pic.fb, &v, tri, col, 1);
     assert_int_equal(drawn_front, 1);
     assert_int_equal(drawn_back, 0);
@@ -378,7 +377,7 @@ static void test_depth_order(void **state)
     identity_view(&v, 90.0f);
     pic_init(&pic, 200, 200);
     for (order = 0; order < 2; order++) {
-        kf3ds_fb_clear(&pic.fb, BG);
+        kf3ds_framebuffer_clear(&pic.fb, BG);
         for (i = 0; i < 2; i++) {
             if (order == 0) {
                 kf3ds_raster_triangle(&pic.fb, &v, nearq[i], red, 1);
@@ -402,7 +401,7 @@ static void test_depth_order(void **state)
     }
     /* The slanted plane d = 5 + x: the ray through pixel centre (cx, cy) has
      * x = X·d with X = (cx − 100)/100, so d = 5/(1 − X). */
-    kf3ds_fb_clear(&pic.fb, BG);
+    kf3ds_framebuffer_clear(&pic.fb, BG);
     assert_int_equal(kf3ds_raster_triangle(&pic.fb, &v, slant, red, 0), 1);
     for (y = 90; y <= 110; y += 5)
         for (x = 85; x <= 110; x += 5) {
@@ -444,7 +443,7 @@ static long render_quad(int mirrored, int ccw, int two_sided, int box[4])
     pic_init(&pic, 200, 200);
     look_at(&v, eye, tgt, 90.0f, 0.1f, 100.0f);
     render(s, &v, KF3DS_SHADE_SMOOTH, 0, &pic, &st);
-    assert_int_equal(st.triangles, 2);
+    assert_int_equal(st.triangles_submitted, 2);
     n = drawn_box(&pic, BG, box);
     pic_free(&pic);
     kf3ds_scene_free(s);
@@ -546,7 +545,7 @@ static void test_wireframe_edge_flags(void **state)
         write_mesh(&w, "Sq", pts, 4, faces, pass ? all : flags, NULL, 2, NULL, NULL);
         s = load_w3ds(&w);
         render(s, &v, KF3DS_SHADE_WIRE, 0, &pic, &st);
-        assert_int_equal(st.triangles, 2);
+        assert_int_equal(st.triangles_submitted, 2);
         /* the square spans 90..110: its outline is drawn */
         assert_true(drawn_box(&pic, BG, box) > 60);
         assert_true(box[0] >= 89 && box[0] <= 90 && box[2] >= 109 && box[2] <= 110);
@@ -597,7 +596,7 @@ static void test_text(void **state)
         int c;
         for (c = 33; c < 127; c++) {
             char s[2] = { (char)c, 0 };
-            kf3ds_fb_clear(&pic.fb, BG);
+            kf3ds_framebuffer_clear(&pic.fb, BG);
             kf3ds_raster_text(&pic.fb, 0, 0, s, 0xFFFFFFFFu, 1);
             if (drawn_box(&pic, BG, box) == 0) {
                 print_error("glyph %d is empty\n", c);
@@ -608,7 +607,7 @@ static void test_text(void **state)
     {
         picture q;
         pic_init(&q, 64, 32);
-        kf3ds_fb_clear(&pic.fb, BG);
+        kf3ds_framebuffer_clear(&pic.fb, BG);
         kf3ds_raster_text(&pic.fb, 0, 0, "\x01\xC3", 0xFFFFFFFFu, 1);
         kf3ds_raster_text(&q.fb, 0, 0, "??", 0xFFFFFFFFu, 1);
         assert_memory_equal(pic.fb.color, q.fb.color, 64 * 32 * 4);
@@ -640,11 +639,11 @@ static void test_lines(void **state)
     assert_int_equal(box[3], 100);
     assert_true(box[0] >= 79 && box[0] <= 80 && box[2] >= 119 && box[2] <= 120);
     /* a segment through the eye plane keeps its front part */
-    kf3ds_fb_clear(&pic.fb, BG);
+    kf3ds_framebuffer_clear(&pic.fb, BG);
     kf3ds_raster_line(&pic.fb, &v, a, behind, 0xFF00FF00u, 1);
     assert_true(drawn_box(&pic, BG, box) > 10);
     /* hidden behind a nearer triangle unless depth_test is 0 */
-    kf3ds_fb_clear(&pic.fb, BG);
+    kf3ds_framebuffer_clear(&pic.fb, BG);
     kf3ds_raster_triangle(&pic.fb, &v, q, red, 0);
     kf3ds_raster_line(&pic.fb, &v, a, b, 0xFF00FF00u, 1);
     assert_int_equal(px(&pic, 100, 100), 0xFFFF0000u);
@@ -795,11 +794,12 @@ static void test_camera_view(void **state)
         int box[4];
         memset(&o, 0, sizeof o);
         o.background = BG;
-        o.through_camera = cam + 1;
+        o.has_camera_node = 1;
+        o.camera_node = (uint32_t)cam;
         o.overlays = KF3DS_OVERLAY_CAMERAS;
         pic_init(&pic, 160, 120);
         kf3ds_render_scene(r, poses, &v, &o, &pic.fb, &st);
-        assert_int_equal(st.triangles, 1);
+        assert_int_equal(st.triangles_submitted, 1);
         assert_true(drawn_box(&pic, BG, box) > 0);
         kf3ds_renderer_free(r);
         pic_free(&pic);
@@ -834,11 +834,11 @@ static void test_hostile_input(void **state)
     kf3ds_raster_triangle(&pic.fb, &v, tiny, col, 0);
     assert_int_equal(kf3ds_raster_triangle(&pic.fb, &v, degen, col, 0), 0);
     assert_int_equal(kf3ds_raster_triangle(&pic.fb, &v, point, col, 0), 0);
-    kf3ds_fb_clear(&pic.fb, BG);
+    kf3ds_framebuffer_clear(&pic.fb, BG);
     /* a huge triangle covering the screen fills it exactly */
     assert_int_equal(kf3ds_raster_triangle(&pic.fb, &v, big, col, 0), 1);
     assert_int_equal(drawn_box(&pic, BG, box), 64 * 48);
-    kf3ds_fb_clear(&pic.fb, BG);
+    kf3ds_framebuffer_clear(&pic.fb, BG);
     kf3ds_raster_triangle(&pic.fb, &v, wide, col, 0);
     kf3ds_raster_line(&pic.fb, &v, a, b, 0xFFFFFFFFu, 1);
     kf3ds_raster_line(&pic.fb, &v, c, b, 0xFFFFFFFFu, 1);
@@ -858,9 +858,9 @@ static void test_hostile_input(void **state)
     assert_int_equal(kf3ds_view_project(NULL, 10, 10, b, NULL, NULL, NULL), 0);
     assert_int_equal(kf3ds_view_project(&v, 0, 10, b, NULL, NULL, NULL), 0);
     /* empty framebuffers */
-    kf3ds_fb_clear(&empty, 0);
-    kf3ds_fb_clear(&neg, 0);
-    kf3ds_fb_clear(NULL, 0);
+    kf3ds_framebuffer_clear(&empty, 0);
+    kf3ds_framebuffer_clear(&neg, 0);
+    kf3ds_framebuffer_clear(NULL, 0);
     assert_int_equal(kf3ds_raster_triangle(&empty, &v, big, col, 0), 0);
     kf3ds_raster_line(&empty, &v, a, b, 0, 0);
     kf3ds_raster_line(NULL, &v, a, b, 0, 0);
@@ -918,7 +918,7 @@ static void test_hostile_scene(void **state)
     for (shade = 0; shade < 4; shade++) {
         o.shading = (kf3ds_shading)shade;
         kf3ds_render_scene(r, poses, &v, &o, &pic.fb, &st);
-        assert_int_equal(st.triangles, 5);
+        assert_int_equal(st.triangles_submitted, 5);
     }
     /* a poisoned pose */
     poses[0].world.m[0][0] = NAN;
@@ -962,7 +962,7 @@ static void test_hidden_and_dummy(void **state)
         assert_int_equal(s->num_nodes, 2);
         assert_true(s->nodes[0].is_dummy);
         render(s, &v, KF3DS_SHADE_SMOOTH, 0, &pic, &st);
-        assert_int_equal(st.triangles, hide ? 0 : 12);
+        assert_int_equal(st.triangles_submitted, hide ? 0 : 12);
         assert_int_equal(drawn_box(&pic, BG, box), hide ? 0 : 22 * 22);
         render(s, &v, KF3DS_SHADE_SMOOTH, KF3DS_OVERLAY_HIERARCHY | KF3DS_OVERLAY_NAMES, &pic,
                &st);
@@ -1021,7 +1021,6 @@ static void render_lit(const float *lamp, int off, const float *spot_target, int
     pic_init(&pic, 160, 120);
     memset(&o, 0, sizeof o);
     o.background = BG;
-    o.through_camera = 0;
     o.no_file_lights = (uint8_t)no_file_lights;
     r = kf3ds_renderer_create(s, NULL);
     kf3ds_render_scene(r, NULL, &v, &o, &pic.fb, NULL);
@@ -1107,6 +1106,9 @@ static void test_allocator(void **state)
         assert_true(total > 3);
         kf3ds_renderer_free(r);
         assert_int_equal(b.live, 0);
+        a.free_fn = NULL; /* half an allocator is refused, not replaced by malloc */
+        assert_null(kf3ds_renderer_create(s, &a));
+        assert_int_equal(b.calls, total);
     }
     for (k = 1; k <= total; k++) {
         budget b = { 0, 0, 0 };
@@ -1215,7 +1217,6 @@ static void render_corpus_file(const char *path, const char *name, void *user)
     }
     memset(&o, 0, sizeof o);
     o.background = BG;
-    o.through_camera = 0;
     for (f = 0; f < 3; f++) {
         kf3ds_render_stats st;
         int box[4];
@@ -1226,7 +1227,7 @@ static void render_corpus_file(const char *path, const char *name, void *user)
         kf3ds_render_scene(r, poses[f], &v, &o, &pic.fb, &st);
         if (drawn_box(&pic, BG, box) == 0) {
             print_error("%s: frame %g is empty (%u triangles, box %g %g %g .. %g %g %g)\n",
-                        name, frames[f], st.triangles, mn[0], mn[1], mn[2], mx[0],
+                        name, frames[f], st.triangles_submitted, mn[0], mn[1], mn[2], mx[0],
                         mx[1], mx[2]);
             fail();
         }
@@ -1268,7 +1269,8 @@ static void render_corpus_file(const char *path, const char *name, void *user)
         if (s->nodes[k].type != KF3DS_NODE_CAMERA)
             continue;
         assert_int_equal(kf3ds_view_from_camera(s, (uint32_t)k, poses[1], &v), 1);
-        o.through_camera = (int32_t)k + 1;
+        o.has_camera_node = 1;
+        o.camera_node = (uint32_t)k;
         o.overlays = 0x3F;
         kf3ds_render_scene(r, poses[1], &v, &o, &pic.fb, NULL);
     }

@@ -179,7 +179,6 @@ static int bench_render(int argc, char **argv)
     kf3ds_view_orbit(mn, mx, 35.0f, 25.0f, 45.0f, (float)width / (float)height, &view);
     memset(&ro, 0, sizeof ro);
     ro.shading = KF3DS_SHADE_SMOOTH;
-    ro.through_camera = 0;
 
     /* Warm-up: one frame, so that the first run does not pay page faults. */
     kf3ds_scene_eval(scene, start, 0, poses);
@@ -193,7 +192,7 @@ static int bench_render(int argc, char **argv)
         for (f = 0; f < frames; f++) {
             kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
             kf3ds_render_scene(renderer, poses, &view, &ro, &fb, &st);
-            sub += st.triangles;
+            sub += st.triangles_submitted;
             drw += st.triangles_drawn;
         }
         t = now_ms() - t0;

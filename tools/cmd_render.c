@@ -373,7 +373,8 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     memset(&ro, 0, sizeof ro);
     ro.shading = c->o->shading;
     ro.overlays = c->o->overlays;
-    ro.through_camera = c->camera_node + 1; /* -1 (orbit) gives 0: none */
+    ro.has_camera_node = c->camera_node != KF3DS_NONE;
+    ro.camera_node = ro.has_camera_node ? (uint32_t)c->camera_node : 0;
     kf3ds_render_scene(c->renderer, c->poses, &view, &ro, fb, NULL);
     if (!c->o->no_label) {
         format_frame(num, sizeof num, frame);

@@ -348,13 +348,16 @@ static void draw_frame(viewer *v)
 {
     kf3ds_view view;
     kf3ds_render_options ro;
+    int32_t camera_node;
     uint64_t t0 = SDL_GetPerformanceCounter(), t1;
     double ms;
     kf3ds_scene_eval(v->scene, v->frame, 0, v->poses);
     memset(&ro, 0, sizeof ro);
     ro.shading = v->shading;
     ro.overlays = v->overlays;
-    ro.through_camera = current_view(v, &view) + 1; /* -1 (orbit) gives 0: none */
+    camera_node = current_view(v, &view);
+    ro.has_camera_node = camera_node != KF3DS_NONE;
+    ro.camera_node = ro.has_camera_node ? (uint32_t)camera_node : 0;
     kf3ds_render_scene(v->renderer, v->poses, &view, &ro, &v->fb, NULL);
     t1 = SDL_GetPerformanceCounter();
     ms = (double)(t1 - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();

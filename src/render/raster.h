@@ -1,43 +1,200 @@
-/* The rasterizer's internal interface (raster.c), used by render.c. */
+/* The rasterizer's internal interface, shared by its files and the scene
+ * renderer:
+ *   raster.c           framebuffer, projection setup, vertex transform, kf3ds_view_project
+ *   raster_triangle.c  triangle clipping and fill
+ *   raster_line.c      line clipping and stepping
+ *   raster_font.c      the built-in 8×8 font
+ * The projection helpers are inline here because every vertex goes through
+ * them.
+ *
+ * The projection (kf3ds__projection_setup): square pixels, pixel centres at
+ * (x + 0.5, y + 0.5), screen x = cx + f·x/d, screen y = cy − f·y/d with d = −z
+ * the view depth. A vertex gets an outcode against the near and far planes and
+ * a guard band of KF3DS__GUARD_BAND pixels around the screen; a vertex inside
+ * the near plane and the guard band also gets its fixed-point screen position
+ * (KF3DS__SUB_BITS fractional bits) and w = 1/d.
+ *
+ * Framebuffers are limited to KF3DS__MAX_DIM pixels on a side (bigger ones are
+ * left untouched by the primitives) so that the fixed-point arithmetic stays
+ * exact. */
 #ifndef KF3DS_RASTER_H
 #define KF3DS_RASTER_H
 #include "../internal.h"
 #include "kf3ds_render.h"
 
-/* Outcodes. */
+#define KF3DS__SUB_BITS 8                         /* fractional bits of screen positions */
+#define KF3DS__SUBPIXELS (1 << KF3DS__SUB_BITS)   /* fixed-point steps per pixel */
+#define KF3DS__GUARD_BAND 4096.0f                 /* pixels beyond each screen edge */
+#define KF3DS__MAX_DIM 32768
+#define KF3DS__BIG_COORD 1e18f    /* view-space coordinates beyond this are treated as bad */
+#define KF3DS__FIX_OFFSET 1048832 /* (GUARD_BAND + 1) · SUBPIXELS: makes every screen
+                                   * coordinate positive before rounding */
+
+/* Outcodes: the planes a vertex is outside of. The first five are the clip
+ * planes, in the order of kf3ds__plane_dist. */
 #define OC_NEAR 1u
-#define OC_LEFT 2u
+#define OC_LEFT 2u               /* the guard band's edges */
 #define OC_RIGHT 4u
 #define OC_TOP 8u
 #define OC_BOTTOM 16u
-#define OC_CLIP 31u
+#define OC_CLIP 31u              /* any of the five above */
 #define OC_FAR 32u
-#define OC_BAD 64u
+#define OC_BAD 64u               /* a coordinate beyond KF3DS__BIG_COORD or NaN */
 
-typedef struct kf3ds__proj {
+typedef struct kf3ds__projection {
     float m[3][4];           /* world → view */
-    float fx, fy, cx, cy;
+    float fx, fy, cx, cy;    /* focal lengths and centre, in pixels */
     float near_d, far_d;     /* far_d is +inf when the view has none */
     float xlo, xhi, ylo, yhi; /* the guard band, in pixels */
     int width, height;
-} kf3ds__proj;
+} kf3ds__projection;
 
-typedef struct kf3ds__vtx {
+/* A vertex ready for drawing. */
+typedef struct kf3ds__vertex {
     float x, y, d;           /* view space, d = −z */
     float w;                 /* 1/d (code & OC_CLIP == 0 only) */
     int32_t X, Y;            /* fixed-point pixel position (idem) */
-    uint32_t code;
-} kf3ds__vtx;
+    uint32_t code;           /* OC_* */
+} kf3ds__vertex;
 
-int kf3ds__proj_setup(kf3ds__proj *p, const kf3ds_view *view, int width, int height);
-void kf3ds__transform_points(const kf3ds__proj *p, const float *m12, const float *pts,
-                             uint32_t n, kf3ds__vtx *out);
-void kf3ds__vertex(const kf3ds__proj *p, float x, float y, float z, kf3ds__vtx *out);
-int kf3ds__tri(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *v0,
-               const kf3ds__vtx *v1, const kf3ds__vtx *v2, const uint32_t color[3], int cull);
-void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__proj *p, const kf3ds__vtx *a,
-                 const kf3ds__vtx *b, uint32_t color, int depth_test);
-void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__proj *p, const float a[3],
+/* Sets the projection up for a width×height framebuffer; returns 0 when the
+ * view is unusable (NULL, a matrix entry beyond KF3DS__BIG_COORD) or the size
+ * is out of range. */
+int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int width, int height);
+/* Transforms n points (pts: x y z each) by the 3×4 row-major matrix m12 (world
+ * or model → view) and classifies them. */
+void kf3ds__transform_points(const kf3ds__projection *p, const float *m12, const float *pts,
+                             uint32_t n, kf3ds__vertex *out);
+/* A triangle with a colour per vertex (raster_triangle.c): cull > 0 drops
+ * back faces (clockwise on screen), cull < 0 front faces, 0 none. Returns 1
+ * when it covered a pixel centre. */
+int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
+                    const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3],
+                    int cull);
+/* Lines (raster_line.c), never writing depth. */
+void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *a,
+                 const kf3ds__vertex *b, uint32_t color, int depth_test);
+void kf3ds__line_world(kf3ds_framebuffer *fb, const kf3ds__projection *p, const float a[3],
                        const float b[3], uint32_t color, int depth_test);
+
+/* ------------------------------------------------------------------------ */
+/* Inline helpers                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* A framebuffer the primitives draw into. */
+static inline int kf3ds__framebuffer_ok(const kf3ds_framebuffer *fb)
+{
+    return fb && fb->color && fb->width > 0 && fb->height > 0 && fb->width <= KF3DS__MAX_DIM &&
+           fb->height <= KF3DS__MAX_DIM;
+}
+
+/* A world point in view space. */
+static inline void kf3ds__to_view(const kf3ds__projection *p, const float w[3], float out[3])
+{
+    int i;
+    for (i = 0; i < 3; i++)
+        out[i] = p->m[i][0] * w[0] + p->m[i][1] * w[1] + p->m[i][2] * w[2] + p->m[i][3];
+}
+
+/* Signed distances to the clip planes (inside >= 0). The outcodes and the
+ * clippers use these same expressions so that they agree exactly. */
+static inline float kf3ds__dist_near(const kf3ds__projection *p, float x, float y, float d)
+{
+    (void)x;
+    (void)y;
+    return d - p->near_d;
+}
+static inline float kf3ds__dist_left(const kf3ds__projection *p, float x, float y, float d)
+{
+    (void)y;
+    return p->fx * x + (p->cx - p->xlo) * d;
+}
+static inline float kf3ds__dist_right(const kf3ds__projection *p, float x, float y, float d)
+{
+    (void)y;
+    return (p->xhi - p->cx) * d - p->fx * x;
+}
+static inline float kf3ds__dist_top(const kf3ds__projection *p, float x, float y, float d)
+{
+    (void)x;
+    return (p->cy - p->ylo) * d - p->fy * y;
+}
+static inline float kf3ds__dist_bottom(const kf3ds__projection *p, float x, float y, float d)
+{
+    (void)x;
+    return (p->yhi - p->cy) * d + p->fy * y;
+}
+
+/* The distance to clip plane i (the bit 1 << i of the outcodes). */
+typedef float (*kf3ds__dist_fn)(const kf3ds__projection *, float, float, float);
+static const kf3ds__dist_fn kf3ds__plane_dist[5] = { kf3ds__dist_near, kf3ds__dist_left,
+                                                     kf3ds__dist_right, kf3ds__dist_top,
+                                                     kf3ds__dist_bottom };
+
+/* Screen position of a view-space point in front of the near plane (w = 1/d),
+ * clamped into the guard band, in fixed point. */
+static inline void kf3ds__project_fixed(const kf3ds__projection *p, float x, float y, float w,
+                                        int32_t *X, int32_t *Y)
+{
+    float sx = p->cx + p->fx * x * w;
+    float sy = p->cy - p->fy * y * w;
+    if (!(sx >= p->xlo))
+        sx = p->xlo;
+    if (sx > p->xhi)
+        sx = p->xhi;
+    if (!(sy >= p->ylo))
+        sy = p->ylo;
+    if (sy > p->yhi)
+        sy = p->yhi;
+    *X = (int32_t)(sx * (float)KF3DS__SUBPIXELS + ((float)KF3DS__FIX_OFFSET + 0.5f)) -
+         KF3DS__FIX_OFFSET;
+    *Y = (int32_t)(sy * (float)KF3DS__SUBPIXELS + ((float)KF3DS__FIX_OFFSET + 0.5f)) -
+         KF3DS__FIX_OFFSET;
+}
+
+/* The vertex at view-space (x, y, z): its outcode, and inside the clip planes
+ * its screen position and 1/d. */
+static inline void kf3ds__classify(const kf3ds__projection *p, float x, float y, float z,
+                                   kf3ds__vertex *o)
+{
+    float d = -z;
+    uint32_t c = 0;
+    o->x = x;
+    o->y = y;
+    o->d = d;
+    o->w = 0.0f;
+    o->X = o->Y = 0;
+    if (!(fabsf(x) <= KF3DS__BIG_COORD && fabsf(y) <= KF3DS__BIG_COORD &&
+          fabsf(d) <= KF3DS__BIG_COORD)) {
+        o->code = OC_BAD;
+        return;
+    }
+    if (!(kf3ds__dist_near(p, x, y, d) >= 0.0f))
+        c |= OC_NEAR;
+    if (d > p->far_d)
+        c |= OC_FAR;
+    if (kf3ds__dist_left(p, x, y, d) < 0.0f)
+        c |= OC_LEFT;
+    if (kf3ds__dist_right(p, x, y, d) < 0.0f)
+        c |= OC_RIGHT;
+    if (kf3ds__dist_top(p, x, y, d) < 0.0f)
+        c |= OC_TOP;
+    if (kf3ds__dist_bottom(p, x, y, d) < 0.0f)
+        c |= OC_BOTTOM;
+    o->code = c;
+    if (!(c & OC_CLIP)) {
+        o->w = 1.0f / d;
+        kf3ds__project_fixed(p, x, y, o->w, &o->X, &o->Y);
+    }
+}
+
+/* The same for a world point. */
+static inline void kf3ds__classify_world(const kf3ds__projection *p, const float w[3],
+                                         kf3ds__vertex *o)
+{
+    float v[3];
+    kf3ds__to_view(p, w, v);
+    kf3ds__classify(p, v[0], v[1], v[2], o);
+}
 
 #endif

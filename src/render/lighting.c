@@ -1,0 +1,170 @@
+/* The lights of a frame: the ambient light, a headlight, and the file's omni
+ * and spot lights (those not switched off) in view space, from the light nodes
+ * at the frame's poses or, for files without light nodes, from the editor's
+ * lights; and the shading model that uses them. */
+#include "renderer.h"
+#include <string.h>
+
+/* Adds a light at pos (a spot aimed at target with hotspot and falloff cone
+ * angles in degrees); lights that are not finite, spots without a direction,
+ * and lights beyond KF3DS__MAX_FILE_LIGHTS are left out. */
+static void add_light(kf3ds_renderer *r, const kf3ds__projection *p, const float pos[3],
+                      const float color[3], int spot, const float target[3], float hotspot,
+                      float falloff)
+{
+    kf3ds__render_light *l;
+    if (r->num_lights >= KF3DS__MAX_FILE_LIGHTS || !kf3ds__finite3(pos))
+        return;
+    l = &r->lights[r->num_lights];
+    memset(l, 0, sizeof *l);
+    kf3ds__to_view(p, pos, l->position);
+    kf3ds__clamp_color(color, l->color, 4.0f);
+    if (spot) {
+        float d[3], vt[3];
+        if (!target || !kf3ds__finite3(target))
+            return;
+        kf3ds__to_view(p, target, vt);
+        d[0] = vt[0] - l->position[0];
+        d[1] = vt[1] - l->position[1];
+        d[2] = vt[2] - l->position[2];
+        if (kf3ds__normalize3f(d) == 0.0f)
+            return;
+        memcpy(l->direction, d, sizeof d);
+        if (!(falloff > 0.0f && falloff <= 360.0f))
+            falloff = 90.0f;
+        if (!(hotspot >= 0.0f && hotspot <= falloff))
+            hotspot = falloff;
+        if (falloff > 359.0f)
+            falloff = 359.0f;
+        l->cos_hotspot = (float)cos(hotspot * 0.5 * KF3DS__DEG2RAD);
+        l->cos_falloff = (float)cos(falloff * 0.5 * KF3DS__DEG2RAD);
+        l->is_spot = 1;
+    }
+    r->num_lights++;
+}
+
+int kf3ds__light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i, float pos[3],
+                      float target_pos[3], const float **target,
+                      const kf3ds_light **editor_light)
+{
+    const kf3ds_node *n = &s->nodes[i];
+    *target = NULL;
+    *editor_light = NULL;
+    if (n->type != KF3DS_NODE_LIGHT && n->type != KF3DS_NODE_SPOT)
+        return 0;
+    if (n->light >= 0 && (uint32_t)n->light < s->num_lights)
+        *editor_light = &s->lights[n->light];
+    kf3ds__pose_position(&poses[i], pos);
+    if (n->type == KF3DS_NODE_SPOT) {
+        if (n->target >= 0 && (uint32_t)n->target < s->num_nodes) {
+            kf3ds__pose_position(&poses[n->target], target_pos);
+            *target = target_pos;
+        } else if (*editor_light) {
+            *target = (*editor_light)->target;
+        }
+    }
+    return 1;
+}
+
+void kf3ds__setup_lights(kf3ds_renderer *r, const kf3ds__projection *p, const kf3ds_pose *poses,
+                         int no_file_lights)
+{
+    const kf3ds_scene *s = r->scene;
+    float amb[3];
+    uint32_t i;
+    int k, have_nodes = 0;
+    memcpy(amb, s->ambient, sizeof amb);
+    r->num_lights = 0;
+    if (poses)
+        for (i = 0; i < s->num_nodes; i++) {
+            const kf3ds_node *n = &s->nodes[i];
+            if (n->type == KF3DS_NODE_AMBIENT)
+                memcpy(amb, poses[i].color, sizeof amb);
+            if (n->type == KF3DS_NODE_LIGHT || n->type == KF3DS_NODE_SPOT)
+                have_nodes = 1;
+        }
+    kf3ds__clamp_color(amb, r->ambient, 1.0f);
+    if (!no_file_lights) {
+        if (have_nodes) {
+            for (i = 0; i < s->num_nodes; i++) {
+                const kf3ds_light *el;
+                float pos[3], tgt[3];
+                const float *tp;
+                if (!kf3ds__light_node(s, poses, i, pos, tgt, &tp, &el) || (el && el->off))
+                    continue;
+                add_light(r, p, pos, poses[i].color, s->nodes[i].type == KF3DS_NODE_SPOT, tp,
+                          poses[i].hotspot, poses[i].falloff);
+            }
+        } else {
+            for (i = 0; i < s->num_lights; i++) {
+                const kf3ds_light *l = &s->lights[i];
+                if (l->off)
+                    continue;
+                add_light(r, p, l->position, l->color, l->spot, l->target, l->hotspot,
+                          l->falloff);
+            }
+        }
+    }
+    /* The headlight is dimmer when file lights share the work. */
+    for (k = 0; k < 3; k++)
+        r->headlight[k] = r->num_lights ? 0.45f : 0.9f;
+}
+
+#define FILL_LIGHT 0.08f /* a constant diffuse fill so that unlit sides are not black */
+
+/* The colour of a surface point at view-space (px, py, pz) with this unit normal,
+ * in material slot `material`. Lambert, as 3DS mixes it: the ambient light
+ * times the material's ambient colour, plus the material's diffuse colour
+ * times a small constant fill, the headlight (from the eye, +z in view space)
+ * and the file lights (spots fading from the hotspot to the falloff cone).
+ * Two-sided surfaces seen from behind are lit on the side seen. */
+uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
+                      float pz, uint32_t material)
+{
+    const float *diffuse = r->material_diffuse[material], *amb = r->material_ambient[material];
+    const int two_sided = r->material_two_sided[material];
+    float n[3], acc[3], nd;
+    uint32_t i;
+    n[0] = normal[0];
+    n[1] = normal[1];
+    n[2] = normal[2];
+    if (two_sided && n[0] * px + n[1] * py + n[2] * pz > 0.0f) {
+        n[0] = -n[0];
+        n[1] = -n[1];
+        n[2] = -n[2];
+    }
+    nd = n[2] > 0.0f ? n[2] : 0.0f;
+    acc[0] = FILL_LIGHT + r->headlight[0] * nd;
+    acc[1] = FILL_LIGHT + r->headlight[1] * nd;
+    acc[2] = FILL_LIGHT + r->headlight[2] * nd;
+    for (i = 0; i < r->num_lights; i++) {
+        const kf3ds__render_light *l = &r->lights[i];
+        float L[3], len2, inv, ndl;
+        L[0] = l->position[0] - px;
+        L[1] = l->position[1] - py;
+        L[2] = l->position[2] - pz;
+        len2 = L[0] * L[0] + L[1] * L[1] + L[2] * L[2];
+        if (!(len2 > 0.0f))
+            continue;
+        inv = 1.0f / sqrtf(len2);
+        L[0] *= inv;
+        L[1] *= inv;
+        L[2] *= inv;
+        ndl = n[0] * L[0] + n[1] * L[1] + n[2] * L[2];
+        if (!(ndl > 0.0f))
+            continue;
+        if (l->is_spot) {
+            float c = -(L[0] * l->direction[0] + L[1] * l->direction[1] + L[2] * l->direction[2]);
+            if (c <= l->cos_falloff)
+                continue;
+            if (c < l->cos_hotspot)
+                ndl *= (c - l->cos_falloff) / (l->cos_hotspot - l->cos_falloff);
+        }
+        acc[0] += l->color[0] * ndl;
+        acc[1] += l->color[1] * ndl;
+        acc[2] += l->color[2] * ndl;
+    }
+    return kf3ds__pack_rgb(amb[0] * r->ambient[0] + diffuse[0] * acc[0],
+                           amb[1] * r->ambient[1] + diffuse[1] * acc[1],
+                           amb[2] * r->ambient[2] + diffuse[2] * acc[2]);
+}

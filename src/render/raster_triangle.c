@@ -1,0 +1,425 @@
+/* Triangles.
+ *  - kf3ds__triangle: triangles whose three vertices share an outside plane
+ *    are dropped; triangles inside every plane go straight to the fill; the
+ *    rest are clipped in view space (Sutherland–Hodgman against the near plane
+ *    and the guard planes they cross, so a triangle crossing the near plane is
+ *    cut, never dropped, and nothing reaches the fill with huge coordinates),
+ *    then fanned into triangles.
+ *  - fill: edge functions in exact 64-bit integers over the bounding box
+ *    clamped to the screen, the top-left rule (shared edges are drawn once),
+ *    1/d and the colours interpolated linearly in screen space (exact for 1/d;
+ *    Gouraud for colour). Each row's attributes start from the exact
+ *    barycentrics of its first covered pixel, so long spans of thin triangles
+ *    never extrapolate. The depth test compares w·zbuf > 1 (no division); a
+ *    passing pixel stores d = 1/w. */
+#include "raster.h"
+
+#define HALF (KF3DS__SUBPIXELS / 2) /* a pixel's centre, in fixed point */
+
+typedef struct fill_vertex {
+    int32_t X, Y;
+    float w;
+    float c[3];              /* colour channels 0..255, +0.5 so truncation rounds */
+} fill_vertex;
+
+/* For the span of one row: with e the edge function at the row's first
+ * pixel and a its step per pixel, the first k >= 0 where e + a·k >= 0 (a > 0,
+ * e < 0), or the last one (a < 0, e >= 0). The quotient comes from doubles
+ * (e and a are exact there) and is corrected with the exact test; k is
+ * clamped to [0, limit]. */
+static inline int64_t first_inside(int64_t e, int64_t a, int64_t limit)
+{
+    double q = (double)-e / (double)a;
+    int64_t k = q < (double)limit ? (int64_t)q : limit;
+    while (k < limit && e + a * k < 0)
+        k++;
+    while (k > 0 && e + a * (k - 1) >= 0)
+        k--;
+    return k;
+}
+
+static inline int64_t last_inside(int64_t e, int64_t a, int64_t limit)
+{
+    double q = (double)e / (double)-a;
+    int64_t k = q < (double)limit ? (int64_t)q : limit;
+    while (k > 0 && e + a * k < 0)
+        k--;
+    while (k < limit && e + a * (k + 1) >= 0)
+        k++;
+    return k;
+}
+
+/* Colours step in 16.16 fixed point: the row's first value is exact and
+ * every pixel of a span is inside the triangle, so the values stay within
+ * [0.5, 255.5] up to rounding; the masks only guard the packing. */
+#define PACK(r, g, b)                                                                    \
+    (0xFF000000u | ((uint32_t)(r)&0xFF0000u) | (((uint32_t)(g) >> 8) & 0xFF00u) |        \
+     (((uint32_t)(b) >> 16) & 0xFFu))
+
+static inline int32_t to_fix(float v)
+{
+    float f = v * 65536.0f;
+    if (!(f > -16777216.0f))
+        f = -16777216.0f;
+    if (f > 16777216.0f)
+        f = 16777216.0f;
+    return (int32_t)f;
+}
+
+/* cull > 0 drops clockwise-on-screen triangles (back faces), cull < 0 drops
+ * counter-clockwise ones. Returns 1 when a pixel centre was covered. */
+static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *b,
+                const fill_vertex *c, int cull, int flat, uint32_t flat_color)
+{
+    const int W = fb->width, H = fb->height;
+    int64_t area, e0r, e1r, e2r, a0, a1, a2, b0, b1, b2;
+    int32_t xmin, xmax, ymin, ymax;
+    int px0, px1, py0, py1, y, covered = 0, wide;
+    int64_t X0, Y0;
+    float inv, kw[3], kc[3][3], dw, dcf[3];
+    int32_t dc[3];
+    float *zbuf = fb->depth;
+    uint32_t *cbuf = fb->color;
+
+    area = (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
+    if (area == 0)
+        return 0;
+    if (area < 0) { /* counter-clockwise on screen (y down): a front face */
+        const fill_vertex *t;
+        if (cull < 0)
+            return 0;
+        t = b;
+        b = c;
+        c = t;
+        area = -area;
+    } else if (cull > 0) {
+        return 0;
+    }
+    xmin = a->X < b->X ? a->X : b->X;
+    xmin = c->X < xmin ? c->X : xmin;
+    xmax = a->X > b->X ? a->X : b->X;
+    xmax = c->X > xmax ? c->X : xmax;
+    ymin = a->Y < b->Y ? a->Y : b->Y;
+    ymin = c->Y < ymin ? c->Y : ymin;
+    ymax = a->Y > b->Y ? a->Y : b->Y;
+    ymax = c->Y > ymax ? c->Y : ymax;
+    /* Pixel px is sampled at px·KF3DS__SUBPIXELS + HALF. */
+    px0 = xmin + (HALF - 1) < 0 ? 0 : (xmin + (HALF - 1)) / KF3DS__SUBPIXELS;
+    py0 = ymin + (HALF - 1) < 0 ? 0 : (ymin + (HALF - 1)) / KF3DS__SUBPIXELS;
+    if (xmax - HALF < 0 || ymax - HALF < 0)
+        return 0;
+    px1 = (xmax - HALF) / KF3DS__SUBPIXELS;
+    py1 = (ymax - HALF) / KF3DS__SUBPIXELS;
+    if (px1 >= W)
+        px1 = W - 1;
+    if (py1 >= H)
+        py1 = H - 1;
+    if (px0 > px1 || py0 > py1)
+        return 0;
+
+    /* Edge functions, inside >= 0: e0 = E(b→c) weighs a, e1 = E(c→a) weighs b,
+     * e2 = E(a→b) weighs c. E(s→t)(P) = (t.X−s.X)(P.Y−s.Y) − (t.Y−s.Y)(P.X−s.X).
+     * Top-left rule: an edge going up (dY < 0) or right along a horizontal
+     * keeps its pixels; the others lose exact hits (bias −1). */
+    X0 = (int64_t)px0 * KF3DS__SUBPIXELS + HALF;
+    Y0 = (int64_t)py0 * KF3DS__SUBPIXELS + HALF;
+#define EDGE_SETUP(s, t, e, A, B)                                                       \
+    do {                                                                                \
+        int64_t dX = (int64_t)t->X - s->X, dY = (int64_t)t->Y - s->Y;                   \
+        e = dX * (Y0 - s->Y) - dY * (X0 - s->X);                                        \
+        if (!(dY < 0 || (dY == 0 && dX > 0)))                                           \
+            e -= 1;                                                                     \
+        A = -dY * KF3DS__SUBPIXELS;                                                     \
+        B = dX * KF3DS__SUBPIXELS;                                                      \
+    } while (0)
+    EDGE_SETUP(b, c, e0r, a0, b0);
+    EDGE_SETUP(c, a, e1r, a1, b1);
+    EDGE_SETUP(a, b, e2r, a2, b2);
+#undef EDGE_SETUP
+
+    inv = 1.0f / (float)area;
+    kw[0] = a->w * inv;
+    kw[1] = b->w * inv;
+    kw[2] = c->w * inv;
+    dw = kw[0] * (float)a0 + kw[1] * (float)a1 + kw[2] * (float)a2;
+    if (!flat) {
+        int k;
+        for (k = 0; k < 3; k++) {
+            kc[k][0] = a->c[k] * inv;
+            kc[k][1] = b->c[k] * inv;
+            kc[k][2] = c->c[k] * inv;
+            dcf[k] = kc[k][0] * (float)a0 + kc[k][1] * (float)a1 + kc[k][2] * (float)a2;
+            dc[k] = to_fix(dcf[k]);
+        }
+    }
+    /* Narrow triangles walk each row testing the edges; wide ones find the
+     * row's span exactly first. */
+    wide = px1 - px0 >= 12;
+
+    for (y = py0; y <= py1; y++, e0r += b0, e1r += b1, e2r += b2) {
+        int64_t e0 = e0r, e1 = e1r, e2 = e2r;
+        int x, xe;
+        uint32_t *crow;
+        float *zrow, w, f0, f1, f2;
+        if (wide) {
+            int64_t lim = px1 - px0, lo = 0, hi = lim;
+#define SPAN(e, A)                                                                       \
+    do {                                                                                 \
+        if (A > 0) {                                                                     \
+            if (e < 0) {                                                                 \
+                int64_t k = first_inside(e, A, lim + 1);                                 \
+                if (k > lo)                                                              \
+                    lo = k;                                                              \
+            }                                                                            \
+        } else if (A < 0) {                                                              \
+            if (e < 0) {                                                                 \
+                lo = lim + 1;                                                            \
+            } else {                                                                     \
+                int64_t k = last_inside(e, A, lim);                                      \
+                if (k < hi)                                                              \
+                    hi = k;                                                              \
+            }                                                                            \
+        } else if (e < 0) {                                                              \
+            lo = lim + 1;                                                                \
+        }                                                                                \
+    } while (0)
+            SPAN(e0, a0);
+            SPAN(e1, a1);
+            SPAN(e2, a2);
+#undef SPAN
+            if (lo > hi)
+                continue;
+            x = px0 + (int)lo;
+            xe = px0 + (int)hi;
+            e0 += a0 * lo;
+            e1 += a1 * lo;
+            e2 += a2 * lo;
+        } else {
+            /* narrow: walk to the first covered pixel, then draw while the
+             * edge functions stay non-negative */
+            x = px0;
+            while ((e0 | e1 | e2) < 0) {
+                if (++x > px1)
+                    break;
+                e0 += a0;
+                e1 += a1;
+                e2 += a2;
+            }
+            if (x > px1)
+                continue;
+            covered = 1;
+            crow = cbuf + (size_t)y * (size_t)W;
+            zrow = zbuf + (size_t)y * (size_t)W;
+            f0 = (float)e0;
+            f1 = (float)e1;
+            f2 = (float)e2;
+            w = kw[0] * f0 + kw[1] * f1 + kw[2] * f2;
+            if (flat) {
+                do {
+                    if (w * zrow[x] > 1.0f) {
+                        zrow[x] = 1.0f / w;
+                        crow[x] = flat_color;
+                    }
+                    w += dw;
+                    e0 += a0;
+                    e1 += a1;
+                    e2 += a2;
+                } while (++x <= px1 && (e0 | e1 | e2) >= 0);
+            } else {
+                int32_t r = to_fix(kc[0][0] * f0 + kc[0][1] * f1 + kc[0][2] * f2);
+                int32_t g = to_fix(kc[1][0] * f0 + kc[1][1] * f1 + kc[1][2] * f2);
+                int32_t bl = to_fix(kc[2][0] * f0 + kc[2][1] * f1 + kc[2][2] * f2);
+                do {
+                    if (w * zrow[x] > 1.0f) {
+                        zrow[x] = 1.0f / w;
+                        crow[x] = PACK(r, g, bl);
+                    }
+                    w += dw;
+                    r += dc[0];
+                    g += dc[1];
+                    bl += dc[2];
+                    e0 += a0;
+                    e1 += a1;
+                    e2 += a2;
+                } while (++x <= px1 && (e0 | e1 | e2) >= 0);
+            }
+            continue;
+        }
+        covered = 1;
+        crow = cbuf + (size_t)y * (size_t)W;
+        zrow = zbuf + (size_t)y * (size_t)W;
+        f0 = (float)e0;
+        f1 = (float)e1;
+        f2 = (float)e2;
+        w = kw[0] * f0 + kw[1] * f1 + kw[2] * f2;
+        if (flat) {
+            for (; x <= xe; x++, w += dw)
+                if (w * zrow[x] > 1.0f) {
+                    zrow[x] = 1.0f / w;
+                    crow[x] = flat_color;
+                }
+        } else {
+            int32_t r = to_fix(kc[0][0] * f0 + kc[0][1] * f1 + kc[0][2] * f2);
+            int32_t g = to_fix(kc[1][0] * f0 + kc[1][1] * f1 + kc[1][2] * f2);
+            int32_t bl = to_fix(kc[2][0] * f0 + kc[2][1] * f1 + kc[2][2] * f2);
+            for (; x <= xe; x++, w += dw, r += dc[0], g += dc[1], bl += dc[2])
+                if (w * zrow[x] > 1.0f) {
+                    zrow[x] = 1.0f / w;
+                    crow[x] = PACK(r, g, bl);
+                }
+        }
+    }
+    return covered;
+}
+
+static inline void unpack(uint32_t c, float out[3])
+{
+    out[0] = (float)((c >> 16) & 0xFF) + 0.5f;
+    out[1] = (float)((c >> 8) & 0xFF) + 0.5f;
+    out[2] = (float)(c & 0xFF) + 0.5f;
+}
+
+/* A vertex of the clipper: view space and colour. `src` is the input vertex
+ * it is (0..2) or −1 for one made by a cut. */
+typedef struct clip_vertex {
+    float x, y, d;
+    float c[3];
+    int src;
+} clip_vertex;
+
+static int clip_plane(const kf3ds__projection *p, int plane, const clip_vertex *in, int n,
+                      clip_vertex *out)
+{
+    kf3ds__dist_fn dist = kf3ds__plane_dist[plane];
+    int i, m = 0;
+    float dprev;
+    const clip_vertex *prev;
+    if (n < 3)
+        return 0;
+    prev = &in[n - 1];
+    dprev = dist(p, prev->x, prev->y, prev->d);
+    for (i = 0; i < n; i++) {
+        const clip_vertex *cur = &in[i];
+        float dcur = dist(p, cur->x, cur->y, cur->d);
+        int in_prev = dprev >= 0.0f, in_cur = dcur >= 0.0f;
+        if (in_prev != in_cur) {
+            /* The cut, computed from the inside vertex for symmetry. */
+            const clip_vertex *s = in_cur ? cur : prev, *t = in_cur ? prev : cur;
+            float ds = in_cur ? dcur : dprev, dt = in_cur ? dprev : dcur;
+            float u = ds / (ds - dt);
+            int k;
+            clip_vertex *o = &out[m++];
+            if (!(u >= 0.0f))
+                u = 0.0f;
+            if (u > 1.0f)
+                u = 1.0f;
+            o->x = s->x + (t->x - s->x) * u;
+            o->y = s->y + (t->y - s->y) * u;
+            o->d = s->d + (t->d - s->d) * u;
+            for (k = 0; k < 3; k++)
+                o->c[k] = s->c[k] + (t->c[k] - s->c[k]) * u;
+            o->src = -1;
+        }
+        if (in_cur)
+            out[m++] = *cur;
+        prev = cur;
+        dprev = dcur;
+    }
+    return m;
+}
+
+int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
+               const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull)
+{
+    uint32_t all = v0->code | v1->code | v2->code;
+    int flat = color[0] == color[1] && color[1] == color[2];
+    const kf3ds__vertex *vs[3];
+    fill_vertex f[3];
+    int k;
+    if ((v0->code & v1->code & v2->code) || (all & OC_BAD))
+        return 0;
+    if (!fb->depth)
+        return 0;
+    vs[0] = v0;
+    vs[1] = v1;
+    vs[2] = v2;
+    if (!(all & OC_CLIP)) {
+        for (k = 0; k < 3; k++) {
+            f[k].X = vs[k]->X;
+            f[k].Y = vs[k]->Y;
+            f[k].w = vs[k]->w;
+            if (!flat)
+                unpack(color[k], f[k].c);
+        }
+        return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
+    }
+    {
+        /* Facing from the view-space plane: front when the eye (the origin)
+         * sees the vertices counter-clockwise, i.e. n·v0 < 0 with z = −d. */
+        clip_vertex bufa[16], bufb[16], *in = bufa, *out = bufb, *t;
+        int n = 3, plane, covered = 0;
+        if (cull) {
+            float ux = v1->x - v0->x, uy = v1->y - v0->y, uz = v0->d - v1->d;
+            float wx = v2->x - v0->x, wy = v2->y - v0->y, wz = v0->d - v2->d;
+            float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+            float s = nx * v0->x + ny * v0->y - nz * v0->d;
+            if (!(s == s) || s == 0.0f)
+                return 0;
+            if ((s < 0.0f) != (cull > 0))
+                return 0;
+        }
+        for (k = 0; k < 3; k++) {
+            in[k].x = vs[k]->x;
+            in[k].y = vs[k]->y;
+            in[k].d = vs[k]->d;
+            unpack(color[k], in[k].c);
+            in[k].src = k;
+        }
+        for (plane = 0; plane < 5 && n >= 3; plane++) {
+            if (!(all & (1u << plane)))
+                continue;
+            n = clip_plane(p, plane, in, n, out);
+            t = in;
+            in = out;
+            out = t;
+        }
+        if (n < 3)
+            return 0;
+        {
+            fill_vertex fv[16];
+            for (k = 0; k < n; k++) {
+                const clip_vertex *c = &in[k];
+                if (c->src >= 0) {
+                    fv[k].X = vs[c->src]->X;
+                    fv[k].Y = vs[c->src]->Y;
+                    fv[k].w = vs[c->src]->w;
+                } else {
+                    float d = c->d >= p->near_d ? c->d : p->near_d;
+                    fv[k].w = 1.0f / d;
+                    kf3ds__project_fixed(p, c->x, c->y, fv[k].w, &fv[k].X, &fv[k].Y);
+                }
+                fv[k].c[0] = c->c[0];
+                fv[k].c[1] = c->c[1];
+                fv[k].c[2] = c->c[2];
+            }
+            for (k = 1; k + 1 < n; k++)
+                covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], 0, flat,
+                                color[0] | 0xFF000000u);
+        }
+        return covered;
+    }
+}
+
+int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view,
+                          const float points[3][3], const uint32_t color[3], int cull)
+{
+    kf3ds__projection pr;
+    kf3ds__vertex v[3];
+    int k;
+    if (!kf3ds__framebuffer_ok(fb) || !fb->depth || !points || !color ||
+        !kf3ds__projection_setup(&pr, view, fb->width, fb->height))
+        return 0;
+    for (k = 0; k < 3; k++)
+        kf3ds__classify_world(&pr, points[k], &v[k]);
+    return kf3ds__triangle(fb, &pr, &v[0], &v[1], &v[2], color, cull ? 1 : 0);
+}

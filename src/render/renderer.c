@@ -1,0 +1,448 @@
+/* kf3ds_renderer_create and kf3ds_renderer_free: what the renderer derives
+ * once per scene (material colours; per mesh its face normals, normal classes,
+ * wireframe edges and box) and the scratch space of a frame. Creating
+ * allocates; nothing after it does. */
+#include "renderer.h"
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Every array a renderer keeps is one zeroed block on the caller's allocator,
+ * listed in the renderer; kf3ds_renderer_free walks the list. */
+struct kf3ds__renderer_block {
+    struct kf3ds__renderer_block *next;
+    size_t pad_;                 /* a two-word header keeps the allocator's alignment */
+};
+
+static void *renderer_alloc(kf3ds_renderer *r, size_t n, size_t size)
+{
+    struct kf3ds__renderer_block *b;
+    size_t bytes;
+    if (size && n > ((size_t)-1 - sizeof *b) / size)
+        return NULL;
+    bytes = n * size + sizeof *b;
+    b = (struct kf3ds__renderer_block *)r->allocator.malloc_fn(bytes, r->allocator.user);
+    if (!b)
+        return NULL;
+    memset(b, 0, bytes);
+    b->next = r->blocks;
+    r->blocks = b;
+    return b + 1;
+}
+
+/* Scratch of kf3ds_renderer_create alone (freed before it returns), not zeroed;
+ * 16 spare bytes so that n = 0 still gets a pointer to free. */
+static void *scratch_alloc(const kf3ds_allocator *a, size_t n, size_t size)
+{
+    if (size && n > ((size_t)-1 - 16) / size)
+        return NULL;
+    return a->malloc_fn(n * size + 16, a->user);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sorting                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* A face corner at a vertex, sorted so that the corners of one normal class
+ * (same smoothing mask and material) are adjacent. */
+typedef struct corner_key {
+    uint32_t mask;               /* its face's smoothing groups */
+    int32_t material;            /* its face's material, or KF3DS_NONE */
+    uint32_t corner;             /* 3·face + k */
+} corner_key;
+
+static int corner_key_less(const void *pa, const void *pb)
+{
+    const corner_key *a = (const corner_key *)pa, *b = (const corner_key *)pb;
+    if (a->mask != b->mask)
+        return a->mask < b->mask;
+    if (a->material != b->material)
+        return a->material < b->material;
+    return a->corner < b->corner;
+}
+
+/* A visible edge of a face, sorted so that the faces sharing an edge are
+ * adjacent, the first face first. */
+typedef struct edge_key {
+    uint64_t vertices;           /* smaller vertex << 32 | larger */
+    uint32_t face_edge;          /* face << 2 | k (edge k: 0 AB, 1 BC, 2 CA) */
+} edge_key;
+
+static int edge_key_less(const void *pa, const void *pb)
+{
+    const edge_key *a = (const edge_key *)pa, *b = (const edge_key *)pb;
+    return a->vertices != b->vertices ? a->vertices < b->vertices : a->face_edge < b->face_edge;
+}
+
+/* Swaps two elements of `size` bytes (at most those of the keys above). */
+typedef char kf3ds__keys_fit_swap[sizeof(corner_key) <= 32 && sizeof(edge_key) <= 32 ? 1 : -1];
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
+{
+    unsigned char t[32];
+    memcpy(t, a, size);
+    memcpy(a, b, size);
+    memcpy(b, t, size);
+}
+
+/* Heapsort: no libc qsort, so that the library stays freestanding, and no
+ * recursion; both key types are total orders, so stability is not needed. */
+static void heap_sort(void *base, size_t n, size_t size, int (*less)(const void *, const void *))
+{
+    unsigned char *k = (unsigned char *)base;
+    size_t i, end;
+    for (end = n, i = n / 2; end > 1 || i > 0;) {
+        size_t root, c;
+        if (i > 0) {
+            root = --i; /* building the heap */
+        } else {
+            swap_bytes(k, k + --end * size, size); /* moving the top out */
+            root = 0;
+        }
+        for (; (c = 2 * root + 1) < end; root = c) {
+            if (c + 1 < end && less(k + c * size, k + (c + 1) * size))
+                c++;
+            if (!less(k + root * size, k + c * size))
+                break;
+            swap_bytes(k + root * size, k + c * size, size);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* One mesh                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The working arrays of prepare_mesh, sized once for the largest mesh. */
+typedef struct prepare_scratch {
+    edge_key *edges;             /* per corner: the visible edges */
+    size_t *vertex_start;        /* per vertex + 1: the corners at vertex v are
+                                  * corners[vertex_start[v] .. vertex_start[v + 1]) */
+    corner_key *corners;         /* per corner */
+    uint32_t *masks;             /* the distinct smoothing masks at one vertex... */
+    double (*mask_normals)[3];   /* ...and the sum of their faces' normals */
+    float (*class_normals)[3];   /* per normal class (at most one per corner) */
+    uint32_t *class_vertex;
+    uint32_t *class_material;
+} prepare_scratch;
+
+/* Face normals. A face's normal is (b−a)×(c−a) of its stored points,
+ * normalised, in double (counter-clockwise is the front, as in 3DS and
+ * lib3ds); degenerate faces keep a zero normal. Also marks every corner as
+ * in no class yet, and counts the corners of the valid faces at each vertex
+ * into vertex_start[v + 1]. */
+static void face_normals(const kf3ds_mesh *m, uint32_t np, uint32_t nf, kf3ds__render_mesh *rm,
+                         prepare_scratch *t)
+{
+    uint32_t f, v;
+    int k;
+    for (v = 0; v <= np; v++)
+        t->vertex_start[v] = 0;
+    for (f = 0; f < nf; f++) {
+        const kf3ds_face *fc = &m->faces[f];
+        double e1[3], e2[3], n[3], l;
+        rm->corner_class[3 * f] = rm->corner_class[3 * f + 1] = rm->corner_class[3 * f + 2] =
+            KF3DS__NO_CLASS;
+        if (!kf3ds__face_valid(fc, np))
+            continue;
+        for (k = 0; k < 3; k++) {
+            e1[k] = (double)m->points[fc->v[1]][k] - m->points[fc->v[0]][k];
+            e2[k] = (double)m->points[fc->v[2]][k] - m->points[fc->v[0]][k];
+        }
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (l > 0.0 && l < 1e300)
+            for (k = 0; k < 3; k++)
+                rm->face_normals[f][k] = (float)(n[k] / l);
+        for (k = 0; k < 3; k++)
+            t->vertex_start[fc->v[k] + 1]++;
+    }
+}
+
+/* Normal classes. A corner's smooth normal is the sum of the normals of the
+ * faces around its vertex whose smoothing bits overlap its face's (lib3ds's
+ * rule; with more than 256 distinct masks at a vertex only equal masks are
+ * summed), normalised; corners of faces with smoothing 0 keep their face
+ * normal, and so does a corner whose sum vanishes. Corners at one vertex with
+ * the same mask and material share one class. Returns the number of classes. */
+static uint32_t normal_classes(const kf3ds_scene *s, const kf3ds_mesh *m, uint32_t np,
+                               uint32_t nf, kf3ds__render_mesh *rm, prepare_scratch *t)
+{
+    uint32_t f, v, nc = 0;
+    int k;
+    for (v = 0; v < np; v++)
+        t->vertex_start[v + 1] += t->vertex_start[v];
+    /* The corners grouped by vertex (vertex_start[v] is advanced while filling,
+     * then restored by the shift below). */
+    for (f = 0; f < nf; f++) {
+        const kf3ds_face *fc = &m->faces[f];
+        int32_t mat = kf3ds_face_material(m, f);
+        if (!kf3ds__face_valid(fc, np))
+            continue;
+        if (mat < 0 || (uint32_t)mat >= s->num_materials)
+            mat = KF3DS_NONE;
+        for (k = 0; k < 3; k++) {
+            corner_key *key = &t->corners[t->vertex_start[fc->v[k]]++];
+            key->mask = kf3ds_face_smoothing(m, f);
+            key->material = mat;
+            key->corner = 3 * f + (uint32_t)k;
+        }
+    }
+    for (v = np; v > 0; v--)
+        t->vertex_start[v] = t->vertex_start[v - 1];
+    t->vertex_start[0] = 0;
+
+    for (v = 0; v < np; v++) {
+        corner_key *keys = t->corners + t->vertex_start[v];
+        size_t n = t->vertex_start[v + 1] - t->vertex_start[v], nm = 0, a, b;
+        if (!n)
+            continue;
+        heap_sort(keys, n, sizeof *keys, corner_key_less);
+        /* The distinct masks and the sum of their faces' normals. */
+        for (a = 0; a < n; a++) {
+            const float *fnv = rm->face_normals[keys[a].corner / 3];
+            if (!nm || t->masks[nm - 1] != keys[a].mask) {
+                t->masks[nm] = keys[a].mask;
+                t->mask_normals[nm][0] = t->mask_normals[nm][1] = t->mask_normals[nm][2] = 0.0;
+                nm++;
+            }
+            for (k = 0; k < 3; k++)
+                t->mask_normals[nm - 1][k] += fnv[k];
+        }
+        /* The classes: runs of equal (mask, material); mask 0: one per corner. */
+        for (a = 0, b = 0; a < n; a = b) {
+            uint32_t mask = keys[a].mask;
+            size_t mi;
+            double sum[3] = { 0, 0, 0 }, l;
+            b = a + 1;
+            while (b < n && mask != 0 && keys[b].mask == mask &&
+                   keys[b].material == keys[a].material)
+                b++;
+            if (mask) {
+                for (mi = 0; mi < nm; mi++) {
+                    int take = nm <= 256 ? (t->masks[mi] & mask) != 0 : t->masks[mi] == mask;
+                    if (take)
+                        for (k = 0; k < 3; k++)
+                            sum[k] += t->mask_normals[mi][k];
+                }
+            }
+            l = sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+            if (!(l > 1e-12 && l < 1e300)) {
+                const float *fnv = rm->face_normals[keys[a].corner / 3];
+                sum[0] = fnv[0];
+                sum[1] = fnv[1];
+                sum[2] = fnv[2];
+                l = 1.0;
+            }
+            for (k = 0; k < 3; k++)
+                t->class_normals[nc][k] = (float)(sum[k] / l);
+            t->class_vertex[nc] = v;
+            t->class_material[nc] =
+                keys[a].material >= 0 ? (uint32_t)keys[a].material : s->num_materials;
+            for (mi = a; mi < b; mi++)
+                rm->corner_class[keys[mi].corner] = nc;
+            nc++;
+        }
+    }
+    return nc;
+}
+
+/* Wireframe edges: every edge that some face marks visible (kf3ds_face.flags)
+ * once, however many faces share it, drawn by the first face showing it. */
+static void wire_edges(const kf3ds_mesh *m, uint32_t np, uint32_t nf, kf3ds__render_mesh *rm,
+                       prepare_scratch *t)
+{
+    size_t ne = 0, a, b;
+    uint32_t f;
+    int k;
+    for (f = 0; f < nf; f++) {
+        const kf3ds_face *fc = &m->faces[f];
+        if (!kf3ds__face_valid(fc, np))
+            continue;
+        for (k = 0; k < 3; k++) {
+            uint32_t p = fc->v[k], q = fc->v[(k + 1) % 3];
+            if (!(fc->flags & (KF3DS__EDGE_AB >> k)))
+                continue;
+            t->edges[ne].vertices = p < q ? ((uint64_t)p << 32) | q : ((uint64_t)q << 32) | p;
+            t->edges[ne].face_edge = (f << 2) | (uint32_t)k;
+            ne++;
+        }
+    }
+    heap_sort(t->edges, ne, sizeof *t->edges, edge_key_less);
+    for (a = 0; a < ne; a = b) {
+        uint32_t id = t->edges[a].face_edge;
+        rm->wire_edges[id >> 2] |= (uint8_t)(KF3DS__EDGE_AB >> (id & 3));
+        for (b = a + 1; b < ne && t->edges[b].vertices == t->edges[a].vertices; b++)
+            ;
+    }
+}
+
+static int prepare_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, kf3ds__render_mesh *rm,
+                        prepare_scratch *t)
+{
+    uint32_t np = m->points ? m->num_points : 0, nf = m->faces ? m->num_faces : 0;
+    uint32_t v, nc;
+    if (nf) {
+        rm->face_normals = (float (*)[3])renderer_alloc(r, nf, sizeof *rm->face_normals);
+        rm->corner_class = (uint32_t *)renderer_alloc(r, (size_t)nf * 3, sizeof *rm->corner_class);
+        rm->wire_edges = (uint8_t *)renderer_alloc(r, nf, 1);
+        if (!rm->face_normals || !rm->corner_class || !rm->wire_edges)
+            return 0;
+    }
+    kf3ds__box_empty(rm->box_min, rm->box_max);
+    for (v = 0; v < np; v++)
+        rm->has_box |= kf3ds__box_grow(rm->box_min, rm->box_max, m->points[v]);
+    if (!nf)
+        return 1;
+
+    face_normals(m, np, nf, rm, t);
+    nc = normal_classes(r->scene, m, np, nf, rm, t);
+    wire_edges(m, np, nf, rm, t);
+    rm->num_classes = nc;
+    if (nc) {
+        rm->class_normals = (float (*)[3])renderer_alloc(r, nc, sizeof *rm->class_normals);
+        rm->class_vertex = (uint32_t *)renderer_alloc(r, nc, sizeof *rm->class_vertex);
+        rm->class_material = (uint32_t *)renderer_alloc(r, nc, sizeof *rm->class_material);
+        if (!rm->class_normals || !rm->class_vertex || !rm->class_material)
+            return 0;
+        memcpy(rm->class_normals, t->class_normals, nc * sizeof *rm->class_normals);
+        memcpy(rm->class_vertex, t->class_vertex, nc * sizeof *rm->class_vertex);
+        memcpy(rm->class_material, t->class_material, nc * sizeof *rm->class_material);
+    }
+    if (nc > r->max_classes)
+        r->max_classes = nc;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The renderer                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* The material slots: each material's colours clamped to [0, 1], and slot
+ * num_materials, for faces without one, a light grey. */
+static void prepare_materials(kf3ds_renderer *r)
+{
+    const kf3ds_scene *scene = r->scene;
+    uint32_t i;
+    for (i = 0; i <= scene->num_materials; i++) {
+        int have = i < scene->num_materials && scene->materials, k;
+        for (k = 0; k < 3; k++) {
+            r->material_diffuse[i][k] =
+                have ? kf3ds__clamp01(scene->materials[i].diffuse[k]) : KF3DS__NO_MATERIAL_GREY;
+            r->material_ambient[i][k] =
+                have ? kf3ds__clamp01(scene->materials[i].ambient[k]) : KF3DS__NO_MATERIAL_GREY;
+        }
+        r->material_two_sided[i] = have && scene->materials[i].two_sided;
+    }
+}
+
+/* Prepares every mesh with one set of working arrays sized for the largest. */
+static int prepare_meshes(kf3ds_renderer *r, uint32_t max_points, uint32_t max_faces)
+{
+    const kf3ds_scene *scene = r->scene;
+    const kf3ds_allocator *a = &r->allocator;
+    prepare_scratch t;
+    uint32_t i;
+    int ok = 1;
+    memset(&t, 0, sizeof t);
+    if (max_faces) {
+        size_t corners = (size_t)max_faces * 3;
+        t.edges = (edge_key *)scratch_alloc(a, corners, sizeof *t.edges);
+        t.vertex_start = (size_t *)scratch_alloc(a, (size_t)max_points + 2, sizeof *t.vertex_start);
+        t.corners = (corner_key *)scratch_alloc(a, corners, sizeof *t.corners);
+        t.masks = (uint32_t *)scratch_alloc(a, corners, sizeof *t.masks);
+        t.mask_normals = (double (*)[3])scratch_alloc(a, corners, sizeof *t.mask_normals);
+        t.class_normals = (float (*)[3])scratch_alloc(a, corners, sizeof *t.class_normals);
+        t.class_vertex = (uint32_t *)scratch_alloc(a, corners, sizeof *t.class_vertex);
+        t.class_material = (uint32_t *)scratch_alloc(a, corners, sizeof *t.class_material);
+        ok = t.edges && t.vertex_start && t.corners && t.masks && t.mask_normals &&
+             t.class_normals && t.class_vertex && t.class_material;
+    }
+    for (i = 0; ok && r->meshes && i < scene->num_meshes; i++)
+        ok = prepare_mesh(r, &scene->meshes[i], &r->meshes[i], &t);
+    a->free_fn(t.edges, a->user);
+    a->free_fn(t.vertex_start, a->user);
+    a->free_fn(t.corners, a->user);
+    a->free_fn(t.masks, a->user);
+    a->free_fn(t.mask_normals, a->user);
+    a->free_fn(t.class_normals, a->user);
+    a->free_fn(t.class_vertex, a->user);
+    a->free_fn(t.class_material, a->user);
+    return ok;
+}
+
+kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allocator *allocator)
+{
+    kf3ds_allocator a;
+    kf3ds_renderer *r;
+    uint32_t i, max_points = 0, max_faces = 0, num_slots;
+    int have_meshes;
+    if (!scene)
+        return NULL;
+    if (allocator && (allocator->malloc_fn || allocator->free_fn)) {
+        if (!allocator->malloc_fn || !allocator->free_fn)
+            return NULL; /* half an allocator is a mistake, not a request for malloc */
+        a = *allocator;
+    } else {
+        a = kf3ds__default_allocator();
+    }
+    if (!a.malloc_fn || !a.free_fn) /* built with KF3DS_NO_DEFAULT_ALLOCATOR */
+        return NULL;
+    r = (kf3ds_renderer *)a.malloc_fn(sizeof *r, a.user);
+    if (!r)
+        return NULL;
+    memset(r, 0, sizeof *r);
+    r->scene = scene;
+    r->allocator = a;
+    have_meshes = scene->num_meshes && scene->meshes;
+    for (i = 0; have_meshes && i < scene->num_meshes; i++) {
+        const kf3ds_mesh *m = &scene->meshes[i];
+        if (m->points && m->num_points > max_points)
+            max_points = m->num_points;
+        if (m->faces && m->num_faces > max_faces)
+            max_faces = m->num_faces;
+    }
+    r->nodes_place_meshes = kf3ds_scene_places_meshes(scene);
+    if (have_meshes)
+        r->meshes = (kf3ds__render_mesh *)renderer_alloc(r, scene->num_meshes, sizeof *r->meshes);
+    num_slots = scene->num_materials + 1;
+    r->material_diffuse = (float (*)[3])renderer_alloc(r, num_slots, sizeof *r->material_diffuse);
+    r->material_ambient = (float (*)[3])renderer_alloc(r, num_slots, sizeof *r->material_ambient);
+    r->material_two_sided = (uint8_t *)renderer_alloc(r, num_slots, 1);
+    r->vertices = (kf3ds__vertex *)renderer_alloc(r, (size_t)max_points + 1, sizeof *r->vertices);
+    if ((have_meshes && !r->meshes) || !r->material_diffuse || !r->material_ambient ||
+        !r->material_two_sided || !r->vertices || !prepare_meshes(r, max_points, max_faces)) {
+        kf3ds_renderer_free(r);
+        return NULL;
+    }
+    prepare_materials(r);
+    /* The colour cache, now that the largest class count is known. */
+    r->class_color =
+        (uint32_t *)renderer_alloc(r, (size_t)r->max_classes + 1, sizeof *r->class_color);
+    r->class_color_stamp =
+        (uint32_t *)renderer_alloc(r, (size_t)r->max_classes + 1, sizeof *r->class_color_stamp);
+    if (!r->class_color || !r->class_color_stamp) {
+        kf3ds_renderer_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void kf3ds_renderer_free(kf3ds_renderer *r)
+{
+    struct kf3ds__renderer_block *b;
+    kf3ds_allocator a;
+    if (!r)
+        return;
+    a = r->allocator;
+    b = r->blocks;
+    while (b) {
+        struct kf3ds__renderer_block *next = b->next;
+        a.free_fn(b, a.user);
+        b = next;
+    }
+    a.free_fn(r, a.user);
+}

@@ -1,0 +1,158 @@
+/* The scene renderer's internal interface, shared by its files:
+ *   renderer.c  kf3ds_renderer_create / _free: what is derived once per scene
+ *   lighting.c  the lights of a frame and the shading model
+ *   draw.c      kf3ds_render_scene: which meshes, at which matrices; one mesh
+ *   overlays.c  hierarchy, pivots, cameras, lights, grid, names
+ *   view.c      kf3ds_view_orbit, kf3ds_view_from_camera, _from_editor_camera
+ * on top of the rasterizer (raster.h).
+ *
+ * Rendering never allocates: the scratch space of a frame (transformed
+ * vertices, class colours, lights) is sized in kf3ds_renderer_create for the
+ * largest mesh. */
+#ifndef KF3DS_RENDERER_H
+#define KF3DS_RENDERER_H
+#include "raster.h"
+#include "../geometry.h"
+
+#define KF3DS__NO_CLASS 0xFFFFFFFFu      /* corner_class of the corners of invalid faces */
+#define KF3DS__MAX_FILE_LIGHTS 64        /* more omni and spot lights are left out */
+#define KF3DS__NO_MATERIAL_GREY 0.75f    /* diffuse and ambient of faces without a material */
+
+/* The visible-edge bits of a face (kf3ds_face.flags), also those of wire_edges:
+ * edge k of a face (0 AB, 1 BC, 2 CA) has the bit KF3DS__EDGE_AB >> k. */
+#define KF3DS__EDGE_AB 0x4u
+#define KF3DS__EDGE_BC 0x2u
+#define KF3DS__EDGE_CA 0x1u
+
+/* What kf3ds_renderer_create derives from one mesh (renderer.c), in the
+ * mesh's stored space.
+ *
+ * A corner's smooth normal is shared by the corners at its vertex whose faces
+ * have the same smoothing mask and material: they form one normal class. A
+ * frame transforms and lights each class once and looks its colour up for
+ * every corner (draw.c). */
+typedef struct kf3ds__render_mesh {
+    float (*face_normals)[3];    /* per face: unit (zero when degenerate) */
+    uint32_t *corner_class;      /* per face corner (3·face + k): its normal class,
+                                  * KF3DS__NO_CLASS for the corners of invalid faces */
+    uint8_t *wire_edges;         /* per face: the visible edges it draws in
+                                  * wireframe (KF3DS__EDGE_* bits); an edge that
+                                  * several faces share is drawn by one of them */
+    float (*class_normals)[3];   /* per normal class: unit */
+    uint32_t *class_vertex;      /* per normal class: its vertex */
+    uint32_t *class_material;    /* per normal class: its material slot (below) */
+    uint32_t num_classes;
+    float box_min[3], box_max[3]; /* the box of the finite points (has_box) */
+    int has_box;
+} kf3ds__render_mesh;
+
+/* A file light (omni or spot) as the current frame sees it, in view space. */
+typedef struct kf3ds__render_light {
+    float position[3];
+    float direction[3];          /* a spot's axis, unit */
+    float color[3];              /* each channel within [0, 4] */
+    float cos_hotspot, cos_falloff; /* of the half angles of a spot's cones */
+    int is_spot;
+} kf3ds__render_light;
+
+struct kf3ds__renderer_block;    /* renderer.c: the blocks a renderer owns */
+
+struct kf3ds_renderer {
+    const kf3ds_scene *scene;
+    kf3ds_allocator allocator;
+    struct kf3ds__renderer_block *blocks; /* all the arrays below; kf3ds_renderer_free */
+    kf3ds__render_mesh *meshes;  /* one per scene mesh */
+    /* Per material slot: the scene's materials, then slot num_materials for
+     * faces without a (valid) material. */
+    float (*material_diffuse)[3]; /* clamped to [0, 1] */
+    float (*material_ambient)[3]; /* clamped to [0, 1] */
+    uint8_t *material_two_sided;
+    int nodes_place_meshes;      /* kf3ds_scene_places_meshes: draw the object
+                                  * nodes, else the editor's meshes */
+    /* Scratch for drawing one mesh, sized for the largest. */
+    kf3ds__vertex *vertices;     /* the mesh's points, transformed */
+    uint32_t *class_color;       /* per normal class: its colour in this mesh draw... */
+    uint32_t *class_color_stamp; /* ...when its stamp is color_stamp (no clearing) */
+    uint32_t color_stamp;
+    uint32_t max_classes;        /* normal classes of the largest mesh */
+    /* The lights of the current frame (kf3ds__setup_lights), view space. */
+    kf3ds__render_light lights[KF3DS__MAX_FILE_LIGHTS];
+    uint32_t num_lights;
+    float ambient[3];            /* the ambient light */
+    float headlight[3];          /* from the eye */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers                                                            */
+/* ------------------------------------------------------------------------ */
+
+static inline float kf3ds__clamp01(float v)
+{
+    return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+}
+
+/* An opaque 0xAARRGGBB colour from channels in [0, 1] (clamped, rounded). */
+static inline uint32_t kf3ds__pack_rgb(float r, float g, float b)
+{
+    return 0xFF000000u | ((uint32_t)(kf3ds__clamp01(r) * 255.0f + 0.5f) << 16) |
+           ((uint32_t)(kf3ds__clamp01(g) * 255.0f + 0.5f) << 8) |
+           (uint32_t)(kf3ds__clamp01(b) * 255.0f + 0.5f);
+}
+
+/* A colour from the file with each channel clamped to [0, hi] (NaN gives 0). */
+static inline void kf3ds__clamp_color(const float in[3], float out[3], float hi)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        float c = in[k];
+        out[k] = c > 0.0f ? (c < hi ? c : hi) : 0.0f;
+    }
+}
+
+/* Whether the face's three vertex indices are in range; other faces are
+ * neither drawn nor counted. */
+static inline int kf3ds__face_valid(const kf3ds_face *face, uint32_t num_points)
+{
+    return face->v[0] < num_points && face->v[1] < num_points && face->v[2] < num_points;
+}
+
+/* The material slot of a face: its material, or num_materials for none. */
+static inline uint32_t kf3ds__face_material_slot(const kf3ds_mesh *m, uint32_t face,
+                                                 uint32_t num_materials)
+{
+    int32_t mat = kf3ds_face_material(m, face);
+    return mat >= 0 && (uint32_t)mat < num_materials ? (uint32_t)mat : num_materials;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lighting (lighting.c)                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Sets the frame's ambient light, headlight and file lights (view space, from
+ * the projection p) from the nodes at these poses, or the editor's lights. */
+void kf3ds__setup_lights(kf3ds_renderer *r, const kf3ds__projection *p, const kf3ds_pose *poses,
+                         int no_file_lights);
+
+/* Node i when it is a light (omni or spot): its position at these poses, the
+ * spot's target (*target: the target node's position, stored in target_pos,
+ * else the editor light's target; NULL for omni lights) and its editor light
+ * (*editor_light, or NULL). Returns 0 for other nodes. */
+int kf3ds__light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i, float pos[3],
+                      float target_pos[3], const float **target,
+                      const kf3ds_light **editor_light);
+
+/* The colour of a surface point at view-space (px, py, pz) with unit normal
+ * `normal`, in material slot `material` (the lighting model: lighting.c). */
+uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
+                      float pz, uint32_t material);
+
+/* ------------------------------------------------------------------------ */
+/* Overlays (overlays.c)                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Draws the overlays options->overlays asks for, over the frame's meshes. */
+void kf3ds__draw_overlays(const kf3ds_renderer *r, const kf3ds__projection *p,
+                          const kf3ds_view *view, const kf3ds_pose *poses,
+                          const kf3ds_render_options *options, kf3ds_framebuffer *fb);
+
+#endif
