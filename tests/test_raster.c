@@ -1103,7 +1103,7 @@ static void test_allocator(void **state)
         r = kf3ds_renderer_create(s, &a);
         assert_non_null(r);
         total = b.calls;
-        assert_true(total > 3);
+        assert_true(total >= 2); /* its arena and the scratch arena of creation, at least */
         kf3ds_renderer_free(r);
         assert_int_equal(b.live, 0);
         a.free_fn = NULL; /* half an allocator is refused, not replaced by malloc */

@@ -9,36 +9,12 @@
 /* Memory                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Every array a renderer keeps is one zeroed block on the caller's allocator,
- * listed in the renderer; kf3ds_renderer_free walks the list. */
-struct kf3ds__renderer_block {
-    struct kf3ds__renderer_block *next;
-    size_t pad_;                 /* a two-word header keeps the allocator's alignment */
-};
-
+/* Every array a renderer keeps comes zeroed from its arena (src/arena.h, the
+ * one the scenes use); the working arrays of kf3ds_renderer_create from a
+ * second arena destroyed before it returns. */
 static void *renderer_alloc(kf3ds_renderer *r, size_t n, size_t size)
 {
-    struct kf3ds__renderer_block *b;
-    size_t bytes;
-    if (size && n > ((size_t)-1 - sizeof *b) / size)
-        return NULL;
-    bytes = n * size + sizeof *b;
-    b = (struct kf3ds__renderer_block *)r->allocator.malloc_fn(bytes, r->allocator.user);
-    if (!b)
-        return NULL;
-    memset(b, 0, bytes);
-    b->next = r->blocks;
-    r->blocks = b;
-    return b + 1;
-}
-
-/* Scratch of kf3ds_renderer_create alone (freed before it returns), not zeroed;
- * 16 spare bytes so that n = 0 still gets a pointer to free. */
-static void *scratch_alloc(const kf3ds_allocator *a, size_t n, size_t size)
-{
-    if (size && n > ((size_t)-1 - 16) / size)
-        return NULL;
-    return a->malloc_fn(n * size + 16, a->user);
+    return kf3ds__arena_alloc(r->arena, n, size);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -76,46 +52,13 @@ static int edge_key_less(const void *pa, const void *pb)
     return a->vertices != b->vertices ? a->vertices < b->vertices : a->face_edge < b->face_edge;
 }
 
-/* Swaps two elements of `size` bytes (at most those of the keys above). */
-typedef char kf3ds__keys_fit_swap[sizeof(corner_key) <= 32 && sizeof(edge_key) <= 32 ? 1 : -1];
-static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
-{
-    unsigned char t[32];
-    memcpy(t, a, size);
-    memcpy(a, b, size);
-    memcpy(b, t, size);
-}
-
-/* Heapsort: no libc qsort, so that the library stays freestanding, and no
- * recursion; both key types are total orders, so stability is not needed. */
-static void heap_sort(void *base, size_t n, size_t size, int (*less)(const void *, const void *))
-{
-    unsigned char *k = (unsigned char *)base;
-    size_t i, end;
-    for (end = n, i = n / 2; end > 1 || i > 0;) {
-        size_t root, c;
-        if (i > 0) {
-            root = --i; /* building the heap */
-        } else {
-            swap_bytes(k, k + --end * size, size); /* moving the top out */
-            root = 0;
-        }
-        for (; (c = 2 * root + 1) < end; root = c) {
-            if (c + 1 < end && less(k + c * size, k + (c + 1) * size))
-                c++;
-            if (!less(k + root * size, k + c * size))
-                break;
-            swap_bytes(k + root * size, k + c * size, size);
-        }
-    }
-}
-
 /* ------------------------------------------------------------------------ */
 /* One mesh                                                                 */
 /* ------------------------------------------------------------------------ */
 
 /* The working arrays of prepare_mesh, sized once for the largest mesh. */
 typedef struct prepare_scratch {
+    void *sort_scratch;          /* per corner: room for kf3ds__sort */
     edge_key *edges;             /* per corner: the visible edges */
     size_t *vertex_start;        /* per vertex + 1: the corners at vertex v are
                                   * corners[vertex_start[v] .. vertex_start[v + 1]) */
@@ -200,7 +143,7 @@ static uint32_t normal_classes(const kf3ds_scene *s, const kf3ds_mesh *m, uint32
         size_t n = t->vertex_start[v + 1] - t->vertex_start[v], nm = 0, a, b;
         if (!n)
             continue;
-        heap_sort(keys, n, sizeof *keys, corner_key_less);
+        kf3ds__sort(keys, n, sizeof *keys, t->sort_scratch, corner_key_less);
         /* The distinct masks and the sum of their faces' normals. */
         for (a = 0; a < n; a++) {
             const float *fnv = rm->face_normals[keys[a].corner / 3];
@@ -271,7 +214,7 @@ static void wire_edges(const kf3ds_mesh *m, uint32_t np, uint32_t nf, kf3ds__ren
             ne++;
         }
     }
-    heap_sort(t->edges, ne, sizeof *t->edges, edge_key_less);
+    kf3ds__sort(t->edges, ne, sizeof *t->edges, t->sort_scratch, edge_key_less);
     for (a = 0; a < ne; a = b) {
         uint32_t id = t->edges[a].face_edge;
         rm->wire_edges[id >> 2] |= (uint8_t)(KF3DS__EDGE_AB >> (id & 3));
@@ -343,60 +286,64 @@ static void prepare_materials(kf3ds_renderer *r)
 static int prepare_meshes(kf3ds_renderer *r, uint32_t max_points, uint32_t max_faces)
 {
     const kf3ds_scene *scene = r->scene;
-    const kf3ds_allocator *a = &r->allocator;
+    kf3ds__arena *scratch;
     prepare_scratch t;
     uint32_t i;
-    int ok = 1;
-    memset(&t, 0, sizeof t);
-    if (max_faces) {
-        size_t corners = (size_t)max_faces * 3;
-        t.edges = (edge_key *)scratch_alloc(a, corners, sizeof *t.edges);
-        t.vertex_start = (size_t *)scratch_alloc(a, (size_t)max_points + 2, sizeof *t.vertex_start);
-        t.corners = (corner_key *)scratch_alloc(a, corners, sizeof *t.corners);
-        t.masks = (uint32_t *)scratch_alloc(a, corners, sizeof *t.masks);
-        t.mask_normals = (double (*)[3])scratch_alloc(a, corners, sizeof *t.mask_normals);
-        t.class_normals = (float (*)[3])scratch_alloc(a, corners, sizeof *t.class_normals);
-        t.class_vertex = (uint32_t *)scratch_alloc(a, corners, sizeof *t.class_vertex);
-        t.class_material = (uint32_t *)scratch_alloc(a, corners, sizeof *t.class_material);
-        ok = t.edges && t.vertex_start && t.corners && t.masks && t.mask_normals &&
-             t.class_normals && t.class_vertex && t.class_material;
+    int ok;
+    if (!max_faces) {
+        memset(&t, 0, sizeof t);
+        for (i = 0; r->meshes && i < scene->num_meshes; i++)
+            if (!prepare_mesh(r, &scene->meshes[i], &r->meshes[i], &t))
+                return 0;
+        return 1;
     }
+    scratch = kf3ds__arena_create(&r->allocator, 0);
+    if (!scratch)
+        return 0;
+    {
+        size_t corners = (size_t)max_faces * 3;
+        size_t key = sizeof(corner_key) > sizeof(edge_key) ? sizeof(corner_key) : sizeof(edge_key);
+        t.sort_scratch = kf3ds__arena_alloc_raw(scratch, corners, key);
+        t.edges = (edge_key *)kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.edges);
+        t.vertex_start =
+            (size_t *)kf3ds__arena_alloc_raw(scratch, (size_t)max_points + 2, sizeof *t.vertex_start);
+        t.corners = (corner_key *)kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.corners);
+        t.masks = (uint32_t *)kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.masks);
+        t.mask_normals =
+            (double (*)[3])kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.mask_normals);
+        t.class_normals =
+            (float (*)[3])kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.class_normals);
+        t.class_vertex = (uint32_t *)kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.class_vertex);
+        t.class_material =
+            (uint32_t *)kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.class_material);
+    }
+    ok = !kf3ds__arena_failed(scratch);
     for (i = 0; ok && r->meshes && i < scene->num_meshes; i++)
         ok = prepare_mesh(r, &scene->meshes[i], &r->meshes[i], &t);
-    a->free_fn(t.edges, a->user);
-    a->free_fn(t.vertex_start, a->user);
-    a->free_fn(t.corners, a->user);
-    a->free_fn(t.masks, a->user);
-    a->free_fn(t.mask_normals, a->user);
-    a->free_fn(t.class_normals, a->user);
-    a->free_fn(t.class_vertex, a->user);
-    a->free_fn(t.class_material, a->user);
+    kf3ds__arena_destroy(scratch);
     return ok;
 }
 
 kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allocator *allocator)
 {
     kf3ds_allocator a;
+    kf3ds__arena *arena;
     kf3ds_renderer *r;
     uint32_t i, max_points = 0, max_faces = 0, num_slots;
     int have_meshes;
-    if (!scene)
+    /* Half an allocator is a mistake, not a request for malloc (the core's
+     * rule, kf3ds__allocator_resolve). */
+    if (!scene || kf3ds__allocator_resolve(allocator, &a) != NULL)
         return NULL;
-    if (allocator && (allocator->malloc_fn || allocator->free_fn)) {
-        if (!allocator->malloc_fn || !allocator->free_fn)
-            return NULL; /* half an allocator is a mistake, not a request for malloc */
-        a = *allocator;
-    } else {
-        a = kf3ds__default_allocator();
+    arena = kf3ds__arena_create(&a, 0);
+    r = arena ? (kf3ds_renderer *)kf3ds__arena_alloc(arena, 1, sizeof *r) : NULL;
+    if (!r) {
+        kf3ds__arena_destroy(arena);
+        return NULL;
     }
-    if (!a.malloc_fn || !a.free_fn) /* built with KF3DS_NO_DEFAULT_ALLOCATOR */
-        return NULL;
-    r = (kf3ds_renderer *)a.malloc_fn(sizeof *r, a.user);
-    if (!r)
-        return NULL;
-    memset(r, 0, sizeof *r);
     r->scene = scene;
     r->allocator = a;
+    r->arena = arena;
     have_meshes = scene->num_meshes && scene->meshes;
     for (i = 0; have_meshes && i < scene->num_meshes; i++) {
         const kf3ds_mesh *m = &scene->meshes[i];
@@ -433,16 +380,6 @@ kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allo
 
 void kf3ds_renderer_free(kf3ds_renderer *r)
 {
-    struct kf3ds__renderer_block *b;
-    kf3ds_allocator a;
-    if (!r)
-        return;
-    a = r->allocator;
-    b = r->blocks;
-    while (b) {
-        struct kf3ds__renderer_block *next = b->next;
-        a.free_fn(b, a.user);
-        b = next;
-    }
-    a.free_fn(r, a.user);
+    if (r)
+        kf3ds__arena_destroy(r->arena); /* the record lives in it too */
 }

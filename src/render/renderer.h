@@ -12,7 +12,9 @@
 #ifndef KF3DS_RENDERER_H
 #define KF3DS_RENDERER_H
 #include "raster.h"
+#include "../arena.h"
 #include "../geometry.h"
+#include "../sort.h"
 
 #define KF3DS__NO_CLASS 0xFFFFFFFFu      /* corner_class of the corners of invalid faces */
 #define KF3DS__MAX_FILE_LIGHTS 64        /* more omni and spot lights are left out */
@@ -55,12 +57,11 @@ typedef struct kf3ds__render_light {
     int is_spot;
 } kf3ds__render_light;
 
-struct kf3ds__renderer_block;    /* renderer.c: the blocks a renderer owns */
-
 struct kf3ds_renderer {
     const kf3ds_scene *scene;
     kf3ds_allocator allocator;
-    struct kf3ds__renderer_block *blocks; /* all the arrays below; kf3ds_renderer_free */
+    kf3ds__arena *arena;         /* this record and every array below (the core's
+                                  * arena); kf3ds_renderer_free destroys it */
     kf3ds__render_mesh *meshes;  /* one per scene mesh */
     /* Per material slot: the scene's materials, then slot num_materials for
      * faces without a (valid) material. */
