@@ -140,6 +140,7 @@ check: $(TEST_BIN) all
 	@set -e; fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; KF3DS_TOOL=$(BUILD)/kf3ds $$t || fail=1; done; \
 	echo "== examples/play"; $(BUILD)/play data/arm.3ds > /dev/null || fail=1; \
+	echo "== man page"; sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE) || fail=1; \
 	test $$fail = 0
 
 # The core's own tests with nothing but a C compiler and cmocka: no SDL2,
@@ -222,6 +223,8 @@ install: all
 	$(if $(wildcard $(MANPAGE)),install -m 644 $(MANPAGE) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' kf3ds.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' kf3ds-render.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds-render.pc
 
 clean:
 	rm -rf build
