@@ -56,6 +56,8 @@ kf3ds_scene *support_load_w3ds(w3ds *w, const kf3ds_load_options *o, kf3ds_diag 
 /* How many diagnostics of the scene have `code`. */
 int support_count_diags(const kf3ds_scene *s, kf3ds_status code);
 
+/* ---- support.c: assertions and running the tests ----------------------- */
+
 /* Near-equality, the one way the suites compare numbers that are not exact:
  * fails the running test unless |actual - expected| <= tolerance (NaN never
  * is), naming the expression, both values and their difference. */
@@ -67,7 +69,7 @@ void support_assert_near(double actual, double expected, double tolerance, const
 
 /* What a suite is checking right now ("rich scene cut to 120 of 900 bytes"),
  * for the suites that loop over many generated inputs. A test registered with
- * support_unit_test prints it when it fails, after cmocka's own message. */
+ * support_unit_test prints it when it fails. */
 extern char support_what[1100];
 void support_set_what(const char *fmt, ...);
 
@@ -214,7 +216,7 @@ unsigned char *support_build_levels(const support_level *levels, size_t n, const
 
 /* ---- support_scenes.c: whole test files --------------------------------- */
 
-/* A rich valid scene (about 3 KB): two materials with every colour form and
+/* A rich valid scene (about 3.5 KB): two materials with every colour form and
  * map parameter, two boxes (one mirrored) with flags, texture coordinates,
  * material groups and smoothing, a camera, a spotlight, a hidden omni, and
  * nine nodes of every type with tracks of every kind, TCB keys, a loop, a
