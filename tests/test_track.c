@@ -79,7 +79,7 @@ static kf3ds_scene *probe_scene(uint16_t flags)
     w3ds_end(&w);
     w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
     support_chunk_u16(&w, KF3DS_CHUNK_NODE_ID, 8);
-    w3ds_node_hdr(&w, "$$$DUMMY", 0x4000, 0, 7); /* flags1 0x4000, as the probe file has */
+    w3ds_node_hdr(&w, "$$$DUMMY", 0x4000, 0, 7); /* 0x4000: a flags1 bit */
     support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "Child");
     write_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, cpos, 1, 3);
     write_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, crot, 1, 4);
