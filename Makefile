@@ -116,10 +116,19 @@ $(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) tools/write3ds.h
 	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(LDLIBS)
 
 # Tests: every tests/test_*.c is one cmocka program linked with the support
-# archive (built once); test_diff_* also links lib3ds, test_png_* SDL2 and
-# libpng.
-$(BUILD)/tests/obj/%.o: tests/%.c tests/support.h $(wildcard tests/support*.h) $(LIB_HDR) \
-  include/kf3ds_render.h
+# archive (tests/support*.c and the writer, built once). The suites that need
+# more than the core library, a C compiler and cmocka are named here: the
+# renderer (test_render), the kf3ds command (test_cli; test_fuzz_regressions,
+# which also renders), lib3ds and mk3ds (test_diff_lib3ds), SDL2 and libpng
+# (test_png_*). Every other suite is one of the core's tests: linked with
+# libkf3ds.a alone, so that it cannot lean on anything else.
+FRONT_SUITES := test_render test_cli test_fuzz_regressions test_diff_lib3ds test_png_render \
+                test_png_view
+FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
+CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
+TEST_HDR     := $(wildcard tests/support*.h) tools/write3ds.h $(LIB_HDR) include/kf3ds_render.h
+
+$(BUILD)/tests/obj/%.o: tests/%.c $(TEST_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests -c $< -o $@
 
@@ -130,7 +139,12 @@ $(BUILD)/tests/obj/write3ds.o: tools/write3ds.c tools/write3ds.h $(LIB_HDR)
 $(TEST_SUPPORT): $(TEST_SUPPORT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) tests/support.h $(LIBS_ALL)
+$(CORE_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libkf3ds.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
+	  $(BUILD)/libkf3ds.a -lcmocka $(LDLIBS)
+
+$(FRONT_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< \
 	  $(TEST_SUPPORT) $(LIBS_ALL) -lcmocka $(if $(findstring test_diff,$*),-l3ds) \
@@ -144,9 +158,7 @@ check: $(TEST_BIN) all
 	test $$fail = 0
 
 # The core's own tests with nothing but a C compiler and cmocka: no SDL2,
-# libpng, lib3ds or the command.
-CORE_TESTS := $(filter-out %/test_png_render %/test_png_view %/test_diff_lib3ds %/test_cli \
-                %/test_raster,$(TEST_BIN))
+# libpng, lib3ds, pkg-config, the renderer or the command.
 check-core: $(CORE_TESTS) $(BUILD)/play
 	@fail=0; for t in $(CORE_TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	echo "== examples/play"; $(BUILD)/play data/arm.3ds > /dev/null || fail=1; \

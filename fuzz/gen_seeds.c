@@ -1,5 +1,5 @@
 /* gen_seeds DIR [--big]: small valid-but-strange .3ds files, the project's
- * own fuzzing seeds (and inputs of tests/test_bounds.c's kind).
+ * own fuzzing seeds (and inputs of the kind tests/test_malformed_values.c loads).
  *
  * Each file is a complete scene (materials, a box mesh, a camera with its
  * target, an omni light, a spotlight with its target, the ambient node and
@@ -52,9 +52,9 @@ static void write_editor(w3ds *w, const opts *o)
     float cp[3];
     int i;
 
-    w3ds_begin(w, 0x3D3D);
-    support_chunk_u32(w, 0x3D3E, 3);           /* MESH_VERSION */
-    support_chunk_f32(w, 0x0100, odd(o, 1.0f)); /* MASTER_SCALE */
+    w3ds_begin(w, KF3DS_CHUNK_MDATA);
+    support_chunk_u32(w, KF3DS_CHUNK_MESH_VERSION, 3);
+    support_chunk_f32(w, KF3DS_CHUNK_MASTER_SCALE, odd(o, 1.0f));
     w3ds_material(w, "Red", red, red, grey);
     w3ds_material(w, "Grey", grey, grey, NULL);
     if (o->use_nan) {
@@ -75,19 +75,19 @@ static void write_editor(w3ds *w, const opts *o)
     w3ds_mesh(w, "Box", pts, 8, faces, 12, m, "Red");
     w3ds_mesh(w, "Box2", pts, 8, faces, 12, NULL, "Grey");
     /* a mesh with texture coordinates and point flags, no faces */
-    w3ds_begin(w, 0x4000);
+    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
     w3ds_cstr(w, "Loose");
-    w3ds_begin(w, 0x4100);
-    w3ds_begin(w, 0x4110);
+    w3ds_begin(w, KF3DS_CHUNK_N_TRI_OBJECT);
+    w3ds_begin(w, KF3DS_CHUNK_POINT_ARRAY);
     w3ds_u16(w, 3);
     w3ds_f32v(w, pts, 9);
     w3ds_end(w);
-    w3ds_begin(w, 0x4140);
+    w3ds_begin(w, KF3DS_CHUNK_TEX_VERTS);
     w3ds_u16(w, 3);
     for (i = 0; i < 6; i++)
         w3ds_f32(w, odd(o, (float)i * 0.25f));
     w3ds_end(w);
-    w3ds_begin(w, 0x4111);
+    w3ds_begin(w, KF3DS_CHUNK_POINT_FLAG_ARRAY);
     w3ds_u16(w, 3);
     for (i = 0; i < 3; i++)
         w3ds_u16(w, (uint16_t)i);
@@ -100,15 +100,15 @@ static void write_editor(w3ds *w, const opts *o)
     w3ds_camera(w, "Cam", cp, ctgt, odd(o, 5.0f), o->use_nan ? o->nan_value : 35.0f);
     w3ds_light(w, "Omni", lpos, lcol, NULL, 0, 0);
     w3ds_light(w, "Spot", spos, lcol, stgt, odd(o, 30.0f), 45.0f);
-    w3ds_begin(w, 0x2100);
-    w3ds_begin(w, 0x0010);
+    w3ds_begin(w, KF3DS_CHUNK_AMBIENT_LIGHT);
+    w3ds_begin(w, KF3DS_CHUNK_COLOR_F);
     w3ds_f32(w, 0.1f);
     w3ds_f32(w, odd(o, 0.1f));
     w3ds_f32(w, 0.1f);
     w3ds_end(w);
     w3ds_end(w);
     for (i = 0; i < o->nest; i++)
-        w3ds_begin(w, 0x7777);
+        w3ds_begin(w, 0x7777); /* an id kf3ds does not know */
     for (i = 0; i < o->nest; i++)
         w3ds_end(w);
     w3ds_end(w);
@@ -150,9 +150,9 @@ static void vec_track(w3ds *w, uint16_t id, const opts *o, int n, float base)
     for (k = 0; k < n; k++) {
         w3ds_tcb t = tcb_of(o, k);
         w3ds_key_header(w, frame_of(o, k), &t);
-        w3ds_f32(w, id == 0xB022 ? o->scale : base + (float)k);
+        w3ds_f32(w, id == KF3DS_CHUNK_SCL_TRACK_TAG ? o->scale : base + (float)k);
         w3ds_f32(w, (k == 1) ? odd(o, base * 2.0f) : base * 2.0f);
-        w3ds_f32(w, id == 0xB022 ? o->scale : base - (float)k);
+        w3ds_f32(w, id == KF3DS_CHUNK_SCL_TRACK_TAG ? o->scale : base - (float)k);
     }
     w3ds_end(w);
 }
@@ -172,7 +172,7 @@ static void scalar_track(w3ds *w, uint16_t id, const opts *o, int n, float base)
 static void rot_track(w3ds *w, const opts *o, int n)
 {
     int k;
-    track_header(w, 0xB021, o, (uint32_t)n);
+    track_header(w, KF3DS_CHUNK_ROT_TRACK_TAG, o, (uint32_t)n);
     for (k = 0; k < n; k++) {
         w3ds_tcb t = tcb_of(o, k);
         float angle = o->multi_turn ? 7.5f * (float)(k + 1) : 0.4f * (float)k;
@@ -204,24 +204,24 @@ static void write_keyframer(w3ds *w, const opts *o)
     const float piv[3] = { odd(o, 0.5f), 0.0f, -0.5f };
     int i;
     uint16_t next = 9;
-    w3ds_begin(w, 0xB000);
+    w3ds_begin(w, KF3DS_CHUNK_KFDATA);
     support_kf_segment(w, "seed", 100);
-    support_chunk_u32(w, 0xB009, 0); /* KFCURTIME */
+    support_chunk_u32(w, KF3DS_CHUNK_KFCURTIME, 0);
 
-    support_node_begin(w, 0xB001, 0, "$AMBIENT$", 0xFFFF);
-    vec_track(w, 0xB025, o, 3, 0.2f);
+    support_node_begin(w, KF3DS_CHUNK_AMBIENT_NODE_TAG, 0, "$AMBIENT$", 0xFFFF);
+    vec_track(w, KF3DS_CHUNK_COL_TRACK_TAG, o, 3, 0.2f);
     w3ds_end(w);
 
-    support_node_begin(w, 0xB002, 1, "Box", parent_of(o, 1, 0xFFFF));
-    support_chunk_f32v(w, 0xB013, piv, 3);
-    vec_track(w, 0xB020, o, 4, 1.0f);
+    support_node_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG, 1, "Box", parent_of(o, 1, 0xFFFF));
+    support_chunk_f32v(w, KF3DS_CHUNK_PIVOT, piv, 3);
+    vec_track(w, KF3DS_CHUNK_POS_TRACK_TAG, o, 4, 1.0f);
     rot_track(w, o, 5);
-    vec_track(w, 0xB022, o, 3, 1.0f);
-    track_header(w, 0xB029, o, 3);
+    vec_track(w, KF3DS_CHUNK_SCL_TRACK_TAG, o, 3, 1.0f);
+    track_header(w, KF3DS_CHUNK_HIDE_TRACK_TAG, o, 3);
     for (i = 0; i < 3; i++)
         w3ds_key_header(w, frame_of(o, i) + 3, NULL);
     w3ds_end(w);
-    track_header(w, 0xB026, o, 2);
+    track_header(w, KF3DS_CHUNK_MORPH_TRACK_TAG, o, 2);
     w3ds_key_header(w, 0, NULL);
     w3ds_cstr(w, "Box");
     w3ds_key_header(w, frame_of(o, 1), NULL);
@@ -229,52 +229,53 @@ static void write_keyframer(w3ds *w, const opts *o)
     w3ds_end(w);
     w3ds_end(w);
 
-    support_node_begin(w, 0xB002, 2, "$$$DUMMY", parent_of(o, 2, 1));
-    support_chunk_str(w, 0xB011, "Dummy01");
-    support_chunk_f32v(w, 0xB014, (const float[6]){ -1, -1, -1, 1, 1, 1 }, 6);
-    vec_track(w, 0xB020, o, 2, -2.0f);
+    support_node_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG, 2, "$$$DUMMY", parent_of(o, 2, 1));
+    support_chunk_str(w, KF3DS_CHUNK_INSTANCE_NAME, "Dummy01");
+    support_chunk_f32v(w, KF3DS_CHUNK_BOUNDBOX, (const float[6]){ -1, -1, -1, 1, 1, 1 }, 6);
+    vec_track(w, KF3DS_CHUNK_POS_TRACK_TAG, o, 2, -2.0f);
     rot_track(w, o, 3);
     w3ds_end(w);
 
-    support_node_begin(w, 0xB002, 3, "Box2", parent_of(o, 3, 2));
-    support_chunk_f32v(w, 0xB012, (const float[3]){ 1, 1, 1 }, 3);
-    vec_track(w, 0xB022, o, 2, 1.0f);
+    support_node_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG, 3, "Box2", parent_of(o, 3, 2));
+    support_chunk_f32v(w, KF3DS_CHUNK_PRESCALE, (const float[3]){ 1, 1, 1 }, 3);
+    vec_track(w, KF3DS_CHUNK_SCL_TRACK_TAG, o, 2, 1.0f);
     w3ds_end(w);
 
-    support_node_begin(w, 0xB003, 4, "Cam", 0xFFFF);
-    vec_track(w, 0xB020, o, 2, 5.0f);
-    scalar_track(w, 0xB023, o, 3, 45.0f);
-    scalar_track(w, 0xB024, o, 3, 0.0f);
+    support_node_begin(w, KF3DS_CHUNK_CAMERA_NODE_TAG, 4, "Cam", 0xFFFF);
+    vec_track(w, KF3DS_CHUNK_POS_TRACK_TAG, o, 2, 5.0f);
+    scalar_track(w, KF3DS_CHUNK_FOV_TRACK_TAG, o, 3, 45.0f);
+    scalar_track(w, KF3DS_CHUNK_ROLL_TRACK_TAG, o, 3, 0.0f);
     w3ds_end(w);
-    support_node_begin(w, 0xB004, 5, "Cam", o->parents == 4 ? 4 : 0xFFFF);
-    vec_track(w, 0xB020, o, 2, 0.0f);
+    support_node_begin(w, KF3DS_CHUNK_TARGET_NODE_TAG, 5, "Cam", o->parents == 4 ? 4 : 0xFFFF);
+    vec_track(w, KF3DS_CHUNK_POS_TRACK_TAG, o, 2, 0.0f);
     w3ds_end(w);
-    support_node_begin(w, 0xB005, 6, "Omni", 0xFFFF);
-    vec_track(w, 0xB020, o, 2, 10.0f);
-    vec_track(w, 0xB025, o, 2, 0.5f);
+    support_node_begin(w, KF3DS_CHUNK_LIGHT_NODE_TAG, 6, "Omni", 0xFFFF);
+    vec_track(w, KF3DS_CHUNK_POS_TRACK_TAG, o, 2, 10.0f);
+    vec_track(w, KF3DS_CHUNK_COL_TRACK_TAG, o, 2, 0.5f);
     w3ds_end(w);
-    support_node_begin(w, 0xB007, 7, "Spot", 0xFFFF);
-    vec_track(w, 0xB020, o, 2, -10.0f);
-    scalar_track(w, 0xB027, o, 3, 30.0f);
-    scalar_track(w, 0xB028, o, 3, 45.0f);
-    scalar_track(w, 0xB024, o, 2, 0.0f);
+    support_node_begin(w, KF3DS_CHUNK_SPOTLIGHT_NODE_TAG, 7, "Spot", 0xFFFF);
+    vec_track(w, KF3DS_CHUNK_POS_TRACK_TAG, o, 2, -10.0f);
+    scalar_track(w, KF3DS_CHUNK_HOT_TRACK_TAG, o, 3, 30.0f);
+    scalar_track(w, KF3DS_CHUNK_FALL_TRACK_TAG, o, 3, 45.0f);
+    scalar_track(w, KF3DS_CHUNK_ROLL_TRACK_TAG, o, 2, 0.0f);
     w3ds_end(w);
-    support_node_begin(w, 0xB006, 8, "Spot", 0xFFFF);
+    support_node_begin(w, KF3DS_CHUNK_L_TARGET_NODE_TAG, 8, "Spot", 0xFFFF);
     w3ds_end(w);
     if (o->parents == 4) { /* duplicate ids */
-        support_node_begin(w, 0xB002, 1, "Box", 1);
+        support_node_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG, 1, "Box", 1);
         w3ds_end(w);
-        support_node_begin(w, 0xB002, 0xFFFF, "Box", 0xFFFE);
+        support_node_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG, 0xFFFF, "Box", 0xFFFE);
         w3ds_end(w);
     }
     for (i = 0; i < o->chain; i++, next++) {
-        support_node_begin(w, 0xB002, next, "$$$DUMMY", (uint16_t)(i ? next - 1 : 1));
+        support_node_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG, next, "$$$DUMMY",
+                           (uint16_t)(i ? next - 1 : 1));
         if (i % 7 == 0)
-            vec_track(w, 0xB022, o, 2, 1.0f);
+            vec_track(w, KF3DS_CHUNK_SCL_TRACK_TAG, o, 2, 1.0f);
         w3ds_end(w);
     }
     for (i = 0; i < o->flat_nodes; i++) {
-        w3ds_begin(w, 0xB002);
+        w3ds_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG);
         w3ds_node_hdr(w, "Box", 0, 0, 0xFFFF);
         w3ds_end(w);
     }
@@ -287,8 +288,8 @@ static int save(const char *dir, const char *name, const opts *o)
     w3ds w;
     int rc;
     w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    support_chunk_u32(&w, 0x0002, 3); /* M3D_VERSION */
+    w3ds_begin(&w, KF3DS_CHUNK_M3DMAGIC);
+    support_chunk_u32(&w, KF3DS_CHUNK_M3D_VERSION, 3);
     write_editor(&w, o);
     write_keyframer(&w, o);
     w3ds_end(&w);

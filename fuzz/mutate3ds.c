@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../tests/support_chunks.h" /* which chunks hold sub-chunks */
+
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 
@@ -69,27 +71,14 @@ static void putf(uint8_t *p, float f)
     put32(p, u);
 }
 
-/* Bytes before the sub-chunks of a container, or -1 when not a container. */
-static long prefix_of(uint16_t id, const uint8_t *body, uint32_t len)
+/* The node tags and the track tags each run without a gap. */
+static int is_track(uint16_t id)
 {
-    switch (id) {
-    case 0x4D4D: case 0x3D3D: case 0x3DAA: case 0xC23D: case 0x4100: case 0xAFFF: case 0xB000:
-    case 0xB001: case 0xB002: case 0xB003: case 0xB004: case 0xB005: case 0xB006: case 0xB007:
-    case 0xA010: case 0xA020: case 0xA030: case 0xA040: case 0xA041: case 0xA050: case 0xA084:
-    case 0xA200: case 0xA33A: case 0xA210: case 0xA230: case 0xA204: case 0xA33C: case 0xA33D:
-    case 0xA220: case 0x2100:
-        return 0;
-    case 0x4000: {
-        const uint8_t *z = memchr(body, 0, len);
-        return z ? (long)(z - body) + 1 : -1;
-    }
-    case 0x4120:
-        return len >= 2 ? 2 + 8L * get16(body) : -1;
-    case 0x4700: return 32;
-    case 0x4600: return 12;
-    case 0x4610: return 20;
-    default: return -1;
-    }
+    return id >= KF3DS_CHUNK_POS_TRACK_TAG && id <= KF3DS_CHUNK_HIDE_TRACK_TAG;
+}
+static int is_node(uint16_t id)
+{
+    return id >= KF3DS_CHUNK_AMBIENT_NODE_TAG && id <= KF3DS_CHUNK_SPOTLIGHT_NODE_TAG;
 }
 
 static void parse(const uint8_t *d, size_t size, tree *t)
@@ -123,9 +112,9 @@ static void parse(const uint8_t *d, size_t size, tree *t)
         r->parent = parent[top];
         r->payload = p + 6;
         r->node_index = 0;
-        if (r->id >= 0xB001 && r->id <= 0xB007)
+        if (is_node(r->id))
             r->node_index = nodes++;
-        pre = prefix_of(r->id, d + p + 6, cend - p - 6);
+        pre = support_chunk_children_at(r->id, d + p + 6, cend - p - 6);
         t->n++;
         if (pre >= 0 && (uint32_t)pre <= cend - p - 6 && top + 1 < MAX_DEPTH) {
             r->payload = p + 6 + (uint32_t)pre;
@@ -146,13 +135,13 @@ static int pick(const tree *t, int (*want)(uint16_t))
     return n ? idx[rnd((uint32_t)n)] : -1;
 }
 
-static int is_track(uint16_t id) { return id >= 0xB020 && id <= 0xB029; }
-static int is_node(uint16_t id) { return id >= 0xB001 && id <= 0xB007; }
-static int is_hdr(uint16_t id) { return id == 0xB010 || id == 0xB030; }
-static int is_matrix(uint16_t id) { return id == 0x4160; }
+static int is_hdr(uint16_t id) { return id == KF3DS_CHUNK_NODE_HDR || id == KF3DS_CHUNK_NODE_ID; }
+static int is_matrix(uint16_t id) { return id == KF3DS_CHUNK_MESH_MATRIX; }
 static int is_counted(uint16_t id)
 {
-    return id == 0x4110 || id == 0x4111 || id == 0x4120 || id == 0x4140 || id == 0x4130 ||
+    return id == KF3DS_CHUNK_POINT_ARRAY || id == KF3DS_CHUNK_POINT_FLAG_ARRAY ||
+           id == KF3DS_CHUNK_FACE_ARRAY || id == KF3DS_CHUNK_TEX_VERTS ||
+           id == KF3DS_CHUNK_MSH_MAT_GROUP ||
            is_track(id);
 }
 
@@ -211,7 +200,7 @@ static int mut_count(uint8_t *d, const tree *t)
         return 1;
     }
     at = r->off + 6;
-    if (r->id == 0x4130) {
+    if (r->id == KF3DS_CHUNK_MSH_MAT_GROUP) {
         const uint8_t *z = memchr(d + at, 0, r->end - at);
         if (!z)
             return 0;
@@ -252,7 +241,7 @@ static int mut_length(uint8_t *d, const tree *t)
 /* The keys of a track chunk: their offsets (at most 64). */
 static int track_keys(const uint8_t *d, const rec *r, uint32_t *keys, int cap)
 {
-    uint16_t kind = (uint16_t)(r->id - 0xB020);
+    uint16_t kind = (uint16_t)(r->id - KF3DS_CHUNK_POS_TRACK_TAG); /* kinds in id order */
     uint32_t p = r->off + 6 + 14, n = 0;
     uint32_t count;
     if (r->off + 6 + 14 > r->end)
@@ -320,7 +309,7 @@ static int mut_keys(uint8_t *d, const tree *t)
         for (bit = 0; bit < 5; bit++)
             if (fl & (1u << bit))
                 q += 4;
-        if (r->id == 0xB021 && q + 16 <= r->end) {
+        if (r->id == KF3DS_CHUNK_ROT_TRACK_TAG && q + 16 <= r->end) {
             if (rnd(2)) {
                 putf(d + q + 4, 0.0f);
                 putf(d + q + 8, 0.0f);
@@ -380,7 +369,7 @@ static int mut_parent(uint8_t *d, const tree *t)
     case 4: v = 0xFFFE; break;
     default: v = (uint16_t)rnd(8); break;
     }
-    if (r->id == 0xB030) {
+    if (r->id == KF3DS_CHUNK_NODE_ID) {
         at = r->off + 6;
     } else {
         const uint8_t *z = memchr(d + r->off + 6, 0, r->end - r->off - 6);
@@ -491,9 +480,9 @@ static size_t mut_structure(uint8_t *d, size_t size, size_t max_size, const tree
     }
     case 4: /* another node tag or track kind */
         if (is_node(r->id))
-            put16(d + r->off, (uint16_t)(0xB001 + rnd(7)));
+            put16(d + r->off, (uint16_t)(KF3DS_CHUNK_AMBIENT_NODE_TAG + rnd(7)));
         else if (is_track(r->id))
-            put16(d + r->off, (uint16_t)(0xB020 + rnd(10)));
+            put16(d + r->off, (uint16_t)(KF3DS_CHUNK_POS_TRACK_TAG + rnd(10)));
         else
             put16(d + r->off, (uint16_t)(r->id ^ (1u << rnd(16))));
         return size;

@@ -22,7 +22,7 @@
 
 .PHONY: cross test-cross cross-build cross-deps freestanding embed-check plain-check
 
-CROSS_CORPUS  ?= ../shared/corpus
+CROSS_CORPUS  ?= $(or $(KF3DS_CORPUS),../shared/corpus)
 CROSS_WARN     = -Wall -Wextra -Wpedantic -Werror
 CROSS_OPT     ?= -O2
 CROSS_CMD_SRC  = tools/kf3ds.c tools/cmd_common.c $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_info.c \

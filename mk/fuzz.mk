@@ -1,9 +1,10 @@
 # Fuzzing and memcheck (see docs/robustness.md).
 #
 #   make fuzz         libFuzzer targets under ASan+UBSan in build/fuzz/, the seeds
-#                     the project generates (build/fuzz/seeds) and a seed corpus
-#                     built from ../shared/corpus (build/fuzz/corpus, never
-#                     copied into the repository)
+#                     the project generates (build/fuzz/seeds) and, when the
+#                     optional corpus is there (FUZZ_CORPUS: $KF3DS_CORPUS, else
+#                     ../shared/corpus), a seed corpus built from it
+#                     (build/fuzz/corpus, never copied into the repository)
 #   make fuzz-smoke   replays tests/fuzz-regressions, then runs both targets for
 #                     FUZZ_TIME seconds each (in parallel) over the seeds; any
 #                     crash, leak, timeout or sanitizer report fails the target
@@ -13,11 +14,11 @@ FUZZ_CC     ?= clang
 FUZZ_DIR    := build/fuzz
 FUZZ_TIME   ?= 60
 FUZZ_MAXLEN ?= 65536
-FUZZ_CORPUS ?= ../shared/corpus
+FUZZ_CORPUS ?= $(or $(KF3DS_CORPUS),../shared/corpus)
 FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB    := $(filter-out src/load_file.c,$(LIB_SRC)) $(RENDER_SRC)
-FUZZ_COMMON := fuzz/mutate3ds.c $(FUZZ_LIB) $(RENDER_HDR)
+FUZZ_COMMON := fuzz/mutate3ds.c tests/support_chunks.h $(FUZZ_LIB) $(RENDER_HDR)
 FUZZ_RUN    := -max_len=$(FUZZ_MAXLEN) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
                -artifact_prefix=$(FUZZ_DIR)/artifacts/
 FUZZ_REGRESSIONS := $(sort $(wildcard tests/fuzz-regressions/*.3ds))

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,16 +21,12 @@
 
 const char *support_corpus_dir(void)
 {
-    static const char *candidates[] = { "../shared/corpus", "../../shared/corpus" };
     const char *env = getenv("KF3DS_CORPUS");
+    const char *dir = env && *env ? env : "../shared/corpus";
     struct stat st;
-    size_t i;
-    if (env && stat(env, &st) == 0 && S_ISDIR(st.st_mode))
-        return env;
-    for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
-        if (stat(candidates[i], &st) == 0 && S_ISDIR(st.st_mode))
-            return candidates[i];
-    fprintf(stderr, "note: ../shared/corpus not found; corpus checks skipped\n");
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return dir;
+    fprintf(stderr, "note: no corpus at %s (set KF3DS_CORPUS); corpus checks skipped\n", dir);
     return NULL;
 }
 
@@ -158,6 +155,16 @@ int support_count_diags(const kf3ds_scene *s, kf3ds_status code)
     return n;
 }
 
+void support_assert_near(double actual, double expected, double tolerance, const char *what,
+                         const char *file, int line)
+{
+    if (fabs(actual - expected) <= tolerance)
+        return;
+    print_error("%s is %.9g, expected %.9g within %g (difference %.3g)\n", what, actual,
+                expected, tolerance, actual - expected);
+    _fail(file, line);
+}
+
 char support_what[1100];
 
 void support_set_what(const char *fmt, ...)
@@ -166,6 +173,33 @@ void support_set_what(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(support_what, sizeof support_what, fmt, ap);
     va_end(ap);
+}
+
+/* The test itself; its state is the support_test. A failure leaves through
+ * cmocka's longjmp, so `finished` stays 0 for support_test_report. */
+void support_test_run(void **state)
+{
+    support_test *t = (support_test *)*state;
+    support_what[0] = '\0';
+    t->finished = 0;
+    t->fn(state);
+    t->finished = 1;
+}
+
+/* cmocka runs the teardown after a failure too. */
+int support_test_report(void **state)
+{
+    const support_test *t = (const support_test *)*state;
+    if (!t->finished && support_what[0])
+        print_error("[  WHILE   ] --- checking %s\n", support_what);
+    return 0;
+}
+
+void support_apply_filter(void)
+{
+    const char *filter = getenv("KF3DS_TEST_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter);
 }
 
 const char *support_tool(void)
@@ -307,7 +341,7 @@ int support_check_error_lines(const char *err, const char *file, int warnings)
         memcpy(line, p, len);
         line[len] = '\0';
         if (regexec(&re, line, 0, NULL, 0) != 0)
-            fail_msg("stderr line does not follow the contract: '%s'", line);
+            fail_msg("stderr line is not an error line of docs/output.md: '%s'", line);
         if (strncmp(line, "kf3ds: warning: ", 16) != 0)
             errors++;
         p = nl + 1;
@@ -378,5 +412,6 @@ kf3ds_load_options counting_options(counting *c)
 void counting_free_scene(kf3ds_scene *s, const counting *c)
 {
     kf3ds_scene_free(s);
-    MUST(c->live == 0 && c->bytes == 0);
+    assert_int_equal(c->live, 0);
+    assert_int_equal(c->bytes, 0);
 }

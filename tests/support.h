@@ -1,10 +1,17 @@
-/* Shared helpers for the cmocka suites, in three sources:
- *  - support.c: the test programs only (it may fail the running cmocka test);
+/* Shared helpers of the cmocka suites, built once into build/tests/libsupport.a:
+ *  - support.c: files, the corpus, assertions, the command, the counting
+ *    allocator;
+ *  - support_malformed.c, support_scenes.c: loading damaged files, and the
+ *    files the malformed-input suites damage;
  *  - support_write.c: chunk writers, also linked into fuzz/gen_seeds;
- *  - support_oracle.c: the scene oracles, also linked into fuzz/fuzz_load.
- * The last two never call cmocka, so that the fuzz builds can use them. */
+ *  - support_oracle.c: the scene oracles (they render: the renderer's
+ *    archive), also linked into fuzz/fuzz_load.
+ * The first three call cmocka (they fail the running test); the last two
+ * never do, so that the fuzz builds can use them. Nothing here needs SDL2 or
+ * libpng (support_png.h is for the suites that link libpng). */
 #ifndef KF3DS_TEST_SUPPORT_H
 #define KF3DS_TEST_SUPPORT_H
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,8 +20,9 @@
 
 /* ---- support.c: files, folders, the corpus ------------------------------ */
 
-/* The public corpus folder (../shared/corpus, or $KF3DS_CORPUS), or NULL with
- * a message on stderr when it is absent, so suites skip cleanly. */
+/* The corpus folder, an optional test input: $KF3DS_CORPUS when set, else
+ * ../shared/corpus; NULL, with a message on stderr, when it is not a folder,
+ * so that the suites skip their corpus checks cleanly. */
 const char *support_corpus_dir(void);
 /* Calls fn(path, name, user) for every regular file of `dir` whose name does
  * not start with '.', in name order. Returns the number of files, or -1 when
@@ -48,16 +56,38 @@ kf3ds_scene *support_load_w3ds(w3ds *w, const kf3ds_load_options *o, kf3ds_diag 
 /* How many diagnostics of the scene have `code`. */
 int support_count_diags(const kf3ds_scene *s, kf3ds_status code);
 
-/* What a suite is checking right now, for the messages of MUST (a cmocka
- * failure) inside loops. */
+/* ---- support.c: assertions and running the tests ----------------------- */
+
+/* Near-equality, the one way the suites compare numbers that are not exact:
+ * fails the running test unless |actual - expected| <= tolerance (NaN never
+ * is), naming the expression, both values and their difference. */
+#define assert_near(actual, expected, tolerance)                                           \
+    support_assert_near((double)(actual), (double)(expected), (double)(tolerance), #actual, \
+                        __FILE__, __LINE__)
+void support_assert_near(double actual, double expected, double tolerance, const char *what,
+                         const char *file, int line);
+
+/* What a suite is checking right now ("rich scene cut to 120 of 900 bytes"),
+ * for the suites that loop over many generated inputs. A test registered with
+ * support_unit_test prints it when it fails. */
 extern char support_what[1100];
 void support_set_what(const char *fmt, ...);
 
-#define MUST(cond)                                                                         \
-    do {                                                                                   \
-        if (!(cond))                                                                       \
-            fail_msg("%s: check failed: %s (line %d)", support_what, #cond, __LINE__);     \
-    } while (0)
+/* cmocka_unit_test(f) whose failure also prints support_what. */
+typedef struct support_test {
+    void (*fn)(void **state);
+    int finished;
+} support_test;
+void support_test_run(void **state);
+int support_test_report(void **state);
+#define support_unit_test(f) \
+    { #f, support_test_run, NULL, support_test_report, &(support_test){ f, 0 } }
+
+/* Runs a suite's tests; KF3DS_TEST_FILTER=test_name (or a pattern with *)
+ * runs only the matching ones. */
+void support_apply_filter(void);
+#define support_run_tests(tests, setup, teardown) \
+    (support_apply_filter(), cmocka_run_group_tests(tests, setup, teardown))
 
 /* ---- support.c: the command --------------------------------------------- */
 
@@ -88,7 +118,7 @@ void support_expect_exit(support_run r, int status);
  * needed. */
 #define support_run_ok(...) support_expect_exit(support_run_tool(__VA_ARGS__), 0)
 
-/* Every line of `err` must be an error line of docs/contracts.md for `file`
+/* Every line of `err` must be an error line of docs/output.md for `file`
  * ("kf3ds: FILE: message", with the chunk form), or with `warnings` also a
  * "kf3ds: warning: FILE: ..." line; fails the test otherwise. Returns the
  * number of error (not warning) lines. */
@@ -113,10 +143,114 @@ kf3ds_load_options counting_options(counting *c);
  * test unless every block came back. */
 void counting_free_scene(kf3ds_scene *s, const counting *c);
 
+/* ---- support_malformed.c: loading damaged files ------------------------ */
+
+/* How much support_check_scene evaluates: LIGHT the whole scene at a few
+ * frames, FULL also each node on its own. */
+typedef enum support_check { SUPPORT_CHECK_LIGHT, SUPPORT_CHECK_FULL } support_check;
+
+/* Fails the test unless the scene keeps the invariants of docs/robustness.md
+ * whatever its file: diagnostics well formed (the error returned in `err`,
+ * when not NULL, is the first one listed), every index in range, the
+ * evaluation order a permutation with parents first, keys sorted, and
+ * evaluation at odd frames and of out-of-range nodes harmless. */
+void support_check_scene(const kf3ds_scene *s, const kf3ds_diag *err, support_check mode);
+/* Every node at many finite frames, with and without ease: finite world
+ * matrices, poses, mesh matrices, placed vertices and camera views. */
+void support_check_finite_everywhere(const kf3ds_scene *s);
+/* The index of the first diagnostic with `code` (at `offset` when
+ * `match_offset`), or -1. */
+int support_find_diag(const kf3ds_scene *s, kf3ds_status code, uint32_t offset, int match_offset);
+
+/* Loads `size` bytes from an exactly sized heap copy (an overread is an ASan
+ * report) with the counting allocator *c reset to refuse every call after the
+ * first `fail_after` (-1: never) and `limits` (may be NULL). The caller frees
+ * the scene, if any, with counting_free_scene. */
+kf3ds_scene *support_load_counted(const unsigned char *data, size_t size, counting *c,
+                                  long fail_after, const kf3ds_limits *limits, kf3ds_diag *err);
+/* support_load_counted of a file that must give a scene, checked at `mode`;
+ * support_load_written of what `w` holds once its open chunks are closed
+ * (the writer is freed). */
+kf3ds_scene *support_load_scene(const unsigned char *data, size_t size, counting *c,
+                                const kf3ds_limits *limits, kf3ds_diag *err, support_check mode);
+kf3ds_scene *support_load_written(w3ds *w, counting *c, const kf3ds_limits *limits,
+                                  kf3ds_diag *err, support_check mode);
+/* Loads as support_load_counted does, checks the scene (or the error), lets
+ * `inspect` (may be NULL) see both, frees the scene and checks that every
+ * block came back. Returns 1 when a scene was returned; *err_out (may be
+ * NULL) gets the error. */
+typedef void (*support_inspect_fn)(const kf3ds_scene *s, const kf3ds_diag *err, void *user);
+int support_load_and_check(const unsigned char *data, size_t size, const kf3ds_limits *limits,
+                           support_check mode, kf3ds_diag *err_out, support_inspect_fn inspect,
+                           void *user);
+/* The bytes `w` holds as an exactly sized copy (free with free()); the writer
+ * is freed. */
+unsigned char *support_take_bytes(w3ds *w, size_t *size);
+
+/* Every chunk of a file the tests wrote, in file order, descending into the
+ * containers of support_chunks.h. Free `v` with free(). */
+typedef struct support_chunk_info {
+    uint16_t id;
+    uint32_t offset, length, end;
+    int depth;
+} support_chunk_info;
+typedef struct support_chunk_list {
+    support_chunk_info *v;
+    size_t n, cap;
+} support_chunk_list;
+support_chunk_list support_collect_chunks(const unsigned char *data, size_t size);
+
+/* Little-endian values into raw bytes. */
+void support_put_u16(unsigned char *p, uint16_t v);
+void support_put_u32(unsigned char *p, uint32_t v);
+/* Chunks nested in each other, each level its id and `prefix_len` bytes of
+ * its own, the innermost followed by `tail`; every length runs to the end of
+ * the buffer. Returns an exactly sized buffer (free with free()). */
+typedef struct support_level {
+    uint16_t id;
+    const char *prefix;
+    size_t prefix_len;
+} support_level;
+unsigned char *support_build_levels(const support_level *levels, size_t n, const void *tail,
+                                    size_t tail_len, size_t *size);
+
+/* ---- support_scenes.c: whole test files --------------------------------- */
+
+/* A rich valid scene (about 3.5 KB): two materials with every colour form and
+ * map parameter, two boxes (one mirrored) with flags, texture coordinates,
+ * material groups and smoothing, a camera, a spotlight, a hidden omni, and
+ * nine nodes of every type with tracks of every kind, TCB keys, a loop, a
+ * multi-turn key, hide and morph tracks. Free with free(). */
+unsigned char *support_build_rich(size_t *size);
+/* The rich editor section plus 300 materials, a 7,000-vertex grid and 200
+ * nodes, one with 3,000 unsorted rotation keys: loading it needs many blocks
+ * from the allocator. Free with free(). */
+unsigned char *support_build_big(size_t *size);
+/* The unit box of the rich scene as mesh `name` at (ox, 2, 3), mirrored or
+ * not, in its NAMED_OBJECT. */
+void support_write_box_mesh(w3ds *w, const char *name, float ox, int mirrored);
+/* A whole file with `bad` in every kind of float it holds: master scale,
+ * colour, percentage, map scale, vertices, mesh matrix, camera, spotlight,
+ * pivot, TCB, position, rotation, scale and FOV keys. */
+void support_write_nonfinite(w3ds *w, float bad);
+/* A whole file of `big` values, extreme TCB and nearly singular matrices
+ * down a chain of `chain` scaled nodes with a camera at its end. */
+void support_write_extreme(w3ds *w, float big, int chain);
+/* The densest files of one kind of element, about `target` bytes. */
+typedef enum support_dense_kind {
+    SUPPORT_DENSE_NODES, SUPPORT_DENSE_NAMED_NODES, SUPPORT_DENSE_HIDE_KEYS,
+    SUPPORT_DENSE_MORPH_KEYS, SUPPORT_DENSE_SCALAR_KEYS, SUPPORT_DENSE_ROT_KEYS,
+    SUPPORT_DENSE_UNSORTED_KEYS, SUPPORT_DENSE_TRACKS, SUPPORT_DENSE_MESHES,
+    SUPPORT_DENSE_MATERIALS, SUPPORT_DENSE_CAMERAS, SUPPORT_DENSE_LIGHTS, SUPPORT_DENSE_GROUPS,
+    SUPPORT_DENSE_FACES, SUPPORT_DENSE_COUNT
+} support_dense_kind;
+extern const char *const support_dense_names[SUPPORT_DENSE_COUNT];
+void support_write_dense(w3ds *w, support_dense_kind kind, size_t target);
+
 /* ---- support_write.c: chunks written with write3ds ---------------------- */
 
-/* Initialises the writer and opens M3DMAGIC and in it `section` (MDATA
- * 0x3D3D or KFDATA 0xB000). */
+/* Initialises the writer and opens M3DMAGIC and in it `section`
+ * (KF3DS_CHUNK_MDATA or KF3DS_CHUNK_KFDATA). */
 void support_file_begin(w3ds *w, uint16_t section);
 /* A whole chunk holding one value, a float vector, a C string, or nothing. */
 void support_chunk_u16(w3ds *w, uint16_t id, uint16_t v);
@@ -135,12 +269,18 @@ void support_node(w3ds *w, uint16_t tag, const char *name, uint16_t flags1, uint
 /* Opens track chunk `id` with its header; the caller adds `keys` keys and
  * closes it with w3ds_end. */
 void support_track_begin(w3ds *w, uint16_t id, uint16_t flags, uint32_t keys);
-/* A key of three floats (position, scale, colour). */
+/* A key of three floats (position, scale, colour), a rotation key (angle in
+ * radians, axis) and a key of one float (FOV, roll, hotspot, falloff). */
 void support_key_vec(w3ds *w, int32_t frame, const w3ds_tcb *tcb, float x, float y, float z);
+void support_key_rot(w3ds *w, int32_t frame, const w3ds_tcb *tcb, float angle, float x, float y,
+                     float z);
+void support_key_scalar(w3ds *w, int32_t frame, const w3ds_tcb *tcb, float v);
 /* KFHDR (revision 5, `name`, `frames` long) and KFSEG (0 to `frames`). */
 void support_kf_segment(w3ds *w, const char *name, int32_t frames);
-/* A whole POS_TRACK_TAG of one key at frame 0. */
+/* A whole POS_TRACK_TAG of one key at frame 0, and one of two keys: (x, y, z)
+ * at frame 0, (x + 1, y - 1, z + 2) at frame 50. */
 void support_pos_track(w3ds *w, const float pos[3]);
+void support_pos_track_moving(w3ds *w, float x, float y, float z);
 /* Closes every chunk still open. */
 void support_end_all(w3ds *w);
 
@@ -151,10 +291,24 @@ void support_end_all(w3ds *w);
 #define SUPPORT_BOUND_PER_BYTE 128u
 #define SUPPORT_BOUND_FIXED ((size_t)4 << 20)
 
-int support_finite_n(const float *v, int n);
-int support_finite_mat(const kf3ds_mat4 *m);
-/* v is KF3DS_NONE or an index below n. */
-int support_in_range(int32_t v, uint32_t n);
+/* 1 when the n values, or the 16 of the matrix, are finite. */
+static inline int support_finite_n(const float *v, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+static inline int support_finite_mat(const kf3ds_mat4 *m)
+{
+    return support_finite_n(&m->m[0][0], 16);
+}
+/* 1 when v is KF3DS_NONE or an index below n. */
+static inline int support_in_range(int32_t v, uint32_t n)
+{
+    return v == KF3DS_NONE || (v >= 0 && (uint32_t)v < n);
+}
 
 /* Called with the text of a broken check and a value that goes with it; it
  * must not return (abort() in the fuzzer, a cmocka failure in a test). */

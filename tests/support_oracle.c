@@ -15,25 +15,6 @@
             fail(#cond, (double)(v));                                     \
     } while (0)
 
-int support_finite_n(const float *v, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (!isfinite(v[i]))
-            return 0;
-    return 1;
-}
-
-int support_finite_mat(const kf3ds_mat4 *m)
-{
-    return support_finite_n(&m->m[0][0], 16);
-}
-
-int support_in_range(int32_t v, uint32_t n)
-{
-    return v == KF3DS_NONE || (v >= 0 && (uint32_t)v < n);
-}
-
 static void check_structure(const kf3ds_scene *s, support_fail_fn fail)
 {
     uint32_t i, j, k;

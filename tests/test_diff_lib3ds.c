@@ -1,6 +1,7 @@
 /* Differential test against Debian's lib3ds 1.3 (lib3ds-dev).
  *
- * For every animated file of ../shared/corpus, the samples of data/ and 40
+ * For every animated file of the corpus (an optional input: $KF3DS_CORPUS,
+ * by default ../shared/corpus), the samples of data/ and 40
  * generated scenes (`mk3ds random SEED FILE`), every mesh vertex placed by
  * kf3ds with ease off must agree with lib3ds's
  *     node->matrix · T(−pivot) · mesh->matrix⁻¹ · v
@@ -9,7 +10,8 @@
  * Every other node (dummies, cameras, targets, lights) is compared through
  * its world origin.
  *
- * Where evaluation-rules.md says lib3ds 1.3 is wrong, the affected
+ * Where kf3ds's rules (docs/evaluation.md, "the rules" below) say lib3ds 1.3
+ * is wrong, the affected
  * (node, time) pairs, including those inherited from an ancestor, are not
  * compared (the summary line says how many and how far 1.3 is off there), and
  * kf3ds's value is checked against the rules, computed independently here
@@ -21,7 +23,7 @@
  *      the whole increment linearly; 1.3 also zeroes the tangent log next to a
  *      key whose raw angle exceeds 2π − ε) — plus sr-CITY's HeliRotor,
  *      which must turn 36° per frame;
- *  (c) two keys on one frame: the notes say 1.3 keeps only the last, but
+ *  (c) two keys on one frame: 1.3 is said to keep only the last, but
  *      Debian's 1.3.0 keeps both, like the rules (see below), so such nodes
  *      ARE compared; the rules' value is still checked;
  *  (d) track flags & 3 == 2: 1.3 gives cyclic tangents without wrapping time;
@@ -179,7 +181,8 @@ static void dm_apply(const dmat *a, const float p[3], double out[3])
  * key too (its insert routines' "replace a key on the same frame" test
  * compares with the first LATER key, so it never fires), accumulates both
  * rotation increments and never interpolates the zero-length segment, exactly
- * as rules §2 say; those nodes are compared like the others. */
+ * as the rules say (docs/evaluation.md, 'Key order and duplicate frames');
+ * those nodes are compared like the others. */
 enum {
     EX_PREROLL = 1,   /* (a) */
     EX_MULTITURN = 2, /* (b) */
@@ -188,14 +191,15 @@ enum {
 
 static const char *const ex_names[EX_NREASONS] = {
     "before a first key after frame 0 (1.3: the last key, or on REPEAT the first unwrapped)",
-    "multi-turn rotation segment (rules §6 turn the whole increment)",
+    "multi-turn rotation segment (the rules turn the whole increment)",
 };
 
 static const char *const kind_names[KF3DS_TRACK_COUNT] = {
     "POS", "ROT", "SCL", "FOV", "ROLL", "COL", "MORPH", "HOT", "FALL", "HIDE"
 };
 
-/* The tracks that place a node of this type (rules §7). */
+/* The tracks that place a node of this type (docs/evaluation.md, 'Transforms
+ * and mesh placement'). */
 static int placing_tracks(kf3ds_node_type type, kf3ds_track_kind kinds[3])
 {
     if (type == KF3DS_NODE_AMBIENT)
@@ -214,7 +218,8 @@ static int track_wraps(const kf3ds_track *t)
            t->keys[t->num_keys - 1].frame > t->keys[0].frame;
 }
 
-/* Time mapped into the period the way the rules say (§3). */
+/* Time mapped into the period the way the rules say (docs/evaluation.md,
+ * 'Where time falls'). */
 static double rules_time(const kf3ds_track *t, double time)
 {
     double f0, period, r;
@@ -301,7 +306,8 @@ static unsigned node_own_exclusion(const kf3ds_node *n, double time)
     return r;
 }
 
-/* The accumulated rotations of rules §2, in double, from the raw keys. */
+/* The accumulated rotations of the rules (docs/evaluation.md, 'Rotation
+ * tracks'), in double, from the raw keys. */
 static dquat *accumulate_rotations(const kf3ds_track *t)
 {
     dquat *q = malloc((t->num_keys ? t->num_keys : 1) * sizeof *q);
@@ -589,7 +595,7 @@ static void check_track_rules(const kf3ds_node *n, uint32_t ni, const kf3ds_trac
     q = accumulate_rotations(t);
     assert_non_null(q);
     if (kind == KF3DS_TRACK_ROT) {
-        /* the stored accumulation Q_k against rules §2 */
+        /* the stored accumulation Q_k against the rules' */
         for (k = 0; k < nk; k++) {
             d = dq_dist(dq_from_f(t->keys[k].quat), q[k]);
             st->rv_max = fmax(st->rv_max, d);
@@ -632,7 +638,8 @@ static void check_track_rules(const kf3ds_node *n, uint32_t ni, const kf3ds_trac
         st->rv_preroll++;
     }
 
-    /* (b) multi-turn keys: Q(u) = q(a_k, −u·θ_k) ⊗ Q_{k−1} (rules §6) */
+    /* (b) multi-turn keys: Q(u) = q(a_k, −u·θ_k) ⊗ Q_{k−1} (docs/evaluation.md,
+     * 'Rotation tracks') */
     if (kind == KF3DS_TRACK_ROT)
         for (k = 1; k < nk; k++) {
             static const double us[3] = { 0.25, 0.5, 0.75 };
@@ -1143,11 +1150,11 @@ static void craft_track(w3ds *w, uint16_t tag, uint16_t flags, const craft_key *
 
 static void craft_node(w3ds *w, const char *name, const char *inst, uint16_t parent, const float pivot[3])
 {
-    w3ds_begin(w, 0xB002); /* OBJECT_NODE_TAG */
+    w3ds_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG);
     w3ds_node_hdr(w, name, 0, 0, parent);
     if (inst)
-        support_chunk_str(w, 0xB011, inst); /* INSTANCE_NAME */
-    support_chunk_f32v(w, 0xB013, pivot, 3); /* PIVOT */
+        support_chunk_str(w, KF3DS_CHUNK_INSTANCE_NAME, inst);
+    support_chunk_f32v(w, KF3DS_CHUNK_PIVOT, pivot, 3);
 }
 
 static void craft_box(w3ds *w, const char *name, const float m[12], const float half[3])
@@ -1206,43 +1213,43 @@ static int write_crafted(const char *path)
     w3ds w;
     int rc;
     w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D); /* M3DMAGIC */
-    support_chunk_u32(&w, 0x0002, 3); /* M3D_VERSION */
-    w3ds_begin(&w, 0x3D3D); /* MDATA */
-    support_chunk_u32(&w, 0x3D3E, 3); /* MESH_VERSION */
+    w3ds_begin(&w, KF3DS_CHUNK_M3DMAGIC);
+    support_chunk_u32(&w, KF3DS_CHUNK_M3D_VERSION, 3);
+    w3ds_begin(&w, KF3DS_CHUNK_MDATA);
+    support_chunk_u32(&w, KF3DS_CHUNK_MESH_VERSION, 3);
     craft_box(&w, "BoxA", ma, ha);
     craft_box(&w, "BoxB", mb, hb);
     craft_box(&w, "BoxC", mc, hc);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000); /* KFDATA */
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
     support_kf_segment(&w, "craft", 60);
     /* #0 BoxA: every track flags 2 (wrap, no cyclic tangents), TCB inside */
     craft_node(&w, "BoxA", NULL, 0xFFFF, piv_a);
-    craft_track(&w, 0xB020, 2, a_pos, 4, 3);
-    craft_track(&w, 0xB021, 0x42, a_rot, 4, 4);
-    craft_track(&w, 0xB022, 2, a_scl, 3, 3);
+    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 2, a_pos, 4, 3);
+    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0x42, a_rot, 4, 4);
+    craft_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 2, a_scl, 3, 3);
     w3ds_end(&w);
     /* #1 BoxB (mirrored mesh) under #0: POS wraps from a late first key, ROT loops */
     craft_node(&w, "BoxB", NULL, 0, piv_b);
-    craft_track(&w, 0xB020, 1, b_pos, 3, 3);
-    craft_track(&w, 0xB021, 3, b_rot, 3, 4);
-    craft_track(&w, 0xB022, 0, one_scl, 1, 3);
+    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 1, b_pos, 3, 3);
+    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 3, b_rot, 3, 4);
+    craft_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, one_scl, 1, 3);
     w3ds_end(&w);
     /* #2 a dummy under #1 */
     craft_node(&w, "$$$DUMMY", "Joint", 1, zero);
-    craft_track(&w, 0xB020, 0, d_pos, 1, 3);
-    craft_track(&w, 0xB021, 0, d_rot, 2, 4);
-    craft_track(&w, 0xB022, 0, one_scl, 1, 3);
+    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, d_pos, 1, 3);
+    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, d_rot, 2, 4);
+    craft_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, one_scl, 1, 3);
     w3ds_end(&w);
     /* #3 BoxC under the dummy: two rotation keys on frame 10 */
     craft_node(&w, "BoxC", NULL, 2, zero);
-    craft_track(&w, 0xB020, 0, c_pos, 1, 3);
-    craft_track(&w, 0xB021, 0, c_rot, 4, 4);
+    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, c_pos, 1, 3);
+    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, c_rot, 4, 4);
     w3ds_end(&w);
     /* #4 an instance of BoxA: a plain late first key, ROT flags 2 */
     craft_node(&w, "BoxA", "Copy", 0xFFFF, zero);
-    craft_track(&w, 0xB020, 0, e_pos, 2, 3);
-    craft_track(&w, 0xB021, 2, e_rot, 3, 4);
+    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, e_pos, 2, 3);
+    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 2, e_rot, 3, 4);
     w3ds_end(&w);
     w3ds_end(&w); /* KFDATA */
     w3ds_end(&w); /* M3DMAGIC */
@@ -1275,7 +1282,8 @@ static void test_crafted(void **state)
 
 /* sr-CITY's HeliRotor: flags 0x46B, one 360° key every 10 frames, looping.
  * 1.3 sees no motion (the accumulated quaternion returns to itself); the
- * rules turn the whole increment: 36° per frame, about the key's axis. */
+ * rules turn the whole increment (docs/evaluation.md, 'Rotation tracks'): 36°
+ * per frame, about the key's axis. */
 static void test_city_rotor(void **state)
 {
     const char *dir = support_corpus_dir();
@@ -1305,7 +1313,7 @@ static void test_city_rotor(void **state)
     assert_int_equal(t->flags & 3, 3);
     assert_int_equal(t->num_keys, 2);
     assert_int_equal(t->keys[1].frame - t->keys[0].frame, 10);
-    assert_true(fabs(fabs(t->keys[1].value[0]) - 2 * PI_D) < 1e-5);
+    assert_near(fabs(t->keys[1].value[0]), 2 * PI_D, 1e-5);
 
     lf = lib3ds_file_load(path);
     assert_non_null(lf);
@@ -1355,7 +1363,8 @@ static void test_city_rotor(void **state)
         }
     }
     fprintf(stderr, "sr-CITY.3DS %s (node #%u, flags %#x): kf3ds turns 36° ± %.2g° per frame at %zu "
-            "times (rules §6); lib3ds 1.3 turns %.4g° from t=3 to 4 (the 360° key is not honoured)\n",
+            "times (a multi-turn key); lib3ds 1.3 turns %.4g° from t=3 to 4 (the 360° key is not "
+            "honoured)\n",
             s->nodes[rotor].name, rotor, t->flags, max_dev,
             sizeof times / sizeof times[0], lib_first);
     lib3ds_file_free(lf);
@@ -1365,7 +1374,7 @@ static void test_city_rotor(void **state)
 /* The open question of the squad controls: feed lib3ds 1.3's own key setup a
  * track with TCB on its interior key and uneven spacing, and compare with the
  * two candidate formulas (computed here in double):
- *  notes: A = Q ⊗ exp(½(kdm·g⁻ + (kdp − 1)·g⁺)), B = Q ⊗ exp(½((1 − ksm)·g⁻ − ksp·g⁺))
+ *  kf3ds: A = Q ⊗ exp(½(kdm·g⁻ + (kdp − 1)·g⁺)), B = Q ⊗ exp(½((1 − ksm)·g⁻ − ksp·g⁺))
  *  old:   A = Q ⊗ exp(−½(ksm·ln(Q⁻¹Q_n) + ksp·ln(Q⁻¹Q_p))),
  *         B = Q ⊗ exp(−½(kdm·ln(Q⁻¹Q_n) + kdp·ln(Q⁻¹Q_p)))
  * where A is lib3ds's dd (outgoing) and B its ds (incoming). */
@@ -1402,8 +1411,8 @@ static void test_squad_formula(void **state)
     const double T = 0.3, C = -0.2, B = 0.4;
     Lib3dsQuatTrack tr;
     Lib3dsQuatKey *k, *mid;
-    dquat q[3], qp, qn, gm, gp, lp, notes_a, notes_b, old_a, old_b, lib_a, lib_b;
-    double dt, fp, fn, c, ksm, ksp, kdm, kdp, d_notes, d_old;
+    dquat q[3], qp, qn, gm, gp, lp, kf3ds_a, kf3ds_b, old_a, old_b, lib_a, lib_b;
+    double dt, fp, fn, c, ksm, ksp, kdm, kdp, d_kf3ds, d_old;
     int i;
     (void)state;
     memset(&tr, 0, sizeof tr);
@@ -1444,18 +1453,19 @@ static void test_squad_formula(void **state)
     gm = dq_ln(dq_mul(dq_conj(qp), q[1]));
     gp = dq_ln(dq_mul(dq_conj(q[1]), qn));
     lp = dq_ln(dq_mul(dq_conj(q[1]), qp));
-    notes_a = dq_mul(q[1], dq_exp(dq_lin(0.5 * kdm, gm, 0.5 * (kdp - 1), gp)));
-    notes_b = dq_mul(q[1], dq_exp(dq_lin(0.5 * (1 - ksm), gm, -0.5 * ksp, gp)));
+    kf3ds_a = dq_mul(q[1], dq_exp(dq_lin(0.5 * kdm, gm, 0.5 * (kdp - 1), gp)));
+    kf3ds_b = dq_mul(q[1], dq_exp(dq_lin(0.5 * (1 - ksm), gm, -0.5 * ksp, gp)));
     old_a = dq_mul(q[1], dq_exp(dq_lin(-0.5 * ksm, gp, -0.5 * ksp, lp)));
     old_b = dq_mul(q[1], dq_exp(dq_lin(-0.5 * kdm, gp, -0.5 * kdp, lp)));
-    d_notes = fmax(dq_dist(lib_a, notes_a), dq_dist(lib_b, notes_b));
+    d_kf3ds = fmax(dq_dist(lib_a, kf3ds_a), dq_dist(lib_b, kf3ds_b));
     d_old = fmax(dq_dist(lib_a, old_a), dq_dist(lib_b, old_b));
-    fprintf(stderr, "squad controls of lib3ds 1.3 (TCB %g/%g/%g, spacing 4/16): notes' formula off by "
-            "%.2g, older lib3ds formula off by %.2g -> 1.3 uses the %s one\n", T, C, B, d_notes, d_old,
-            d_notes < d_old ? "notes'" : "older");
+    fprintf(stderr, "squad controls of lib3ds 1.3 (TCB %g/%g/%g, spacing 4/16): kf3ds's formula off "
+            "by %.2g, older lib3ds formula off by %.2g -> 1.3 uses the %s one\n", T, C, B, d_kf3ds,
+            d_old, d_kf3ds < d_old ? "kf3ds's" : "older");
     lib3ds_quat_track_free_keys(&tr);
-    /* kf3ds implements the notes' formula; the differential runs check it. */
-    assert_true(d_notes < 1e-5);
+    /* kf3ds implements the first formula (docs/evaluation.md, 'Rotation
+     * tracks'); the differential runs check it. */
+    assert_true(d_kf3ds < 1e-5);
 }
 
 int main(void)
@@ -1468,5 +1478,5 @@ int main(void)
         cmocka_unit_test(test_city_rotor),
         cmocka_unit_test(test_generated),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return support_run_tests(tests, NULL, NULL);
 }

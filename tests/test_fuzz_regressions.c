@@ -23,10 +23,10 @@
 #include "kf3ds.h"
 #include "support.h"
 
-/* A broken oracle fails the test, naming the input. */
+/* A broken oracle fails the test (support_unit_test names the input). */
 static void oracle_failed(const char *check, double value)
 {
-    fail_msg("%s: check failed: %s (%g)", support_what, check, value);
+    fail_msg("check failed: %s (%g)", check, value);
 }
 
 /* `kf3ds dump FILE [--json]`: exit 0 or 1, no signal, no sanitizer report
@@ -43,10 +43,10 @@ static void dump_with_tool(const char *path, int json)
              "'%s' dump '%s'%s > '%s' 2>/dev/null",
              support_tool(), path, json ? " --json" : "", out);
     status = system(cmd);
-    MUST(status != -1 && WIFEXITED(status));
-    MUST(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1);
+    assert_true(status != -1 && WIFEXITED(status));
+    assert_in_range(WEXITSTATUS(status), 0, 1);
     f = fopen(out, "rb");
-    MUST(f != NULL);
+    assert_non_null(f);
     if (fseek(f, 0, SEEK_END) == 0)
         len = ftell(f);
     if (json && len > 0) {
@@ -55,7 +55,8 @@ static void dump_with_tool(const char *path, int json)
         first = fgetc(f);
         fseek(f, -2, SEEK_END);
         last = fgetc(f);
-        MUST(first == '[' && last == ']');
+        assert_int_equal(first, '[');
+        assert_int_equal(last, ']');
     }
     fclose(f);
     remove(out);
@@ -86,20 +87,21 @@ static void replay(const char *path, const char *name, void *user)
         return;
     support_set_what("%s", path);
     data = support_read_file(path, &size);
-    MUST(data != NULL);
-    MUST(size <= 65536); /* small files only */
+    assert_non_null(data);
+    assert_in_range(size, 0, 65536); /* small files only */
     counting_reset(&c, -1); /* the counting allocator of support.c */
     o = counting_options(&c);
     s = kf3ds_load_memory(data, size, &o, &err);
-    MUST(c.peak <= SUPPORT_BOUND_PER_BYTE * size + SUPPORT_BOUND_FIXED);
+    assert_true(c.peak <= SUPPORT_BOUND_PER_BYTE * size + SUPPORT_BOUND_FIXED);
     if (s) {
         /* as fuzz_load does, with every vertex and every render variant */
-    support_exercise_scene(s, UINT32_MAX, 0, 6, oracle_failed);
+        support_exercise_scene(s, UINT32_MAX, 0, 6, oracle_failed);
         kf3ds_scene_free(s);
     } else {
-        MUST(err.code != KF3DS_OK);
+        assert_int_not_equal(err.code, KF3DS_OK);
     }
-    MUST(c.live == 0 && c.bytes == 0);
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.bytes, 0);
     free(data);
     dump_with_tool(path, 0);
     dump_with_tool(path, 1);
@@ -112,16 +114,16 @@ static void test_regressions(void **state)
     int files = 0;
     (void)state;
     support_set_what("%s", dir);
-    MUST(support_dir_each(dir, replay, &files) >= 0);
+    assert_true(support_dir_each(dir, replay, &files) >= 0);
     support_set_what("%s", dir);
-    MUST(files > 0);
+    assert_true(files > 0);
     printf("  %d regression inputs\n", files);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_regressions),
+        support_unit_test(test_regressions),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return support_run_tests(tests, NULL, NULL);
 }

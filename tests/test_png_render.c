@@ -1,7 +1,7 @@
 /* `kf3ds render` (build/kf3ds, or $KF3DS_TOOL): pictures read back with
  * libpng (size, not empty, differences between views and frames), frame
  * sequences and contact sheets, the output pattern and option checks, and
- * the error lines and exit status of docs/contracts.md. */
+ * the error lines and exit status of docs/output.md. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,7 +56,7 @@ static long foreground(const picture *p)
 }
 
 /* Every stderr line is "kf3ds: FILE: message" (the input and output error
- * line of the contract, no warnings); returns the number of lines. */
+ * line of docs/output.md, no warnings); returns the number of lines. */
 static int check_file_errors(const char *err, const char *file)
 {
     return support_check_error_lines(err, file, 0);
@@ -104,10 +104,10 @@ static int write_editor_only(const char *path)
     w3ds w;
     int rc;
     w3ds_init(&w);
-    w3ds_begin(&w, 0x4D4D);
-    support_chunk_u32(&w, 0x0002, 3); /* M3D_VERSION */
-    w3ds_begin(&w, 0x3D3D);
-    support_chunk_u32(&w, 0x3D3E, 3); /* MESH_VERSION */
+    w3ds_begin(&w, KF3DS_CHUNK_M3DMAGIC);
+    support_chunk_u32(&w, KF3DS_CHUNK_M3D_VERSION, 3);
+    w3ds_begin(&w, KF3DS_CHUNK_MDATA);
+    support_chunk_u32(&w, KF3DS_CHUNK_MESH_VERSION, 3);
     w3ds_material(&w, "Red", red, red, red);
     w3ds_mesh(&w, "Octa", pts, 6, faces, 8, NULL, "Red");
     w3ds_camera(&w, "EdCam", cam_pos, cam_target, 30.0f, 50.0f);
@@ -447,5 +447,5 @@ int main(void)
         cmocka_unit_test(test_unwritable_output),
         cmocka_unit_test(test_help),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return support_run_tests(tests, setup, teardown);
 }

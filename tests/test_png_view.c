@@ -216,7 +216,7 @@ static void test_no_display(void **state)
     r = run_view("SDL_VIDEODRIVER=no-such-driver", "view", "data/arm.3ds",
                  "--exit-after-frames", "5", "--screenshot", png, NULL);
     assert_int_equal(r.status, 1);
-    assert_true(strncmp(r.err, "kf3ds: view: cannot open a window", 33) == 0);
+    assert_int_equal(strncmp(r.err, "kf3ds: view: cannot open a window", 33), 0);
     assert_non_null(strstr(r.err, "SDL_VIDEODRIVER=dummy"));
     assert_non_null(strstr(r.err, "kf3ds render"));
     nl = strchr(r.err, '\n');
@@ -250,7 +250,7 @@ static void test_usage(void **state)
         if (r.status != 2)
             fail_msg("view %s %s: status %d, want 2", bad[i][0],
                      bad[i][1] ? bad[i][1] : "", r.status);
-        assert_true(strncmp(r.err, "kf3ds: view: ", 13) == 0);
+        assert_int_equal(strncmp(r.err, "kf3ds: view: ", 13), 0);
         assert_non_null(strstr(r.err, "(see 'kf3ds help view')"));
         run_free(&r);
     }
@@ -310,5 +310,5 @@ int main(void)
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_help),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return support_run_tests(tests, setup, teardown);
 }

@@ -1,5 +1,6 @@
-/* Scene building: hierarchy resolution (rules §1), name linking, targets,
- * mirrored meshes (notes §2.1), mesh placement and camera views (rules §7),
+/* Scene building, the rules of docs/evaluation.md: hierarchy resolution
+ * ('Node ids and parents'), name linking, targets, mirrored meshes and mesh
+ * placement ('Transforms and mesh placement'), camera views ('Cameras'),
  * editor data, allocator hooks, and that evaluation leaves the scene alone. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,14 +12,6 @@
 #include "kf3ds.h"
 #include "support.h"
 #include "write3ds.h"
-
-static void assert_near(double got, double want, double tol)
-{
-    if (!(fabs(got - want) <= tol)) {
-        print_error("got %.6f want %.6f\n", got, want);
-        fail();
-    }
-}
 
 typedef struct node_spec {
     uint16_t tag;
@@ -35,7 +28,7 @@ static kf3ds_scene *load_nodes(const node_spec *nodes, int n, const kf3ds_load_o
 {
     w3ds w;
     int i;
-    support_file_begin(&w, 0xB000);
+    support_file_begin(&w, KF3DS_CHUNK_KFDATA);
     for (i = 0; i < n; i++) {
         if (nodes[i].node_id >= 0) {
             support_node_begin(&w, nodes[i].tag, (uint16_t)nodes[i].node_id, nodes[i].name,
@@ -53,7 +46,7 @@ static kf3ds_scene *load_nodes(const node_spec *nodes, int n, const kf3ds_load_o
 static void assert_parents_first(const kf3ds_scene *s)
 {
     uint32_t i, seen[64] = { 0 };
-    assert_true(s->num_nodes <= 64);
+    assert_in_range(s->num_nodes, 0, 64);
     for (i = 0; i < s->num_nodes; i++) {
         uint32_t idx = s->eval_order[i];
         assert_true(idx < s->num_nodes);
@@ -64,14 +57,17 @@ static void assert_parents_first(const kf3ds_scene *s)
     }
 }
 
-/* Without NODE_ID: ids are file-order indices; forward references work. */
+/* Without NODE_ID: ids are file-order indices; forward references work
+ * (docs/evaluation.md, 'Node ids and parents'). */
 static void test_parents_by_index_forward(void **state)
 {
     const node_spec nodes[] = {
-        { 0xB002, -1, "$$$DUMMY", 2, { 1, 0, 0 } },    /* child of node 2, which comes later */
-        { 0xB001, -1, "$AMBIENT$", 0xFFFF, { 0 } },    /* ambient counts in the index */
-        { 0xB002, -1, "$$$DUMMY", 0xFFFF, { 0, 10, 0 } },
-        { 0xB002, -1, "$$$DUMMY", 0, { 0, 0, 100 } },  /* grandchild */
+        /* a child of node 2, which comes later */
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 2, { 1, 0, 0 } },
+        /* the ambient node counts in the index */
+        { KF3DS_CHUNK_AMBIENT_NODE_TAG, -1, "$AMBIENT$", 0xFFFF, { 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 0xFFFF, { 0, 10, 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 0, { 0, 0, 100 } },  /* grandchild */
     };
     kf3ds_diag err;
     kf3ds_scene *s = load_nodes(nodes, 4, NULL, &err);
@@ -92,14 +88,16 @@ static void test_parents_by_index_forward(void **state)
     kf3ds_scene_free(s);
 }
 
-/* With NODE_ID: the parent field names ids, not positions. */
+/* With NODE_ID: the parent field names ids, not positions
+ * (docs/evaluation.md, 'Node ids and parents'). */
 static void test_parents_by_node_id(void **state)
 {
     const node_spec nodes[] = {
-        { 0xB002, 40, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
-        { 0xB002, 7, "$$$DUMMY", 40, { 0, 2, 0 } },
-        { 0xB002, 2, "$$$DUMMY", 7, { 0, 0, 3 } },
-        { 0xB002, 9, "$$$DUMMY", 0, { 0 } }, /* id 0 exists nowhere: root + warning */
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, 40, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, 7, "$$$DUMMY", 40, { 0, 2, 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, 2, "$$$DUMMY", 7, { 0, 0, 3 } },
+        /* id 0 exists nowhere: a root and a warning */
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, 9, "$$$DUMMY", 0, { 0 } },
     };
     kf3ds_diag err;
     kf3ds_scene *s = load_nodes(nodes, 4, NULL, &err);
@@ -115,14 +113,16 @@ static void test_parents_by_node_id(void **state)
     kf3ds_scene_free(s);
 }
 
+/* A node that is its own parent and a cycle: roots with a warning
+ * (docs/evaluation.md, 'Node ids and parents'). */
 static void test_parent_cycles(void **state)
 {
     const node_spec nodes[] = {
-        { 0xB002, -1, "$$$DUMMY", 0, { 0 } },  /* its own parent */
-        { 0xB002, -1, "$$$DUMMY", 3, { 0 } },  /* 1 → 3 → 2 → 1 */
-        { 0xB002, -1, "$$$DUMMY", 1, { 0 } },
-        { 0xB002, -1, "$$$DUMMY", 2, { 0 } },
-        { 0xB002, -1, "$$$DUMMY", 3, { 0 } },  /* hangs off the cycle */
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 0, { 0 } },  /* its own parent */
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 3, { 0 } },  /* 1 → 3 → 2 → 1 */
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 1, { 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 2, { 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 3, { 0 } },  /* hangs off the cycle */
     };
     kf3ds_diag err;
     kf3ds_scene *s = load_nodes(nodes, 5, NULL, &err);
@@ -142,6 +142,8 @@ static void test_parent_cycles(void **state)
     kf3ds_scene_free(s);
 }
 
+/* Instances, targets linked by name and tag, editor data, and the camera's
+ * view with the lens → FOV and roll rules (docs/evaluation.md, 'Cameras'). */
 static void test_targets_and_links(void **state)
 {
     static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
@@ -158,22 +160,22 @@ static void test_targets_and_links(void **state)
     const float tgt_pos[3] = { 0, 0, 0 };
     (void)state;
     memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     w3ds_material(&w, "Red", red, red, NULL);
     w3ds_mesh(&w, "Tri", pts, 3, faces, 1, NULL, "Red");
     w3ds_camera(&w, "Cam", cam_pos, cam_tgt, 0, 50);
     w3ds_light(&w, "Spot", cam_pos, col, spot_tgt, 20, 30);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000);
-    w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
-    support_chunk_str(&w, 0xB011, "First"); w3ds_end(&w);
-    w3ds_begin(&w, 0xB002); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
-    support_chunk_str(&w, 0xB011, "Second"); w3ds_end(&w);
-    support_node(&w, 0xB004, "Cam", 0, 0xFFFF, tgt_pos);
-    support_node(&w, 0xB003, "Cam", 0, 0xFFFF, cam_pos);
-    support_node(&w, 0xB007, "Spot", 0, 0xFFFF, NULL);
-    support_node(&w, 0xB006, "Spot", 0, 0xFFFF, NULL);
-    support_node(&w, 0xB002, "Nothing", 0, 0xFFFF, NULL);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
+    support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "First"); w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
+    support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "Second"); w3ds_end(&w);
+    support_node(&w, KF3DS_CHUNK_TARGET_NODE_TAG, "Cam", 0, 0xFFFF, tgt_pos);
+    support_node(&w, KF3DS_CHUNK_CAMERA_NODE_TAG, "Cam", 0, 0xFFFF, cam_pos);
+    support_node(&w, KF3DS_CHUNK_SPOTLIGHT_NODE_TAG, "Spot", 0, 0xFFFF, NULL);
+    support_node(&w, KF3DS_CHUNK_L_TARGET_NODE_TAG, "Spot", 0, 0xFFFF, NULL);
+    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Nothing", 0, 0xFFFF, NULL);
     support_end_all(&w);
     s = support_load_w3ds(&w, NULL, &err);
     /* Instances share the mesh. */
@@ -212,7 +214,8 @@ static void test_targets_and_links(void **state)
     kf3ds_scene_free(s);
 }
 
-/* A mirrored mesh: MESH_MATRIX with X axis (−1,0,0) and origin (5,0,0).
+/* A mirrored mesh (docs/evaluation.md, 'Transforms and mesh placement'):
+ * MESH_MATRIX with X axis (−1,0,0) and origin (5,0,0).
  * Stored (6,1,2) becomes M·S(−1,1,1)·M⁻¹·(6,1,2) = (4,1,2); placed at frame 0
  * by a node at (5,0,0) it lands back on (6,1,2). */
 static void test_mirrored_mesh(void **state)
@@ -227,11 +230,11 @@ static void test_mirrored_mesh(void **state)
     kf3ds_mat4 m;
     float v[3];
     (void)state;
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     w3ds_mesh(&w, "M", pts, 3, faces, 1, matrix, NULL);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000);
-    support_node(&w, 0xB002, "M", 0, 0xFFFF, pos);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "M", 0, 0xFFFF, pos);
     support_end_all(&w);
     s = support_load_w3ds(&w, NULL, NULL);
     assert_true(s->meshes[0].mirrored);
@@ -261,8 +264,8 @@ static unsigned long checksum(const void *p, size_t n)
 static void test_allocator_and_const_eval(void **state)
 {
     const node_spec nodes[] = {
-        { 0xB002, -1, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
-        { 0xB002, -1, "$$$DUMMY", 0, { 0, 2, 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 0, { 0, 2, 0 } },
     };
     counting c;
     kf3ds_load_options opt;
@@ -294,5 +297,5 @@ int main(void)
         cmocka_unit_test(test_mirrored_mesh),
         cmocka_unit_test(test_allocator_and_const_eval),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return support_run_tests(tests, NULL, NULL);
 }

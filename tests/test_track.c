@@ -1,6 +1,10 @@
-/* Track evaluation: the golden values of notes §9 (where lib3ds 1.3 is wrong,
- * the rules' value), ease by hand from rules §4, loop flags, multi-turn
- * rotations, duplicate frames, late first keys, hide and morph tracks. */
+/* Track evaluation, the rules of docs/evaluation.md: golden values measured
+ * with lib3ds 1.3 and 2.0 on a probe scene (where lib3ds 1.3 is wrong, the
+ * value of kf3ds's rule), the loop flags ('Where time falls'), ease worked
+ * out by hand ('Ease'), Hermite tangents ('Hermite tracks'), multi-turn
+ * rotations ('Rotation tracks'), duplicate frames, unsorted keys and late
+ * first keys ('Key order and duplicate frames'), hide and morph tracks
+ * ('Hide and morph'). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,19 +18,11 @@
 
 #define PI_F 3.14159265358979f
 
-static void assert_near(double got, double want, double tol, const char *what)
-{
-    if (!(fabs(got - want) <= tol)) {
-        print_error("%s: got %.6f want %.6f\n", what, got, want);
-        fail();
-    }
-}
-
 static void assert_vec(const float *got, const double *want, int n, double tol)
 {
     int i;
     for (i = 0; i < n; i++)
-        assert_near(got[i], want[i], tol, "component");
+        assert_near(got[i], want[i], tol);
 }
 
 typedef struct key_spec {
@@ -47,8 +43,9 @@ static void write_track(w3ds *w, uint16_t id, uint16_t flags, const key_spec *ke
     w3ds_end(w);
 }
 
-/* The probe scene of notes §9: mesh "Box", an object node (id 7) with
- * POS/ROT/SCL tracks carrying `flags`, and a $$$DUMMY child (id 8). */
+/* The probe scene the golden values were measured on with lib3ds 1.3 and
+ * 2.0: mesh "Box", an object node (id 7) with POS/ROT/SCL tracks carrying
+ * `flags`, and a $$$DUMMY child (id 8). */
 static kf3ds_scene *probe_scene(uint16_t flags)
 {
     static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
@@ -69,23 +66,23 @@ static kf3ds_scene *probe_scene(uint16_t flags)
     scl[0].v[0] = scl[0].v[1] = scl[0].v[2] = 1;
     cpos[0].v[1] = 5;
 
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     w3ds_mesh(&w, "Box", pts, 3, faces, 1, NULL, NULL);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000);
-    w3ds_begin(&w, 0xB002);
-    support_chunk_u16(&w, 0xB030, 7); /* NODE_ID */
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
+    support_chunk_u16(&w, KF3DS_CHUNK_NODE_ID, 7);
     w3ds_node_hdr(&w, "Box", 0x40, 0, 0xFFFF);
-    write_track(&w, 0xB020, flags, pos, 3, 3);
-    write_track(&w, 0xB021, flags, rot, 2, 4);
-    write_track(&w, 0xB022, 0, scl, 1, 3);
+    write_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, flags, pos, 3, 3);
+    write_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, flags, rot, 2, 4);
+    write_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, scl, 1, 3);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB002);
-    support_chunk_u16(&w, 0xB030, 8);
-    w3ds_node_hdr(&w, "$$$DUMMY", 0x4000, 0, 7);
-    support_chunk_str(&w, 0xB011, "Child"); /* INSTANCE_NAME */
-    write_track(&w, 0xB020, 0, cpos, 1, 3);
-    write_track(&w, 0xB021, 0, crot, 1, 4);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
+    support_chunk_u16(&w, KF3DS_CHUNK_NODE_ID, 8);
+    w3ds_node_hdr(&w, "$$$DUMMY", 0x4000, 0, 7); /* 0x4000: a flags1 bit */
+    support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "Child");
+    write_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, cpos, 1, 3);
+    write_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, crot, 1, 4);
     support_end_all(&w);
     s = support_load_w3ds(&w, NULL, &err);
     assert_int_equal(err.code, KF3DS_OK);
@@ -131,13 +128,15 @@ static void test_golden_matrix_columns(void **state)
     (void)state;
     memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
     kf3ds_scene_eval(s, 0, 0, p);
-    /* X → (0,−1,0), Y → (1,0,0) at t = 0 (notes §9.1). */
-    assert_near(p[0].world.m[0][0], 0, 1e-6, "X.x");
-    assert_near(p[0].world.m[1][0], -1, 1e-6, "X.y");
-    assert_near(p[0].world.m[0][1], 1, 1e-6, "Y.x");
+    /* X → (0,−1,0), Y → (1,0,0) at t = 0: each rotation key turns by minus its
+     * file angle about an axis of the parent frame (docs/evaluation.md,
+     * 'Rotation tracks'), as lib3ds 1.3 and 2.0 do. */
+    assert_near(p[0].world.m[0][0], 0, 1e-6); /* X.x */
+    assert_near(p[0].world.m[1][0], -1, 1e-6); /* X.y */
+    assert_near(p[0].world.m[0][1], 1, 1e-6); /* Y.x */
     kf3ds_scene_eval(s, 10, 0, p);
-    assert_near(p[0].world.m[2][0], 1, 1e-6, "X.z at 10");
-    assert_near(p[0].world.m[0][1], 1, 1e-6, "Y.x at 10");
+    assert_near(p[0].world.m[2][0], 1, 1e-6); /* X.z at 10 */
+    assert_near(p[0].world.m[0][1], 1, 1e-6); /* Y.x at 10 */
     kf3ds_scene_free(s);
 }
 
@@ -157,9 +156,9 @@ static void test_golden_child_dummy(void **state)
     assert_string_equal(s->nodes[1].instance, "Child");
     for (i = 0; i < sizeof g / sizeof g[0]; i++) {
         kf3ds_scene_eval(s, g[i].t, 0, p);
-        assert_near(p[1].world.m[0][3], g[i].w[0], 1e-3, "child x");
-        assert_near(p[1].world.m[1][3], g[i].w[1], 1e-3, "child y");
-        assert_near(p[1].world.m[2][3], g[i].w[2], 1e-3, "child z");
+        assert_near(p[1].world.m[0][3], g[i].w[0], 1e-3);
+        assert_near(p[1].world.m[1][3], g[i].w[1], 1e-3);
+        assert_near(p[1].world.m[2][3], g[i].w[2], 1e-3);
         /* The single-node evaluator agrees with the whole-scene pass. */
         kf3ds_node_eval(s, 1, g[i].t, 0, &single);
         assert_memory_equal(&single.world, &p[1].world, sizeof single.world);
@@ -167,13 +166,14 @@ static void test_golden_child_dummy(void **state)
     kf3ds_scene_free(s);
 }
 
-/* Flags 1 (wrap): periodic in both directions with each track's own period. */
+/* Flags 1 (wrap): periodic in both directions with each track's own period
+ * (docs/evaluation.md, 'Where time falls'). */
 static void test_wrap_flag1(void **state)
 {
     static const struct { double t, pos[3]; } g[] = {
         { 20, { 0, 0, 0 } }, { 25, { 5.625, -0.625, 0 } }, { 30, { 10, 0, 0 } },
         { 35, { 10.625, 4.375, 0 } },
-        { -5, { 10.625, 4.375, 0 } }, /* rules §3: periodic before the first key too */
+        { -5, { 10.625, 4.375, 0 } }, /* periodic before the first key too */
     };
     kf3ds_scene *s = probe_scene(1);
     size_t i;
@@ -193,7 +193,8 @@ static void test_wrap_flag1(void **state)
     kf3ds_scene_free(s);
 }
 
-/* Flags 3 (loop): wrap plus cyclic end tangents — lib3ds 1.3's numbers. */
+/* Flags 3 (loop): wrap plus cyclic end tangents — lib3ds 1.3's numbers
+ * (docs/evaluation.md, 'Where time falls'). */
 static void test_loop_flag3(void **state)
 {
     static const struct { double t, pos[3]; } g[] = {
@@ -216,7 +217,8 @@ static void test_loop_flag3(void **state)
 }
 
 /* Flags 2 (repeat): wrap without cyclic tangents — the toolkit's meaning
- * (rules §3); lib3ds 1.3 instead gives cyclic tangents and no wrap. */
+ * (docs/evaluation.md, 'Where time falls'); lib3ds 1.3 instead gives cyclic
+ * tangents and no wrap. */
 static void test_repeat_flag2(void **state)
 {
     kf3ds_scene *s = probe_scene(2);
@@ -239,21 +241,22 @@ static double pos_x(const kf3ds_scene *s, double t, unsigned flags)
     return v[0];
 }
 
-/* A one-node scene with one track of `kind` (chunk id 0xB020 + kind). */
+/* A one-node scene with one track of `kind` (the kinds are in the order of
+ * their chunk ids, from POS_TRACK_TAG on). */
 static kf3ds_scene *one_track(kf3ds_track_kind kind, uint16_t flags, const key_spec *keys, int n)
 {
     static const int floats[] = { 3, 4, 3, 1, 1, 3, 0, 1, 1, 0 };
     w3ds w;
-    support_file_begin(&w, 0xB000);
-    w3ds_begin(&w, 0xB002);
+    support_file_begin(&w, KF3DS_CHUNK_KFDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
     w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, 0xFFFF);
-    write_track(&w, (uint16_t)(0xB020 + kind), flags, keys, n, floats[kind]);
+    write_track(&w, (uint16_t)(KF3DS_CHUNK_POS_TRACK_TAG + kind), flags, keys, n, floats[kind]);
     support_end_all(&w);
     return support_load_w3ds(&w, NULL, NULL);
 }
 
-/* Ease by hand (rules §4, notes §6.3) on a two-key track, which without ease
- * is the straight line x = 10u. */
+/* Ease by hand (docs/evaluation.md, 'Ease') on a two-key track, which
+ * without ease is the straight line x = 10u. */
 static void test_ease(void **state)
 {
     key_spec k[2];
@@ -264,24 +267,22 @@ static void test_ease(void **state)
     k[1].v[0] = 10;
     k[0].tcb.ease_from = 0.5f; /* e_f = 0.5, e_t = 0: a = 2/3 */
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
-    assert_near(pos_x(s, 2.5, 0), 10.0 * (4.0 / 3.0) * 0.0625, 1e-4, /* (a/e_f)u² */
-                "accelerating");
-    assert_near(pos_x(s, 7.5, 0), 10.0 * (2.0 / 3.0) * (1.5 - 0.5), 1e-4, "constant speed");
-    assert_near(pos_x(s, 2.5, KF3DS_EVAL_NO_EASE), 2.5, 1e-5, "ease off");
+    assert_near(pos_x(s, 2.5, 0), 10.0 * (4.0 / 3.0) * 0.0625, 1e-4); /* accelerating: (a/e_f)u² */
+    assert_near(pos_x(s, 7.5, 0), 10.0 * (2.0 / 3.0) * (1.5 - 0.5), 1e-4); /* constant speed */
+    assert_near(pos_x(s, 2.5, KF3DS_EVAL_NO_EASE), 2.5, 1e-5); /* ease off */
     kf3ds_scene_free(s);
 
     k[1].tcb.ease_to = 1.0f; /* e_f + e_t = 1.5 > 1: normalised to 1/3, 2/3; a = 1 */
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
-    assert_near(pos_x(s, 2.0, 0), 10.0 * (1.0 / (1.0 / 3.0)) * 0.04, 1e-4,
-                "normalised accelerate");
-    assert_near(pos_x(s, 8.0, 0), 10.0 * (1.0 - (1.0 / (2.0 / 3.0)) * 0.04), 1e-4,
-                "normalised decelerate");
-    assert_near(pos_x(s, 5.0, 0), 10.0 * (1.0 - 1.5 * 0.25), 1e-4,
-                "no constant part when e_f + e_t = 1");
+    assert_near(pos_x(s, 2.0, 0), 10.0 * (1.0 / (1.0 / 3.0)) * 0.04, 1e-4); /* accelerating */
+    assert_near(pos_x(s, 8.0, 0), 10.0 * (1.0 - (1.0 / (2.0 / 3.0)) * 0.04), 1e-4); /* slowing */
+    /* no constant part when e_f + e_t = 1 */
+    assert_near(pos_x(s, 5.0, 0), 10.0 * (1.0 - 1.5 * 0.25), 1e-4);
     kf3ds_scene_free(s);
 }
 
-/* Rules §6: a 720° increment makes two full turns, linearly in u. */
+/* A 720° increment makes two full turns, linearly in u (docs/evaluation.md,
+ * 'Rotation tracks'). */
 static void test_multi_turn(void **state)
 {
     key_spec k[3];
@@ -295,18 +296,18 @@ static void test_multi_turn(void **state)
     k[2].frame = 30; k[2].v[0] = PI_F / 2; k[2].v[3] = 1; /* then +90° */
     s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
     for (i = 0; i <= 20; i++) {
-        double angle = -(i / 20.0) * 4 * PI_F; /* file angle negated (notes §5.2) */
+        double angle = -(i / 20.0) * 4 * PI_F; /* the file angle negated */
         kf3ds_track_eval(&s->nodes[0].tracks[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, i, 0, v);
-        assert_near(fabs(v[2] * sin(angle / 2) + v[3] * cos(angle / 2)), 1.0, 1e-4, "turn");
+        assert_near(fabs(v[2] * sin(angle / 2) + v[3] * cos(angle / 2)), 1.0, 1e-4);
     }
     /* The accumulated orientation after two full turns is the identity up to sign. */
-    assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[1].quat[3]), 1.0, 1e-5, "Q1");
-    assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[2].quat[2]), sin(PI_F / 4), 1e-5,
-                "Q2");
+    assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[1].quat[3]), 1.0, 1e-5);
+    assert_near(fabs(s->nodes[0].tracks[KF3DS_TRACK_ROT].keys[2].quat[2]), sin(PI_F / 4), 1e-5);
     kf3ds_scene_free(s);
 }
 
-/* Rules §2: every key counts, stable order; the later key holds from its frame. */
+/* Every key counts, in a stable order; the later key holds from its frame
+ * (docs/evaluation.md, 'Key order and duplicate frames'). */
 static void test_duplicate_and_triple_frames(void **state)
 {
     key_spec k[6];
@@ -320,9 +321,9 @@ static void test_duplicate_and_triple_frames(void **state)
     k[4].frame = 20; k[4].v[0] = 40;
     k[5].frame = 20; k[5].v[0] = 50;
     s = one_track(KF3DS_TRACK_POS, 0, k, 6);
-    assert_near(pos_x(s, 9.999, 0), 10, 0.01, "approaching the first of the pair");
-    assert_near(pos_x(s, 10, 0), 20, 1e-5, "later key holds");
-    assert_near(pos_x(s, 20, 0), 50, 1e-5, "last of three");
+    assert_near(pos_x(s, 9.999, 0), 10, 0.01); /* approaching the first of the pair */
+    assert_near(pos_x(s, 10, 0), 20, 1e-5); /* later key holds */
+    assert_near(pos_x(s, 20, 0), 50, 1e-5); /* last of three */
     assert_true(isfinite(pos_x(s, 15, 0)));
     kf3ds_scene_free(s);
 
@@ -337,6 +338,8 @@ static void test_duplicate_and_triple_frames(void **state)
     kf3ds_scene_free(s);
 }
 
+/* Keys out of order are sorted, with a warning (docs/evaluation.md, 'Key
+ * order and duplicate frames'). */
 static void test_unsorted_keys(void **state)
 {
     key_spec k[3];
@@ -350,10 +353,12 @@ static void test_unsorted_keys(void **state)
     assert_int_equal(support_count_diags(s, KF3DS_WARN_UNSORTED), 1);
     assert_int_equal(s->nodes[0].tracks[0].keys[0].frame, 0);
     assert_int_equal(s->nodes[0].tracks[0].keys[2].frame, 20);
-    assert_near(pos_x(s, 10, 0), 1, 1e-6, "sorted");
+    assert_near(pos_x(s, 10, 0), 1, 1e-6);
     kf3ds_scene_free(s);
 }
 
+/* Before the first key the first key holds (docs/evaluation.md, 'Where time
+ * falls'). */
 static void test_late_first_key(void **state)
 {
     key_spec k[2];
@@ -363,11 +368,13 @@ static void test_late_first_key(void **state)
     k[0].frame = 20; k[0].v[0] = 1;
     k[1].frame = 30; k[1].v[0] = 2;
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
-    assert_near(pos_x(s, 0, 0), 1, 1e-6, "first key holds before it"); /* lib3ds 1.3: 2 */
-    assert_near(pos_x(s, 25, 0), 1.5, 1e-5, "middle");
+    assert_near(pos_x(s, 0, 0), 1, 1e-6); /* the first key holds before it; lib3ds 1.3: 2 */
+    assert_near(pos_x(s, 25, 0), 1.5, 1e-5);
     kf3ds_scene_free(s);
 }
 
+/* Kochanek–Bartels tangents of an interior key (docs/evaluation.md, 'Hermite
+ * tracks'). */
 static void test_tcb_interior(void **state)
 {
     /* Tension 1 on the middle key makes its tangents zero. */
@@ -381,19 +388,21 @@ static void test_tcb_interior(void **state)
     s = one_track(KF3DS_TRACK_POS, 0, k, 3);
     key = &s->nodes[0].tracks[0].keys[1];
     assert_int_equal(key->spline_flags, KF3DS_KEY_TENSION);
-    assert_near(key->tan_in[0], 0, 1e-6, "T=1 in");
-    assert_near(key->tan_out[1], 0, 1e-6, "T=1 out");
+    assert_near(key->tan_in[0], 0, 1e-6); /* T=1 in */
+    assert_near(key->tan_out[1], 0, 1e-6); /* T=1 out */
     kf3ds_scene_free(s);
     /* Uneven spacing (10 then 20 frames), TCB 0: fp = 10/15, fn = 20/15;
      * TS = ½·fp·(Δ⁻+Δ⁺), TD = ½·fn·(Δ⁻+Δ⁺) with Δ⁻ = (10,0), Δ⁺ = (0,10). */
     k[1].tcb.tension = 0;
     s = one_track(KF3DS_TRACK_POS, 0, k, 3);
     key = &s->nodes[0].tracks[0].keys[1];
-    assert_near(key->tan_in[0], 0.5 * (10.0 / 15.0) * 10, 1e-5, "TS.x");
-    assert_near(key->tan_out[1], 0.5 * (20.0 / 15.0) * 10, 1e-5, "TD.y");
+    assert_near(key->tan_in[0], 0.5 * (10.0 / 15.0) * 10, 1e-5); /* TS.x */
+    assert_near(key->tan_out[1], 0.5 * (20.0 / 15.0) * 10, 1e-5); /* TD.y */
     kf3ds_scene_free(s);
 }
 
+/* The first hide key does not toggle, every later one does
+ * (docs/evaluation.md, 'Hide and morph'). */
 static void test_hide_track(void **state)
 {
     key_spec k[3];
@@ -440,12 +449,13 @@ static void test_every_interpolated_kind(void **state)
         assert_int_equal(n, kinds[i] == KF3DS_TRACK_POS || kinds[i] == KF3DS_TRACK_SCL ||
                                     kinds[i] == KF3DS_TRACK_COL ? 3 : 1);
         for (d = 0; d < n; d++)
-            assert_near(v[d], 10 * (d + 1) + 40 * 0.25, 1e-4, "kind");
+            assert_near(v[d], 10 * (d + 1) + 40 * 0.25, 1e-4);
         kf3ds_scene_free(s);
     }
 }
 
-/* Morph: a step function over the keys' object names, resolved to meshes. */
+/* Morph: a step function over the keys' object names, resolved to meshes
+ * (docs/evaluation.md, 'Hide and morph'). */
 static void test_morph_track(void **state)
 {
     static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
@@ -456,14 +466,14 @@ static void test_morph_track(void **state)
     kf3ds_pose p;
     int i;
     (void)state;
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     w3ds_mesh(&w, "A", pts, 3, faces, 1, NULL, NULL);
     w3ds_mesh(&w, "B", pts, 3, faces, 1, NULL, NULL);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000);
-    w3ds_begin(&w, 0xB002);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
     w3ds_node_hdr(&w, "A", 0, 0, 0xFFFF);
-    support_track_begin(&w, 0xB026, 0, 3);
+    support_track_begin(&w, KF3DS_CHUNK_MORPH_TRACK_TAG, 0, 3);
     for (i = 0; i < 3; i++) {
         w3ds_key_header(&w, i * 10, NULL);
         w3ds_cstr(&w, names[i]);
@@ -618,5 +628,5 @@ int main(void)
         cmocka_unit_test(test_batched_equals_single),
         cmocka_unit_test(test_nan_and_huge_frames),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return support_run_tests(tests, NULL, NULL);
 }

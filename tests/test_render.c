@@ -67,14 +67,6 @@ static long drawn_box(const picture *p, uint32_t bg, int box[4])
     return n;
 }
 
-static void assert_near(double got, double want, double tol)
-{
-    if (!(fabs(got - want) <= tol)) {
-        print_error("got %.6f want %.6f (tolerance %g)\n", got, want, tol);
-        fail();
-    }
-}
-
 /* A look-at view with world Z up (camera x right, y up, looking down −z). */
 static void look_at(kf3ds_view *v, const float eye[3], const float target[3], float fov,
                     float znear, float zfar)
@@ -126,14 +118,14 @@ static void write_mesh(w3ds *w, const char *name, const float *pts, int n, const
                        const float *matrix, const char *material)
 {
     int i;
-    w3ds_begin(w, 0x4000);
+    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
     w3ds_cstr(w, name);
-    w3ds_begin(w, 0x4100);
-    w3ds_begin(w, 0x4110);
+    w3ds_begin(w, KF3DS_CHUNK_N_TRI_OBJECT);
+    w3ds_begin(w, KF3DS_CHUNK_POINT_ARRAY);
     w3ds_u16(w, (uint16_t)n);
     w3ds_f32v(w, pts, (size_t)n * 3);
     w3ds_end(w);
-    w3ds_begin(w, 0x4120);
+    w3ds_begin(w, KF3DS_CHUNK_FACE_ARRAY);
     w3ds_u16(w, (uint16_t)nf);
     for (i = 0; i < nf; i++) {
         w3ds_u16(w, faces[3 * i]);
@@ -142,7 +134,7 @@ static void write_mesh(w3ds *w, const char *name, const float *pts, int n, const
         w3ds_u16(w, flags ? flags[i] : 7);
     }
     if (material) {
-        w3ds_begin(w, 0x4130);
+        w3ds_begin(w, KF3DS_CHUNK_MSH_MAT_GROUP);
         w3ds_cstr(w, material);
         w3ds_u16(w, (uint16_t)nf);
         for (i = 0; i < nf; i++)
@@ -150,14 +142,14 @@ static void write_mesh(w3ds *w, const char *name, const float *pts, int n, const
         w3ds_end(w);
     }
     if (smoothing) {
-        w3ds_begin(w, 0x4150);
+        w3ds_begin(w, KF3DS_CHUNK_SMOOTH_GROUP);
         for (i = 0; i < nf; i++)
             w3ds_u32(w, smoothing[i]);
         w3ds_end(w);
     }
     w3ds_end(w);
     if (matrix)
-        support_chunk_f32v(w, 0x4160, matrix, 12);
+        support_chunk_f32v(w, KF3DS_CHUNK_MESH_MATRIX, matrix, 12);
     w3ds_end(w);
     w3ds_end(w);
 }
@@ -165,17 +157,17 @@ static void write_mesh(w3ds *w, const char *name, const float *pts, int n, const
 static void write_material(w3ds *w, const char *name, uint8_t r, uint8_t g, uint8_t b,
                            int two_sided)
 {
-    w3ds_begin(w, 0xAFFF);
-    support_chunk_str(w, 0xA000, name);
-    w3ds_begin(w, 0xA020);
-    w3ds_begin(w, 0x0011);
+    w3ds_begin(w, KF3DS_CHUNK_MAT_ENTRY);
+    support_chunk_str(w, KF3DS_CHUNK_MAT_NAME, name);
+    w3ds_begin(w, KF3DS_CHUNK_MAT_DIFFUSE);
+    w3ds_begin(w, KF3DS_CHUNK_COLOR_24);
     w3ds_u8(w, r);
     w3ds_u8(w, g);
     w3ds_u8(w, b);
     w3ds_end(w);
     w3ds_end(w);
     if (two_sided)
-        support_chunk_empty(w, 0xA081);
+        support_chunk_empty(w, KF3DS_CHUNK_MAT_TWO_SIDE);
     w3ds_end(w);
 }
 
@@ -268,7 +260,7 @@ static void test_cube_rectangle(void **state)
     w3ds w;
     (void)state;
     cube(pts, faces);
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     write_material(&w, "RED", 255, 0, 0, 0);
     write_mesh(&w, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
     s = load_w3ds(&w);
@@ -301,7 +293,7 @@ static void test_cube_rectangle(void **state)
     assert_int_equal(box[3], 128);
     /* the front face (x 57..85) and the side (86..88) are lit differently */
     assert_int_not_equal(px(&pic, 70, 110), px(&pic, 87, 110));
-    assert_true(n > 29 * 28 && n <= 32 * 29);
+    assert_in_range(n, 29 * 28 + 1, 32 * 29);
     pic_free(&pic);
     kf3ds_scene_free(s);
 }
@@ -325,11 +317,11 @@ static void test_near_plane_clip(void **state)
     pic_init(&pic, 200, 200);
     assert_int_equal(kf3ds_raster_triangle(&pic.fb, &v, tri, col, 0), 1);
     n = drawn_box(&pic, BG, box);
-    assert_true(n > 6400 - 200 && n < 6400 + 200);
+    assert_in_range(n, 6400 - 199, 6400 + 199);
     assert_int_equal(box[1], 120);
     assert_int_equal(box[3], 199);
-    assert_true(box[0] >= 39 && box[0] <= 41);
-    assert_true(box[2] >= 158 && box[2] <= 160);
+    assert_in_range(box[0], 39, 41);
+    assert_in_range(box[2], 158, 160);
     /* nothing outside the trapezoid (one pixel of slack) */
     for (y = 0; y < 200; y++)
         for (x = 0; x < 200; x++) {
@@ -431,13 +423,13 @@ static long render_quad(int mirrored, int ccw, int two_sided, int box[4])
     picture pic;
     long n;
     w3ds w;
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     write_material(&w, "M", 200, 200, 200, two_sided);
     write_mesh(&w, "Q", pts, 4, ccw ? ccw_faces : cw_faces, NULL, NULL, 2,
                mirrored ? mirror : NULL, "M");
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000);
-    support_node(&w, 0xB002, "Q", 0, 0xFFFF, mirrored ? node_pos : zero);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Q", 0, 0xFFFF, mirrored ? node_pos : zero);
     s = load_w3ds(&w);
     assert_int_equal(s->meshes[0].mirrored, mirrored);
     pic_init(&pic, 200, 200);
@@ -484,7 +476,7 @@ static void render_ridge(uint32_t s0, uint32_t s1, kf3ds_shading shading, pictur
     kf3ds_scene *s;
     kf3ds_view v;
     w3ds w;
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     write_mesh(&w, "Ridge", pts, 4, faces, NULL, smoothing, 2, NULL, NULL);
     s = load_w3ds(&w);
     look_at(&v, eye, tgt, 40.0f, 0.1f, 100.0f);
@@ -541,14 +533,15 @@ static void test_wireframe_edge_flags(void **state)
         kf3ds_render_stats st;
         int on_diag = 0;
         w3ds w;
-        support_file_begin(&w, 0x3D3D);
+        support_file_begin(&w, KF3DS_CHUNK_MDATA);
         write_mesh(&w, "Sq", pts, 4, faces, pass ? all : flags, NULL, 2, NULL, NULL);
         s = load_w3ds(&w);
         render(s, &v, KF3DS_SHADE_WIRE, 0, &pic, &st);
         assert_int_equal(st.triangles_submitted, 2);
         /* the square spans 90..110: its outline is drawn */
         assert_true(drawn_box(&pic, BG, box) > 60);
-        assert_true(box[0] >= 89 && box[0] <= 90 && box[2] >= 109 && box[2] <= 110);
+        assert_in_range(box[0], 89, 90);
+        assert_in_range(box[2], 109, 110);
         for (i = 0; i < 4; i++) {
             /* the middle of each side has a pixel within one of it */
             static const int mid[4][2] = { { 100, 110 }, { 110, 100 }, { 100, 90 }, { 90, 100 } };
@@ -637,7 +630,8 @@ static void test_lines(void **state)
     assert_int_equal(drawn_box(&pic, BG, box), 41);
     assert_int_equal(box[1], 100);
     assert_int_equal(box[3], 100);
-    assert_true(box[0] >= 79 && box[0] <= 80 && box[2] >= 119 && box[2] <= 120);
+    assert_in_range(box[0], 79, 80);
+    assert_in_range(box[2], 119, 120);
     /* a segment through the eye plane keeps its front part */
     kf3ds_framebuffer_clear(&pic.fb, BG);
     kf3ds_raster_line(&pic.fb, &v, a, behind, 0xFF00FF00u, 1);
@@ -732,14 +726,14 @@ static void test_camera_view(void **state)
     w3ds w;
     (void)state;
     memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     write_mesh(&w, "T", pts, 3, face, NULL, NULL, 1, NULL, NULL);
     w3ds_camera(&w, "Cam", cpos, ctgt, 0.0f, 50.0f);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000);
-    support_node(&w, 0xB002, "T", 0, 0xFFFF, zero);
-    support_node(&w, 0xB003, "Cam", 0, 0xFFFF, cpos);
-    support_node(&w, 0xB004, "Cam", 0, 0xFFFF, ctgt);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "T", 0, 0xFFFF, zero);
+    support_node(&w, KF3DS_CHUNK_CAMERA_NODE_TAG, "Cam", 0, 0xFFFF, cpos);
+    support_node(&w, KF3DS_CHUNK_TARGET_NODE_TAG, "Cam", 0, 0xFFFF, ctgt);
     s = load_w3ds(&w);
     assert_int_equal(s->num_nodes, 3);
     memset(poses, 0, sizeof poses);
@@ -761,8 +755,9 @@ static void test_camera_view(void **state)
         memset(&e, 0xAB, sizeof e);
         assert_int_equal(kf3ds_view_from_editor_camera(s, 0, poses, &e), 1);
         assert_memory_equal(&e.view, &v.view, sizeof v.view);
-        assert_true(e.fov_y_degrees == v.fov_y_degrees && e.near_plane == v.near_plane &&
-                    e.far_plane == v.far_plane);
+        assert_near(e.fov_y_degrees, v.fov_y_degrees, 0);
+        assert_near(e.near_plane, v.near_plane, 0);
+        assert_near(e.far_plane, v.far_plane, 0);
         assert_int_equal(kf3ds_view_from_editor_camera(s, 1, poses, &e), 0); /* no camera 1 */
         assert_int_equal(kf3ds_view_from_editor_camera(NULL, 0, poses, &e), 0);
     }
@@ -895,11 +890,11 @@ static void test_hostile_scene(void **state)
     w3ds w;
     (void)state;
     memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     write_mesh(&w, "Bad", pts, 6, faces, NULL, NULL, 5, NULL, NULL);
     w3ds_end(&w);
-    w3ds_begin(&w, 0xB000);
-    support_node(&w, 0xB002, "Bad", 0, 0xFFFF, zero);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Bad", 0, 0xFFFF, zero);
     support_end_all(&w);
     s = support_load_w3ds(&w, NULL, NULL);
     memset(poses, 0, sizeof poses);
@@ -948,16 +943,17 @@ static void test_hidden_and_dummy(void **state)
         kf3ds_scene *s;
         kf3ds_render_stats st;
         w3ds w;
-        support_file_begin(&w, 0x3D3D);
+        support_file_begin(&w, KF3DS_CHUNK_MDATA);
         write_mesh(&w, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, NULL);
         w3ds_end(&w);
-        w3ds_begin(&w, 0xB000);
-        w3ds_begin(&w, 0xB002);
+        w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+        w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
         w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, 0xFFFF);
-        support_chunk_str(&w, 0xB011, "Holder"); /* INSTANCE_NAME */
+        support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "Holder");
         support_pos_track(&w, zero);
         w3ds_end(&w);
-        support_node(&w, 0xB002, "Cube", (uint16_t)(hide ? 0x800 : 0), 0, zero);
+        support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Cube", (uint16_t)(hide ? 0x800 : 0), 0,
+                     zero);
         s = load_w3ds(&w);
         assert_int_equal(s->num_nodes, 2);
         assert_true(s->nodes[0].is_dummy);
@@ -979,15 +975,15 @@ static void write_light(w3ds *w, const float pos[3], int off, const float *spot_
                         float falloff)
 {
     const float white[3] = { 1, 1, 1 };
-    w3ds_begin(w, 0x4000);
+    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
     w3ds_cstr(w, "Lamp");
-    w3ds_begin(w, 0x4600);
+    w3ds_begin(w, KF3DS_CHUNK_N_DIRECT_LIGHT);
     w3ds_f32v(w, pos, 3);
-    support_chunk_f32v(w, 0x0010, white, 3);
+    support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, white, 3);
     if (off)
-        support_chunk_empty(w, 0x4620);
+        support_chunk_empty(w, KF3DS_CHUNK_DL_OFF);
     if (spot_target) {
-        w3ds_begin(w, 0x4610);
+        w3ds_begin(w, KF3DS_CHUNK_DL_SPOTLIGHT);
         w3ds_f32v(w, spot_target, 3);
         w3ds_f32(w, falloff * 0.5f);
         w3ds_f32(w, falloff);
@@ -1010,7 +1006,7 @@ static void render_lit(const float *lamp, int off, const float *spot_target, int
     kf3ds_view v;
     picture pic;
     w3ds w;
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     write_material(&w, "W", 255, 255, 255, 0);
     write_mesh(&w, "Sq", pts, 4, faces, NULL, smoothing, 2, NULL, "W");
     if (lamp)
@@ -1090,7 +1086,7 @@ static void test_allocator(void **state)
     w3ds w;
     (void)state;
     cube(pts, faces);
-    support_file_begin(&w, 0x3D3D);
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
     write_material(&w, "RED", 255, 0, 0, 1);
     write_mesh(&w, "A", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
     write_mesh(&w, "B", pts, 8, faces, NULL, NULL, 6, NULL, NULL);
@@ -1316,5 +1312,5 @@ int main(void)
         cmocka_unit_test(test_hidden_and_dummy),
         cmocka_unit_test(test_corpus),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return support_run_tests(tests, NULL, NULL);
 }
