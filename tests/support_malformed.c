@@ -41,7 +41,7 @@ static void check_diags(const kf3ds_scene *s, const kf3ds_diag *err)
         const kf3ds_diag *d = &s->diags[i];
         const char *name = kf3ds_chunk_name(d->chunk_id);
         assert_in_range(d->code, KF3DS_ERR_ARGUMENT, KF3DS_WARN_TRAILING);
-        assert_int_equal(d->severity, d->code >= KF3DS_WARN_OVERRUN ? KF3DS_WARNING : KF3DS_ERROR);
+        assert_int_equal(d->severity, kf3ds_status_severity(d->code));
         assert_non_null(memchr(d->message, '\0', sizeof d->message));
         assert_int_not_equal(d->message[0], '\0');
         assert_non_null(d->chunk_name);
