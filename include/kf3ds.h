@@ -304,13 +304,13 @@ typedef struct kf3ds_track {
 } kf3ds_track;
 
 typedef enum kf3ds_node_type {
-    KF3DS_NODE_AMBIENT = 0, /* 0xB001 */
-    KF3DS_NODE_OBJECT,      /* 0xB002 */
-    KF3DS_NODE_CAMERA,      /* 0xB003 */
-    KF3DS_NODE_TARGET,      /* 0xB004 camera target */
-    KF3DS_NODE_LIGHT,       /* 0xB005 omni */
-    KF3DS_NODE_LTARGET,     /* 0xB006 spotlight target */
-    KF3DS_NODE_SPOT         /* 0xB007 spotlight */
+    KF3DS_NODE_AMBIENT = 0, /* AMBIENT_NODE_TAG */
+    KF3DS_NODE_OBJECT,      /* OBJECT_NODE_TAG */
+    KF3DS_NODE_CAMERA,      /* CAMERA_NODE_TAG */
+    KF3DS_NODE_TARGET,      /* TARGET_NODE_TAG, a camera target */
+    KF3DS_NODE_LIGHT,       /* LIGHT_NODE_TAG, an omni light */
+    KF3DS_NODE_LTARGET,     /* L_TARGET_NODE_TAG, a spotlight target */
+    KF3DS_NODE_SPOT         /* SPOTLIGHT_NODE_TAG */
 } kf3ds_node_type;
 
 KF3DS_API const char *kf3ds_node_type_name(kf3ds_node_type type); /* "object", "camera", ... */

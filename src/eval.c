@@ -1,5 +1,5 @@
 /* Node and scene evaluation, mesh placement and camera views
- * (docs/evaluation.md, "Transforms and mesh placement", "Cameras").
+ * (docs/evaluation.md, "Transforms", "Mesh placement", "Cameras").
  * Nothing here allocates or writes to the scene. */
 #include "track_eval.h"
 #include "kmath.h"
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define BIT(k) (1u << (k))
-/* NODE_HDR flags1: the node starts hidden (docs/evaluation.md, "Hide and morph"). */
+/* NODE_HDR flags1: the node starts hidden (docs/evaluation.md, "Hide and morph tracks"). */
 #define NODE_HIDDEN 0x0800
 
 /* Keeps the three top rows of a matrix within ±KF3DS__MAX_WORLD (NaN, which
@@ -93,7 +93,7 @@ static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[
 
 /* world = parent · T(pos) · R(rot) · S(scl) for objects, parent · T(pos) for
  * cameras, lights and targets, identity for ambient (docs/evaluation.md,
- * "Transforms and mesh placement"); parent may be NULL. One pass, written
+ * "Transforms"); parent may be NULL. One pass, written
  * once: this runs for every node of every frame. */
 static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
 {

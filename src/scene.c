@@ -60,7 +60,7 @@ int32_t kf3ds_node_pose_mesh(const kf3ds_scene *scene, uint32_t node, const kf3d
 void kf3ds_mesh_editor_matrix(const kf3ds_mesh *mesh, kf3ds_mat4 *out)
 {
     /* The loader mirrored the points of a mirrored mesh (docs/evaluation.md,
-     * "mirrored meshes"); M·S(−1,1,1)·M⁻¹ puts them back where the editor
+     * "Mesh placement"); M·S(−1,1,1)·M⁻¹ puts them back where the editor
      * showed them. */
     if (mesh && mesh->mirrored) {
         kf3ds_mat4 t = mesh->matrix;

@@ -164,7 +164,7 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 }
 
 /* Maps time into the track's period when its loop bits ask for it
- * (docs/evaluation.md, "Loop flags"). */
+ * (docs/evaluation.md, "Where time falls"). */
 static inline double track_time(const kf3ds_track *t, double time)
 {
     if ((t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2) {

@@ -21,7 +21,7 @@ static int is_cyclic(const kf3ds_track *t)
 }
 
 /* Keys by frame only: keys on one frame keep their file order (the sort is
- * stable; docs/evaluation.md, "Key order"). */
+ * stable; docs/evaluation.md, "Key order and duplicate frames"). */
 static int key_less(const void *a, const void *b)
 {
     return ((const kf3ds_key *)a)->frame < ((const kf3ds_key *)b)->frame;
@@ -58,7 +58,7 @@ static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int 
 
 /* Neighbours of key i for tangent purposes: value keys p and n, and the frame
  * spacings. Loop tracks close the curve as lib3ds 1.3 does (docs/evaluation.md,
- * "Loop flags"). */
+ * "Where time falls"). */
 typedef struct neighbours {
     const kf3ds_key *p, *n;
     double dt_prev, dt_next;

@@ -198,8 +198,7 @@ static const char *const kind_names[KF3DS_TRACK_COUNT] = {
     "POS", "ROT", "SCL", "FOV", "ROLL", "COL", "MORPH", "HOT", "FALL", "HIDE"
 };
 
-/* The tracks that place a node of this type (docs/evaluation.md, 'Transforms
- * and mesh placement'). */
+/* The tracks that place a node of this type (docs/evaluation.md, 'Transforms'). */
 static int placing_tracks(kf3ds_node_type type, kf3ds_track_kind kinds[3])
 {
     if (type == KF3DS_NODE_AMBIENT)

@@ -158,8 +158,8 @@ static void test_status_severity_and_text(void **state)
     (void)state;
     for (i = 0; i < sizeof want / sizeof want[0]; i++) {
         support_set_what("status %d", (int)want[i].code);
-        MUST(kf3ds_status_severity(want[i].code) == want[i].severity);
-        MUST(strcmp(kf3ds_status_string(want[i].code), want[i].text) == 0);
+        assert_int_equal(kf3ds_status_severity(want[i].code), want[i].severity);
+        assert_string_equal(kf3ds_status_string(want[i].code), want[i].text);
     }
     /* the last code of the enum is the last in the table */
     assert_int_equal(KF3DS_WARN_TRAILING + 1, (int)(sizeof want / sizeof want[0]));
@@ -196,10 +196,11 @@ static void test_recorded_severities(void **state)
     for (i = 0; i < s->num_diags; i++) {
         const kf3ds_diag *d = &s->diags[i];
         support_set_what("diagnostic %u (%s)", (unsigned)i, d->message);
-        MUST(d->severity == kf3ds_status_severity(d->code));
+        assert_int_equal(d->severity, kf3ds_status_severity(d->code));
         if (d->severity == KF3DS_ERROR && errors++ == 0) {
-            MUST(err.code == d->code && err.offset == d->offset);
-            MUST(strcmp(err.message, d->message) == 0);
+            assert_int_equal(err.code, d->code);
+            assert_int_equal(err.offset, d->offset);
+            assert_string_equal(err.message, d->message);
         }
         warnings += d->severity == KF3DS_WARNING;
     }
@@ -284,11 +285,11 @@ static void test_unsorted_keys_stable(void **state)
     for (i = 0; i < N; i++) {
         uint32_t index = (uint32_t)t->keys[i].value[0];
         support_set_what("key %u", (unsigned)i);
-        MUST((int32_t)((index * 7) % 13) == t->keys[i].frame); /* its own frame */
+        assert_int_equal((index * 7) % 13, t->keys[i].frame); /* its own frame */
         if (i > 0) {
-            MUST(t->keys[i - 1].frame <= t->keys[i].frame);
+            assert_true(t->keys[i - 1].frame <= t->keys[i].frame);
             if (t->keys[i - 1].frame == t->keys[i].frame)
-                MUST(t->keys[i - 1].value[0] < t->keys[i].value[0]); /* file order */
+                assert_true(t->keys[i - 1].value[0] < t->keys[i].value[0]); /* file order */
         }
     }
     kf3ds_scene_free(s);
@@ -313,11 +314,11 @@ int main(void)
         cmocka_unit_test(test_partial_hooks_refused),
         cmocka_unit_test(test_whole_or_no_hooks),
         cmocka_unit_test(test_memory_limit_refused),
-        cmocka_unit_test(test_status_severity_and_text),
-        cmocka_unit_test(test_recorded_severities),
+        support_unit_test(test_status_severity_and_text),
+        support_unit_test(test_recorded_severities),
         cmocka_unit_test(test_node_limit_reported_first),
-        cmocka_unit_test(test_unsorted_keys_stable),
+        support_unit_test(test_unsorted_keys_stable),
         cmocka_unit_test(test_version),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return support_run_tests(tests, NULL, NULL);
 }

@@ -214,7 +214,7 @@ static void test_targets_and_links(void **state)
     kf3ds_scene_free(s);
 }
 
-/* A mirrored mesh (docs/evaluation.md, 'Transforms and mesh placement'):
+/* A mirrored mesh (docs/evaluation.md, 'Mesh placement'):
  * MESH_MATRIX with X axis (−1,0,0) and origin (5,0,0).
  * Stored (6,1,2) becomes M·S(−1,1,1)·M⁻¹·(6,1,2) = (4,1,2); placed at frame 0
  * by a node at (5,0,0) it lands back on (6,1,2). */

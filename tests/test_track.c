@@ -4,7 +4,7 @@
  * out by hand ('Ease'), Hermite tangents ('Hermite tracks'), multi-turn
  * rotations ('Rotation tracks'), duplicate frames, unsorted keys and late
  * first keys ('Key order and duplicate frames'), hide and morph tracks
- * ('Hide and morph'). */
+ * ('Hide and morph tracks'). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include "kf3ds.h"
 #include "write3ds.h"
 #include "support.h"
-#include "../src/internal.h" /* the rotation code's sin/cos/acos, tested below */
+#include "../src/kmath.h" /* the rotation code's sin/cos/acos, tested below */
 
 #define PI_F 3.14159265358979f
 
@@ -402,7 +402,7 @@ static void test_tcb_interior(void **state)
 }
 
 /* The first hide key does not toggle, every later one does
- * (docs/evaluation.md, 'Hide and morph'). */
+ * (docs/evaluation.md, 'Hide and morph tracks'). */
 static void test_hide_track(void **state)
 {
     key_spec k[3];
@@ -455,7 +455,7 @@ static void test_every_interpolated_kind(void **state)
 }
 
 /* Morph: a step function over the keys' object names, resolved to meshes
- * (docs/evaluation.md, 'Hide and morph'). */
+ * (docs/evaluation.md, 'Hide and morph tracks'). */
 static void test_morph_track(void **state)
 {
     static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
@@ -514,7 +514,7 @@ static void test_hints_match_search(void **state)
     kf3ds_scene_free(s);
 }
 
-/* The polynomials behind every rotation (src/internal.h) against libm in
+/* The polynomials behind every rotation (src/kmath.h) against libm in
  * double, over their whole domain: sin and cos on [-π, π], acos on [-1, 1].
  * Bounds: about two float ulps of the largest results (1 and π); measured
  * 2.0e-7 and 4.3e-7. */

@@ -10,7 +10,7 @@
  *
  * Winding: in stored space every mesh is counter-clockwise outward (for a
  * mirrored mesh the loader's mirror of the points undoes the file's inside-out
- * winding; docs/evaluation.md, 'Transforms and mesh placement'). A placement
+ * winding; docs/evaluation.md, 'Mesh placement'). A placement
  * with a negative determinant (the M⁻¹ of a mirrored mesh, a negative scale
  * key, a mirroring view) reverses the winding on screen, so the front faces
  * are then the clockwise ones: faces are culled by the sign of det(mv).

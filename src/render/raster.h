@@ -19,7 +19,8 @@
  * exact. */
 #ifndef KF3DS_RASTER_H
 #define KF3DS_RASTER_H
-#include "../internal.h"
+#include "../geometry.h"
+#include "../kmath.h"
 #include "kf3ds_render.h"
 
 #define KF3DS__SUB_BITS 8                         /* fractional bits of screen positions */

@@ -7,7 +7,7 @@
  * and targets count only when there is nothing else, because they often stand
  * far off and framing them would shrink the objects to a dot. */
 #include "../geometry.h"
-#include "../internal.h"
+#include "../kmath.h"
 #include "kf3ds_render.h"
 
 void kf3ds_view_orbit(const float min[3], const float max[3], float azimuth_degrees,
