@@ -75,9 +75,19 @@ $(BUILD)/libkf3ds.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libkf3ds_render.a: $(RENDER_OBJ)
+# The renderer's archive also holds the few core objects whose internal
+# (hidden) functions it calls, so that it links beside the shared core too;
+# beside the static core the linker takes each object once. The check fails
+# the build when the renderer comes to need another one.
+RENDER_CORE_OBJ := $(addprefix $(BUILD)/obj/,arena.o alloc_default.o sort.o kmath.o)
+$(BUILD)/libkf3ds_render.a: $(RENDER_OBJ) $(RENDER_CORE_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+	@missing=$$(nm $@ | awk '$$1 == "U" && $$2 ~ /^kf3ds__/ { u[$$2] = 1 } \
+	  NF >= 3 && $$2 ~ /^[TDRB]$$/ && $$3 ~ /^kf3ds__/ { d[$$3] = 1 } \
+	  END { for (s in u) if (!(s in d)) print s }'); \
+	if [ -n "$$missing" ]; then echo "$@: needs core internals it does not hold:" $$missing >&2; \
+	  rm -f $@; exit 1; fi
 
 # libkf3ds.so -> libkf3ds.so.MAJOR (the SONAME) -> libkf3ds.so.VERSION
 $(BUILD)/libkf3ds.so.$(VERSION): $(LIB_OBJ)
@@ -92,7 +102,7 @@ $(BUILD)/libkf3ds.so: $(BUILD)/libkf3ds.so.$(VERSION)
 # uses (--exclude-libs keeps them local), so it exports only its own kf3ds_
 # functions and works beside either form of the core.
 RENDER_SONAME := libkf3ds_render.so.$(VERSION_MAJOR)
-$(BUILD)/libkf3ds_render.so.$(VERSION): $(RENDER_OBJ) $(BUILD)/libkf3ds.a
+$(BUILD)/libkf3ds_render.so.$(VERSION): $(RENDER_OBJ) $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds_render.a
 	$(CC) -shared -Wl,-soname,$(RENDER_SONAME) -Wl,--exclude-libs,ALL $(LDFLAGS) -o $@ \
 	  $(RENDER_OBJ) $(BUILD)/libkf3ds.a -lm
 

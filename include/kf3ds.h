@@ -392,7 +392,8 @@ typedef struct kf3ds_limits {
 
 /* Zero-initialise; every zero field means its default. */
 typedef struct kf3ds_load_options {
-    kf3ds_allocator allocator;  /* both hooks NULL: the default allocator (malloc) */
+    kf3ds_allocator allocator;  /* both hooks NULL: the default allocator (malloc; large
+                                 * blocks from mmap with huge pages on Linux) */
     kf3ds_limits limits;
 } kf3ds_load_options;
 

@@ -124,8 +124,8 @@ typedef struct kf3ds_render_stats {
 typedef struct kf3ds_renderer kf3ds_renderer;
 
 /* allocator NULL, or both its malloc_fn and free_fn NULL: malloc and free;
- * given one without the other: NULL is returned. realloc_fn is not used.
- * Returns NULL when out of memory too. */
+ * given one without the other: NULL is returned. Returns NULL when out of
+ * memory too. */
 KF3DS_API kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allocator *allocator);
 KF3DS_API void kf3ds_renderer_free(kf3ds_renderer *renderer);
 
