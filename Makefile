@@ -40,7 +40,7 @@ RENDER_SRC := $(sort $(wildcard src/render/*.c))
 RENDER_OBJ := $(RENDER_SRC:src/%.c=$(BUILD)/obj/%.o)
 LIB_HDR    := include/kf3ds.h include/kf3ds_chunks.h $(wildcard src/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
-CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
+CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c)) $(sort $(wildcard tools/gltf_*.c))
 GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c)) tools/write3ds.c
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)

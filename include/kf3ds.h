@@ -467,6 +467,13 @@ KF3DS_API int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node,
 KF3DS_API int kf3ds_node_camera_view(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *poses,
                       kf3ds_mat4 *view, float *fov_degrees, float *roll_degrees);
 
+/* The look-at of kf3ds_node_camera_view for any eye and target (spotlights,
+ * editor cameras): world → view, x right, y up, looking down −z, roll in
+ * degrees about the view axis (docs/evaluation.md, "Cameras"). Returns 0
+ * when eye and target coincide (the view is then not a rotation). */
+KF3DS_API int kf3ds_look_at(const float eye[3], const float target[3], float roll_degrees,
+                            kf3ds_mat4 *view);
+
 /* 1 when some object node places a mesh: the scene is then drawn from its
  * keyframer nodes; otherwise (a file with editor data only) its meshes are
  * shown as stored. */

@@ -232,3 +232,16 @@ int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees
     view->m[3][3] = 1.0f;
     return ok;
 }
+
+int kf3ds_look_at(const float eye[3], const float target[3], float roll_degrees, kf3ds_mat4 *view)
+{
+    double pos[3], tgt[3], rows[3][3];
+    int i;
+    if (!eye || !target || !view)
+        return 0;
+    for (i = 0; i < 3; i++) {
+        pos[i] = eye[i];
+        tgt[i] = target[i];
+    }
+    return kf3ds__look_at(pos, tgt, roll_degrees, view, rows);
+}

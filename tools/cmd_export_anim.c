@@ -1,0 +1,613 @@
+/* kf3ds export: the animation (docs/gltf.md, "Animation"). Every property
+ * (ex_prop) is sampled at every exported frame (times --rate), rotations get
+ * extra samples wherever two neighbours would be more than 90° apart, hiding
+ * is a STEP channel, and with --cubic the position and scale tracks that
+ * allow it are written as their own Hermite curves. A property whose samples
+ * are all equal gets no channel (the node holds that value). */
+#include "cmd_export.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define DEG2RAD (PI / 180.0)
+/* A rotation of more than 90° between two samples gets a sample between
+ * them: |dot| below cos 45° (the quaternion's half-angle). */
+#define MAX_STEP_COS 0.70710678
+/* Subdivision stops at this distance between samples, in frames. */
+#define MIN_STEP_FRAMES 1e-3
+/* Samples one property may have: beyond, the export fails with a message. */
+#define MAX_PROP_SAMPLES 20000000u
+
+/* ---- property values ------------------------------------------------------ */
+
+static double clampd(double v, double lo, double hi)
+{
+    return v == v ? (v < lo ? lo : v > hi ? hi : v) : lo;
+}
+
+/* 3×3 rotation matrix (m[row][col]) to a unit quaternion x, y, z, w. */
+static void matrix_quat(double m[3][3], float q[4])
+{
+    double t = m[0][0] + m[1][1] + m[2][2], r[4], s;
+    int k;
+    if (t > 0.0) {
+        s = sqrt(t + 1.0) * 2.0;
+        r[3] = 0.25 * s;
+        r[0] = (m[2][1] - m[1][2]) / s;
+        r[1] = (m[0][2] - m[2][0]) / s;
+        r[2] = (m[1][0] - m[0][1]) / s;
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        s = sqrt(1.0 + m[0][0] - m[1][1] - m[2][2]) * 2.0;
+        r[3] = (m[2][1] - m[1][2]) / s;
+        r[0] = 0.25 * s;
+        r[1] = (m[0][1] + m[1][0]) / s;
+        r[2] = (m[0][2] + m[2][0]) / s;
+    } else if (m[1][1] > m[2][2]) {
+        s = sqrt(1.0 + m[1][1] - m[0][0] - m[2][2]) * 2.0;
+        r[3] = (m[0][2] - m[2][0]) / s;
+        r[0] = (m[0][1] + m[1][0]) / s;
+        r[1] = 0.25 * s;
+        r[2] = (m[1][2] + m[2][1]) / s;
+    } else {
+        s = sqrt(1.0 + m[2][2] - m[0][0] - m[1][1]) * 2.0;
+        r[3] = (m[1][0] - m[0][1]) / s;
+        r[0] = (m[0][2] + m[2][0]) / s;
+        r[1] = (m[1][2] + m[2][1]) / s;
+        r[2] = 0.25 * s;
+    }
+    for (k = 0; k < 4; k++)
+        q[k] = (float)r[k];
+    export_quat_normalize(q);
+}
+
+/* Normalises column `c` of a; 0 when it has no length. */
+static int unit_column(double a[3][3], int c)
+{
+    double l = sqrt(a[0][c] * a[0][c] + a[1][c] * a[1][c] + a[2][c] * a[2][c]);
+    int r;
+    if (!(l > 1e-30 && l < 1e300))
+        return 0;
+    for (r = 0; r < 3; r++)
+        a[r][c] /= l;
+    return 1;
+}
+
+/* The rotation of a camera or spot aim node: the look-at's camera-to-world
+ * rotation taken into the node's own frame (N's 3×3 part undone), made
+ * orthonormal. */
+static void aim_rotation(export_ctx *c, uint32_t i, double frame, float q[4])
+{
+    const kf3ds_scene *s = c->s;
+    const kf3ds_node *n = &s->nodes[i];
+    kf3ds_pose *p = &c->poses[i];
+    kf3ds_mat4 view, n3, inv;
+    double a[3][3], d;
+    int r, k, ok;
+    float eye[3], tgt[3];
+    if (n->target >= 0 && (uint32_t)n->target < s->num_nodes)
+        kf3ds_node_eval(s, (uint32_t)n->target, frame, c->flags, &c->poses[n->target]);
+    if (n->type == KF3DS_NODE_CAMERA) {
+        ok = kf3ds_node_camera_view(s, i, c->poses, &view, NULL, NULL);
+    } else {
+        for (k = 0; k < 3; k++) {
+            eye[k] = p->world.m[k][3];
+            if (n->target >= 0 && (uint32_t)n->target < s->num_nodes)
+                tgt[k] = c->poses[n->target].world.m[k][3];
+            else if (n->light >= 0 && (uint32_t)n->light < s->num_lights)
+                tgt[k] = s->lights[n->light].target[k];
+            else
+                tgt[k] = eye[k] - (k == 2); /* straight down */
+        }
+        ok = kf3ds_look_at(eye, tgt, p->roll, &view);
+    }
+    if (!ok) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+        return;
+    }
+    n3 = p->world;
+    for (k = 0; k < 3; k++)
+        n3.m[k][3] = 0.0f;
+    ok = kf3ds_mat4_invert(&n3, &inv);
+    for (r = 0; r < 3; r++)
+        for (k = 0; k < 3; k++) {
+            /* N3⁻¹ · (camera-to-world), which is the view's transpose */
+            a[r][k] = ok ? (double)inv.m[r][0] * view.m[k][0] + (double)inv.m[r][1] * view.m[k][1] +
+                               (double)inv.m[r][2] * view.m[k][2]
+                         : view.m[k][r];
+        }
+    /* Gram–Schmidt on the columns: x, then y against x, z = x × y. */
+    ok = unit_column(a, 0);
+    d = a[0][0] * a[0][1] + a[1][0] * a[1][1] + a[2][0] * a[2][1];
+    for (r = 0; r < 3; r++)
+        a[r][1] -= d * a[r][0];
+    ok &= unit_column(a, 1);
+    a[0][2] = a[1][0] * a[2][1] - a[2][0] * a[1][1];
+    a[1][2] = a[2][0] * a[0][1] - a[0][0] * a[2][1];
+    a[2][2] = a[0][0] * a[1][1] - a[1][0] * a[0][1];
+    if (!ok) {
+        q[0] = q[1] = q[2] = 0.0f;
+        q[3] = 1.0f;
+        return;
+    }
+    matrix_quat(a, q);
+}
+
+/* The half-angles of a spot's cones in radians: 0 ≤ inner < outer ≤ π/2. */
+static void spot_cones(const kf3ds_pose *p, double *inner, double *outer)
+{
+    *outer = clampd(p->falloff * 0.5 * DEG2RAD, 1e-4, PI / 2);
+    *inner = clampd(p->hotspot * 0.5 * DEG2RAD, 0.0, *outer);
+    if (*inner >= *outer * 0.999)
+        *inner = *outer * 0.999;
+}
+
+int export_prop_value(export_ctx *c, const ex_prop *p, double frame, float out[4])
+{
+    const kf3ds_scene *s = c->s;
+    kf3ds_pose *pose = &c->poses[p->node];
+    int k, shown;
+    double inner, outer, fov;
+    kf3ds_node_eval(s, p->node, frame, c->flags, pose);
+    shown = !pose->hidden &&
+            (p->mesh < 0 || kf3ds_node_pose_mesh(s, p->node, pose) == p->mesh);
+    switch (p->kind) {
+    case EX_TRANSLATION:
+        memcpy(out, pose->position, 3 * sizeof *out);
+        return 3;
+    case EX_ROTATION:
+        memcpy(out, pose->rotation, 4 * sizeof *out);
+        export_quat_normalize(out);
+        return 4;
+    case EX_SCALE:
+        for (k = 0; k < 3; k++)
+            out[k] = pose->scale[k] * (p->merge_visibility && !shown ? 0.0f : 1.0f);
+        return 3;
+    case EX_SHOWN_SCALE:
+        out[0] = out[1] = out[2] = shown ? 1.0f : 0.0f;
+        return 3;
+    case EX_SHOWN_EXT:
+        out[0] = shown ? 1.0f : 0.0f;
+        return 1;
+    case EX_AIM:
+        aim_rotation(c, p->node, frame, out);
+        return 4;
+    case EX_YFOV:
+        /* The renderer's rule: the FOV is vertical, 45° outside 0.1–179°. */
+        fov = pose->fov >= 0.1f && pose->fov <= 179.0f ? pose->fov : 45.0;
+        out[0] = (float)(fov * DEG2RAD);
+        return 1;
+    case EX_LIGHT_COLOR:
+        for (k = 0; k < 3; k++)
+            out[k] = (float)clampd(pose->color[k], 0.0, 1.0);
+        return 3;
+    case EX_SPOT_INNER:
+    case EX_SPOT_OUTER:
+        spot_cones(pose, &inner, &outer);
+        out[0] = (float)(p->kind == EX_SPOT_INNER ? inner : outer);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- a series of samples ------------------------------------------------- */
+
+typedef struct series {
+    double *frames;
+    float *values;
+    uint32_t n, cap;
+    int width;
+    int full;                 /* MAX_PROP_SAMPLES reached */
+} series;
+
+static int push(series *se, double frame, const float *v)
+{
+    if (se->n == se->cap) {
+        uint32_t cap = se->cap ? se->cap * 2 : 256;
+        double *f;
+        float *vals;
+        if (se->cap >= MAX_PROP_SAMPLES) {
+            se->full = 1;
+            return -1;
+        }
+        f = realloc(se->frames, cap * sizeof *f);
+        if (!f)
+            return -1;
+        se->frames = f;
+        vals = realloc(se->values, (size_t)cap * (size_t)se->width * sizeof *vals);
+        if (!vals)
+            return -1;
+        se->values = vals;
+        se->cap = cap;
+    }
+    se->frames[se->n] = frame;
+    memcpy(se->values + (size_t)se->n * (size_t)se->width, v, (size_t)se->width * sizeof *v);
+    se->n++;
+    return 0;
+}
+
+static double qdot(const float *a, const float *b)
+{
+    return (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] + (double)a[3] * b[3];
+}
+
+/* Samples strictly between frames a and b (values va, vb) until no two
+ * neighbours are more than 90° apart. */
+static int refine(export_ctx *c, const ex_prop *p, series *se, double a, const float *va,
+                  double b, const float *vb, int depth)
+{
+    float vm[4];
+    double m = 0.5 * (a + b);
+    if (fabs(qdot(va, vb)) >= MAX_STEP_COS || b - a < 2 * MIN_STEP_FRAMES || depth > 30)
+        return 0;
+    export_prop_value(c, p, m, vm);
+    if (refine(c, p, se, a, va, m, vm, depth + 1) != 0 || push(se, m, vm) != 0)
+        return -1;
+    return refine(c, p, se, m, vm, b, vb, depth + 1);
+}
+
+static int is_rotation(ex_prop_kind k)
+{
+    return k == EX_ROTATION || k == EX_AIM;
+}
+
+/* The frames a property is sampled at: every exported frame times --rate,
+ * and for rotation tracks whose keys turn by more than 45° per frame step,
+ * enough frames inside those segments (multi-turn keys). Sorted. */
+static int base_frames(export_ctx *c, const ex_prop *p, double **out, uint32_t *count)
+{
+    double span = c->last - c->first, *f;
+    uint32_t steps = (uint32_t)(span * c->o->rate + 0.5), n = 0, k, cap;
+    const kf3ds_track *t =
+        p->kind == EX_ROTATION ? &c->s->nodes[p->node].tracks[KF3DS_TRACK_ROT] : NULL;
+    uint64_t extra = 0;
+    if (t)
+        for (k = 1; k < t->num_keys; k++) {
+            double turns = fabs(t->keys[k].value[0]) / (PI / 4);
+            extra += turns < 4096.0 ? (uint64_t)turns + 1 : 4096u;
+        }
+    if ((uint64_t)steps + 1 + extra > MAX_PROP_SAMPLES)
+        return -2;
+    cap = steps + 1 + (uint32_t)extra;
+    f = malloc((size_t)cap * sizeof *f);
+    if (!f)
+        return -1;
+    for (k = 0; k <= steps; k++)
+        f[n++] = k == steps ? c->last : c->first + (double)k / c->o->rate;
+    for (k = 1; t && k < t->num_keys; k++) {
+        double a = t->keys[k - 1].frame, b = t->keys[k].frame;
+        double turns = fabs(t->keys[k].value[0]) / (PI / 4);
+        uint32_t pieces = turns < 4096.0 ? (uint32_t)turns + 1 : 4096u, j;
+        if (pieces < 2 || b <= a)
+            continue;
+        for (j = 1; j < pieces; j++) {
+            double fr = a + (b - a) * j / pieces;
+            if (fr > c->first && fr < c->last)
+                f[n++] = fr;
+        }
+    }
+    *count = n;
+    *out = f;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Samples property p into se: the base frames, with the rotation
+ * refinement between them. */
+static int sample(export_ctx *c, const ex_prop *p, series *se)
+{
+    double *frames = NULL;
+    uint32_t n = 0, k;
+    float v[4], prev[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+    int r = base_frames(c, p, &frames, &n);
+    if (r != 0)
+        return r;
+    qsort(frames, n, sizeof *frames, cmp_double);
+    for (k = 0; k < n; k++) {
+        if (k && frames[k] <= frames[k - 1])
+            continue;
+        export_prop_value(c, p, frames[k], v);
+        if (is_rotation(p->kind) && se->n &&
+            refine(c, p, se, se->frames[se->n - 1], prev, frames[k], v, 0) != 0)
+            goto fail;
+        if (push(se, frames[k], v) != 0)
+            goto fail;
+        memcpy(prev, v, sizeof prev);
+    }
+    free(frames);
+    return 0;
+fail:
+    free(frames);
+    return se->full ? -2 : -1;
+}
+
+static int all_equal(const series *se)
+{
+    uint32_t k;
+    size_t w = (size_t)se->width;
+    for (k = 1; k < se->n; k++)
+        if (memcmp(se->values, se->values + k * w, w * sizeof *se->values) != 0)
+            return 0;
+    return 1;
+}
+
+/* Quaternion signs made continuous (q and −q are one rotation; readers
+ * interpolate the short way between neighbours). */
+static void fix_signs(series *se)
+{
+    uint32_t k;
+    if (se->width != 4)
+        return;
+    for (k = 1; k < se->n; k++) {
+        float *a = se->values + (size_t)(k - 1) * 4, *b = se->values + (size_t)k * 4;
+        if (qdot(a, b) < 0.0)
+            b[0] = -b[0], b[1] = -b[1], b[2] = -b[2], b[3] = -b[3];
+    }
+}
+
+/* ---- writing channels --------------------------------------------------- */
+
+/* Frames to seconds; samples whose float time would not increase are
+ * dropped (with their values). Returns the input accessor. */
+static uint32_t write_times(export_ctx *c, series *se)
+{
+    float *t = malloc((size_t)se->n * sizeof *t + 1);
+    uint32_t k, n = 0, acc;
+    size_t w = (size_t)se->width;
+    if (!t) {
+        c->oom = 1;
+        return 0;
+    }
+    for (k = 0; k < se->n; k++) {
+        float tk = (float)((se->frames[k] - c->first) / c->o->fps);
+        if (n && !(tk > t[n - 1]))
+            continue;
+        t[n] = tk;
+        if (n != k)
+            memmove(se->values + n * w, se->values + k * w, w * sizeof *se->values);
+        n++;
+    }
+    se->n = n;
+    acc = gltf_accessor(&c->buf, t, n, GLTF_FLOAT, 1, 0, 1);
+    free(t);
+    return acc;
+}
+
+static const char *const path_names[] = { "translation", "rotation", "scale" };
+
+static void write_channel(export_ctx *c, const ex_prop *p, uint32_t input, uint32_t output,
+                          const char *interpolation)
+{
+    uint32_t sampler = c->anim_samplers.count;
+    char pointer[96];
+    gltf_obj(&c->anim_samplers, NULL);
+    gltf_int(&c->anim_samplers, "input", (long)input);
+    gltf_int(&c->anim_samplers, "output", (long)output);
+    gltf_str(&c->anim_samplers, "interpolation", interpolation);
+    gltf_end(&c->anim_samplers);
+
+    gltf_obj(&c->anim_channels, NULL);
+    gltf_int(&c->anim_channels, "sampler", (long)sampler);
+    gltf_obj(&c->anim_channels, "target");
+    pointer[0] = '\0';
+    switch (p->kind) {
+    case EX_TRANSLATION:
+    case EX_ROTATION:
+    case EX_SCALE:
+    case EX_SHOWN_SCALE:
+    case EX_AIM:
+        gltf_int(&c->anim_channels, "node", (long)p->gnode);
+        gltf_str(&c->anim_channels, "path",
+                 path_names[p->kind == EX_TRANSLATION                     ? 0
+                            : p->kind == EX_ROTATION || p->kind == EX_AIM ? 1
+                                                                          : 2]);
+        break;
+    case EX_SHOWN_EXT:
+        snprintf(pointer, sizeof pointer, "/nodes/%lu/extensions/KHR_node_visibility/visible",
+                 (unsigned long)p->gnode);
+        break;
+    case EX_YFOV:
+        snprintf(pointer, sizeof pointer, "/cameras/%ld/perspective/yfov", (long)p->target);
+        break;
+    case EX_LIGHT_COLOR:
+        snprintf(pointer, sizeof pointer, "/extensions/KHR_lights_punctual/lights/%ld/color",
+                 (long)p->target);
+        break;
+    case EX_SPOT_INNER:
+    case EX_SPOT_OUTER:
+        snprintf(pointer, sizeof pointer, "/extensions/KHR_lights_punctual/lights/%ld/spot/%s",
+                 (long)p->target, p->kind == EX_SPOT_INNER ? "innerConeAngle" : "outerConeAngle");
+        break;
+    }
+    if (pointer[0]) {
+        gltf_str(&c->anim_channels, "path", "pointer");
+        gltf_obj(&c->anim_channels, "extensions");
+        gltf_obj(&c->anim_channels, "KHR_animation_pointer");
+        gltf_str(&c->anim_channels, "pointer", pointer);
+        gltf_end(&c->anim_channels);
+        gltf_end(&c->anim_channels);
+        c->used_pointer = 1;
+    }
+    gltf_end(&c->anim_channels);
+    gltf_end(&c->anim_channels);
+}
+
+/* --cubic: the track as CUBICSPLINE when that is exact — a single (not
+ * repeating) track of at least two keys, none with ease (or ease ignored),
+ * frames strictly increasing inside the exported frames. Returns 1 when
+ * written. */
+static int write_cubic(export_ctx *c, const ex_prop *p)
+{
+    const kf3ds_track *t;
+    float *times, *out;
+    uint32_t k, n;
+    if (!c->o->cubic || !(p->kind == EX_TRANSLATION || p->kind == EX_SCALE) ||
+        p->merge_visibility || c->s->nodes[p->node].type != KF3DS_NODE_OBJECT)
+        return 0;
+    t = &c->s->nodes[p->node].tracks[p->kind == EX_TRANSLATION ? KF3DS_TRACK_POS
+                                                               : KF3DS_TRACK_SCL];
+    n = t->num_keys;
+    if (n < 2 || (t->flags & KF3DS_TRACK_LOOP_MASK) != 0)
+        return 0;
+    for (k = 0; k < n; k++) {
+        const kf3ds_key *key = &t->keys[k];
+        if (key->frame < c->first || key->frame > c->last || (k && key->frame <= t->keys[k - 1].frame))
+            return 0;
+        if (!(c->flags & KF3DS_EVAL_NO_EASE) && (key->ease_to != 0.0f || key->ease_from != 0.0f))
+            return 0;
+    }
+    times = malloc((size_t)n * sizeof *times);
+    out = malloc((size_t)n * 9 * sizeof *out);
+    if (!times || !out) {
+        free(times);
+        free(out);
+        c->oom = 1;
+        return 1;
+    }
+    for (k = 0; k < n; k++)
+        times[k] = (float)((t->keys[k].frame - c->first) / c->o->fps);
+    for (k = 0; k < n; k++) {
+        /* Tangents per unit of the segment parameter become per second:
+         * divided by the length of their segment (docs/gltf.md). */
+        double din = k ? (t->keys[k].frame - t->keys[k - 1].frame) / c->o->fps : 0.0;
+        double dout = k + 1 < n ? (t->keys[k + 1].frame - t->keys[k].frame) / c->o->fps : 0.0;
+        int j;
+        for (j = 0; j < 3; j++) {
+            out[9 * k + j] = din > 0.0 ? (float)(t->keys[k].tan_in[j] / din) : 0.0f;
+            out[9 * k + 3 + j] = t->keys[k].value[j];
+            out[9 * k + 6 + j] = dout > 0.0 ? (float)(t->keys[k].tan_out[j] / dout) : 0.0f;
+        }
+    }
+    for (k = 1; k < n; k++)
+        if (!(times[k] > times[k - 1])) { /* frames too close for float seconds */
+            free(times);
+            free(out);
+            return 0;
+        }
+    write_channel(c, p,
+                  gltf_accessor(&c->buf, times, n, GLTF_FLOAT, 1, 0, 1),
+                  gltf_accessor(&c->buf, out, 3 * n, GLTF_FLOAT, 3, 0, 0), "CUBICSPLINE");
+    free(times);
+    free(out);
+    return 1;
+}
+
+/* Visibility changes inside a LINEAR scale: a sample just before each
+ * change keeps the old value up to it. */
+static int add_step_edges(export_ctx *c, const ex_prop *p, series *se)
+{
+    series out;
+    uint32_t k;
+    float v[4];
+    memset(&out, 0, sizeof out);
+    out.width = se->width;
+    for (k = 0; k < se->n; k++) {
+        const float *cur = se->values + (size_t)k * 3;
+        if (k) {
+            const float *prev = cur - 3;
+            int was = prev[0] != 0.0f || prev[1] != 0.0f || prev[2] != 0.0f;
+            int is = cur[0] != 0.0f || cur[1] != 0.0f || cur[2] != 0.0f;
+            if (was != is) {
+                double t = (se->frames[k] - c->first) / c->o->fps;
+                double eps = (t * 1e-6 > 1e-5 ? t * 1e-6 : 1e-5) * c->o->fps;
+                double fr = se->frames[k] - eps;
+                if (fr > se->frames[k - 1]) {
+                    export_prop_value(c, p, fr, v);
+                    if (push(&out, fr, v) != 0)
+                        goto fail;
+                }
+            }
+        }
+        if (push(&out, se->frames[k], cur) != 0)
+            goto fail;
+    }
+    free(se->frames);
+    free(se->values);
+    *se = out;
+    return 0;
+fail:
+    free(out.frames);
+    free(out.values);
+    return -1;
+}
+
+static int prop_width(ex_prop_kind k)
+{
+    switch (k) {
+    case EX_ROTATION:
+    case EX_AIM: return 4;
+    case EX_TRANSLATION:
+    case EX_SCALE:
+    case EX_SHOWN_SCALE:
+    case EX_LIGHT_COLOR: return 3;
+    default: return 1;
+    }
+}
+
+static int export_prop(export_ctx *c, const ex_prop *p)
+{
+    series se;
+    int r;
+    const char *interp = "LINEAR";
+    uint32_t input, output;
+    if (write_cubic(c, p))
+        return c->oom ? -1 : 0;
+    memset(&se, 0, sizeof se);
+    se.width = prop_width(p->kind);
+    r = sample(c, p, &se);
+    if (r == 0)
+        fix_signs(&se);
+    if (r == 0 && !all_equal(&se)) {
+        if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT) {
+            interp = "STEP";
+        } else if (p->kind == EX_SCALE && p->merge_visibility) {
+            r = add_step_edges(c, p, &se);
+        }
+        if (r == 0) {
+            input = write_times(c, &se);
+            if (p->kind == EX_SHOWN_EXT) {
+                unsigned char *b = malloc(se.n + 1u);
+                uint32_t k;
+                if (!b) {
+                    r = -1;
+                } else {
+                    for (k = 0; k < se.n; k++)
+                        b[k] = se.values[k] != 0.0f;
+                    output = gltf_accessor(&c->buf, b, se.n, GLTF_BYTE_U8, 1, 0, 0);
+                    write_channel(c, p, input, output, interp);
+                    free(b);
+                }
+            } else {
+                output = gltf_accessor(&c->buf, se.values, se.n, GLTF_FLOAT, se.width, 0, 0);
+                write_channel(c, p, input, output, interp);
+            }
+        }
+    }
+    free(se.frames);
+    free(se.values);
+    if (r == -2) {
+        cli_print_error(c->o->file, "export: over %u samples for one property; "
+                                    "export fewer frames (--frames A:B) or a lower --rate",
+                        MAX_PROP_SAMPLES);
+        c->failed = 1;
+        return -1;
+    }
+    if (r != 0)
+        c->oom = 1;
+    return r;
+}
+
+int export_animation(export_ctx *c)
+{
+    uint32_t i;
+    for (i = 0; i < c->num_props; i++)
+        if (export_prop(c, &c->props[i]) != 0)
+            return -1;
+    return c->oom ? -1 : 0;
+}
