@@ -252,44 +252,94 @@ static int is_rotation(ex_prop_kind k)
     return k == EX_ROTATION || k == EX_AIM;
 }
 
-/* The frames a property is sampled at: every exported frame times --rate,
- * and for rotation tracks whose keys turn by more than 45° per frame step,
- * enough frames inside those segments (multi-turn keys). Sorted. */
-static int base_frames(export_ctx *c, const ex_prop *p, double **out, uint32_t *count)
+/* A growable list of frames. */
+typedef struct frame_list {
+    double *f;
+    uint32_t n, cap;
+} frame_list;
+
+static int add_frame(frame_list *l, double frame)
 {
-    double span = c->last - c->first, *f;
-    uint32_t steps = (uint32_t)(span * c->o->rate + 0.5), n = 0, k, cap;
-    const kf3ds_track *t =
-        p->kind == EX_ROTATION ? &c->s->nodes[p->node].tracks[KF3DS_TRACK_ROT] : NULL;
-    uint64_t extra = 0;
-    if (t)
-        for (k = 1; k < t->num_keys; k++) {
-            double turns = fabs(t->keys[k].value[0]) / (PI / 4);
-            extra += turns < 4096.0 ? (uint64_t)turns + 1 : 4096u;
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 1024;
+        double *p;
+        if (l->cap >= MAX_PROP_SAMPLES)
+            return -2;
+        p = realloc(l->f, cap * sizeof *p);
+        if (!p)
+            return -1;
+        l->f = p;
+        l->cap = cap;
+    }
+    l->f[l->n++] = frame;
+    return 0;
+}
+
+/* How far before a jump its "before" sample goes, in frames: far enough
+ * for float seconds to tell the two apart. */
+static double jump_offset(const export_ctx *c, double frame)
+{
+    double t = fabs(frame - c->first) / c->o->fps;
+    return (t * 1e-6 > 1e-5 ? t * 1e-6 : 1e-5) * c->o->fps;
+}
+
+/* Samples just before the frames where track t jumps: keys sharing a frame,
+ * every hide key after the first (`toggles`), and for a periodic track the
+ * wrap from its last key back to its first, repeated over the export. */
+static int add_jumps(const export_ctx *c, const kf3ds_track *t, int toggles, frame_list *l)
+{
+    uint32_t n = t->num_keys, k;
+    double p = n >= 2 ? (double)t->keys[n - 1].frame - t->keys[0].frame : 0.0;
+    int periodic = (t->flags & KF3DS_TRACK_LOOP_MASK) != 0 && p > 0.0;
+    for (k = 1; k < n; k++) {
+        double b = t->keys[k].frame, m, lo, hi;
+        int jump = toggles || t->keys[k].frame == t->keys[k - 1].frame ||
+                   (periodic && k == n - 1);
+        if (!jump)
+            continue;
+        lo = periodic ? ceil((c->first - b) / p) : 0.0;
+        hi = periodic ? floor((c->last - b) / p) : 0.0;
+        for (m = lo; m <= hi; m++) {
+            double f = b + m * p;
+            int r;
+            if (f > c->first && f <= c->last && (r = add_frame(l, f - jump_offset(c, f))) != 0)
+                return r;
         }
-    if ((uint64_t)steps + 1 + extra > MAX_PROP_SAMPLES)
-        return -2;
-    cap = steps + 1 + (uint32_t)extra;
-    f = malloc((size_t)cap * sizeof *f);
-    if (!f)
-        return -1;
-    for (k = 0; k <= steps; k++)
-        f[n++] = k == steps ? c->last : c->first + (double)k / c->o->rate;
-    for (k = 1; t && k < t->num_keys; k++) {
+    }
+    return 0;
+}
+
+/* The frames a property is sampled at: every exported frame times --rate;
+ * just before each jump of its track; and for rotation tracks whose keys
+ * turn by more than 45°, enough frames inside those segments (multi-turn
+ * keys). Unsorted. */
+static int base_frames(export_ctx *c, const ex_prop *p, frame_list *l)
+{
+    const kf3ds_node *n = &c->s->nodes[p->node];
+    double span = c->last - c->first;
+    uint32_t steps = (uint32_t)(span * c->o->rate + 0.5), k;
+    const kf3ds_track *t = p->kind == EX_TRANSLATION ? &n->tracks[KF3DS_TRACK_POS]
+                           : p->kind == EX_ROTATION  ? &n->tracks[KF3DS_TRACK_ROT]
+                           : p->kind == EX_SCALE     ? &n->tracks[KF3DS_TRACK_SCL]
+                                                     : NULL;
+    int r = 0;
+    for (k = 0; k <= steps && r == 0; k++)
+        r = add_frame(l, k == steps ? c->last : c->first + (double)k / c->o->rate);
+    if (r == 0 && t && n->type == KF3DS_NODE_OBJECT)
+        r = add_jumps(c, t, 0, l);
+    if (r == 0 && p->kind == EX_SCALE && p->merge_visibility)
+        r = add_jumps(c, &n->tracks[KF3DS_TRACK_HIDE], 1, l);
+    for (k = 1; r == 0 && p->kind == EX_ROTATION && k < t->num_keys; k++) {
         double a = t->keys[k - 1].frame, b = t->keys[k].frame;
         double turns = fabs(t->keys[k].value[0]) / (PI / 4);
         uint32_t pieces = turns < 4096.0 ? (uint32_t)turns + 1 : 4096u, j;
-        if (pieces < 2 || b <= a)
-            continue;
-        for (j = 1; j < pieces; j++) {
+        for (j = 1; j < pieces && b > a && r == 0; j++) {
             double fr = a + (b - a) * j / pieces;
             if (fr > c->first && fr < c->last)
-                f[n++] = fr;
+                r = add_frame(l, fr);
         }
     }
-    *count = n;
-    *out = f;
-    return 0;
+    return r;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -302,28 +352,30 @@ static int cmp_double(const void *a, const void *b)
  * refinement between them. */
 static int sample(export_ctx *c, const ex_prop *p, series *se)
 {
-    double *frames = NULL;
-    uint32_t n = 0, k;
+    frame_list l = { NULL, 0, 0 };
+    uint32_t k;
     float v[4], prev[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
-    int r = base_frames(c, p, &frames, &n);
-    if (r != 0)
+    int r = base_frames(c, p, &l);
+    if (r != 0) {
+        free(l.f);
         return r;
-    qsort(frames, n, sizeof *frames, cmp_double);
-    for (k = 0; k < n; k++) {
-        if (k && frames[k] <= frames[k - 1])
+    }
+    qsort(l.f, l.n, sizeof *l.f, cmp_double);
+    for (k = 0; k < l.n; k++) {
+        if (k && l.f[k] <= l.f[k - 1])
             continue;
-        export_prop_value(c, p, frames[k], v);
+        export_prop_value(c, p, l.f[k], v);
         if (is_rotation(p->kind) && se->n &&
-            refine(c, p, se, se->frames[se->n - 1], prev, frames[k], v, 0) != 0)
+            refine(c, p, se, se->frames[se->n - 1], prev, l.f[k], v, 0) != 0)
             goto fail;
-        if (push(se, frames[k], v) != 0)
+        if (push(se, l.f[k], v) != 0)
             goto fail;
         memcpy(prev, v, sizeof prev);
     }
-    free(frames);
+    free(l.f);
     return 0;
 fail:
-    free(frames);
+    free(l.f);
     return se->full ? -2 : -1;
 }
 
@@ -365,7 +417,11 @@ static uint32_t write_times(export_ctx *c, series *se)
         return 0;
     }
     for (k = 0; k < se->n; k++) {
-        float tk = (float)((se->frames[k] - c->first) / c->o->fps);
+        double exact = (se->frames[k] - c->first) / c->o->fps;
+        float tk = (float)exact;
+        /* Rounded down, so that a STEP key is in effect at its frame's time. */
+        if ((double)tk > exact)
+            tk = nextafterf(tk, 0.0f);
         if (n && !(tk > t[n - 1]))
             continue;
         t[n] = tk;
@@ -498,45 +554,6 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
     return 1;
 }
 
-/* Visibility changes inside a LINEAR scale: a sample just before each
- * change keeps the old value up to it. */
-static int add_step_edges(export_ctx *c, const ex_prop *p, series *se)
-{
-    series out;
-    uint32_t k;
-    float v[4];
-    memset(&out, 0, sizeof out);
-    out.width = se->width;
-    for (k = 0; k < se->n; k++) {
-        const float *cur = se->values + (size_t)k * 3;
-        if (k) {
-            const float *prev = cur - 3;
-            int was = prev[0] != 0.0f || prev[1] != 0.0f || prev[2] != 0.0f;
-            int is = cur[0] != 0.0f || cur[1] != 0.0f || cur[2] != 0.0f;
-            if (was != is) {
-                double t = (se->frames[k] - c->first) / c->o->fps;
-                double eps = (t * 1e-6 > 1e-5 ? t * 1e-6 : 1e-5) * c->o->fps;
-                double fr = se->frames[k] - eps;
-                if (fr > se->frames[k - 1]) {
-                    export_prop_value(c, p, fr, v);
-                    if (push(&out, fr, v) != 0)
-                        goto fail;
-                }
-            }
-        }
-        if (push(&out, se->frames[k], cur) != 0)
-            goto fail;
-    }
-    free(se->frames);
-    free(se->values);
-    *se = out;
-    return 0;
-fail:
-    free(out.frames);
-    free(out.values);
-    return -1;
-}
-
 static int prop_width(ex_prop_kind k)
 {
     switch (k) {
@@ -564,12 +581,9 @@ static int export_prop(export_ctx *c, const ex_prop *p)
     if (r == 0)
         fix_signs(&se);
     if (r == 0 && !all_equal(&se)) {
-        if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT) {
+        if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT)
             interp = "STEP";
-        } else if (p->kind == EX_SCALE && p->merge_visibility) {
-            r = add_step_edges(c, p, &se);
-        }
-        if (r == 0) {
+        {
             input = write_times(c, &se);
             if (p->kind == EX_SHOWN_EXT) {
                 unsigned char *b = malloc(se.n + 1u);

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gltf.h"
 #include "cmd.h"
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,11 +87,34 @@ void gltf_end(gltf_json *j)
     j->depth--;
 }
 
+/* A value that is a float prints as the shortest decimal that reads back as
+ * that float ("0.1", not "0.100000001490116"), as glTF readers read floats;
+ * any other as the shortest that reads back as the double. */
 void gltf_num(gltf_json *j, const char *key, double v)
 {
+    char buf[40];
+    int prec;
     item(j, key);
-    if (j->f)
-        cli_json_number_exact(j->f, isfinite(v) ? v : 0.0);
+    if (!j->f)
+        return;
+    if (!isfinite(v))
+        v = 0.0;
+    if (v == floor(v) && fabs(v) < 1e15) {
+        fprintf(j->f, "%.0f", v == 0.0 ? 0.0 : v);
+        return;
+    }
+    if (fabs(v) > FLT_MAX || (double)(float)v != v) {
+        cli_json_number_exact(j->f, v);
+        return;
+    }
+    for (prec = 1; prec < 9; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtof(buf, NULL) == (float)v)
+            break;
+    }
+    if (prec == 9)
+        snprintf(buf, sizeof buf, "%.9g", v);
+    fputs(buf, j->f);
 }
 
 void gltf_int(gltf_json *j, const char *key, long v)

@@ -1,0 +1,118 @@
+// Plays a kf3ds export in three.js (GLTFLoader + AnimationMixer, an
+// independent glTF reader) and compares every kf3ds node's world-space
+// vertex box with the reference the test wrote from the library.
+//   node tests/gltf/check_three.mjs OUT.glb REF.json
+// REF.json: {"fps", "first", "extent", "samples": [{"frame", "nodes":
+// [[index, hidden, minx, miny, minz, maxx, maxy, maxz], ...]}]} in 3DS space.
+// Prints one line:
+//   worst_integer D (node I frame F) worst_half D (node I frame F) samples N
+// where D is the largest box difference divided by the extent; for a
+// hidden node the box's own size counts (three.js has it collapsed).
+// Exit status 0, or 2 when the file cannot be read. Images are dropped
+// before loading (Node has no image decoder; the boxes do not need them).
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const npm = process.env.KF3DS_NPM || 'build/npm';
+const mod = (p) => import(pathToFileURL(path.resolve(npm, 'node_modules', p)).href);
+const THREE = await mod('three/build/three.module.js');
+const { GLTFLoader } = await mod('three/examples/jsm/loaders/GLTFLoader.js');
+
+function fail(msg) {
+  console.error(`check_three: ${msg}`);
+  process.exit(2);
+}
+
+// The .glb without images, textures and samplers.
+function withoutImages(bytes) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (dv.getUint32(0, true) !== 0x46546c67) fail('not a .glb');
+  const jsonLen = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLen)));
+  const rest = bytes.subarray(20 + jsonLen);
+  delete json.images;
+  delete json.textures;
+  delete json.samplers;
+  for (const m of json.materials || []) if (m.pbrMetallicRoughness) delete m.pbrMetallicRoughness.baseColorTexture;
+  let text = JSON.stringify(json);
+  while (text.length % 4) text += ' ';
+  const jb = new TextEncoder().encode(text);
+  const out = new Uint8Array(20 + jb.length + rest.length);
+  const o = new DataView(out.buffer);
+  o.setUint32(0, 0x46546c67, true);
+  o.setUint32(4, 2, true);
+  o.setUint32(8, out.length, true);
+  o.setUint32(12, jb.length, true);
+  o.setUint32(16, 0x4e4f534a, true);
+  out.set(jb, 20);
+  out.set(rest, 20 + jb.length);
+  return out.buffer;
+}
+
+const [glbPath, refPath] = process.argv.slice(2);
+if (!glbPath || !refPath) fail('usage: check_three.mjs OUT.glb REF.json');
+const ref = JSON.parse(fs.readFileSync(refPath, 'utf8'));
+const gltf = await new Promise((resolve, reject) =>
+  new GLTFLoader().parse(withoutImages(fs.readFileSync(glbPath)), '', resolve, reject)
+).catch((e) => fail(`${glbPath}: ${e && e.message ? e.message : e}`));
+
+const scene = gltf.scene;
+const marked = new Map();
+scene.traverse((o) => {
+  if (o.userData && o.userData.kf3ds_index !== undefined) marked.set(o.userData.kf3ds_index, o);
+});
+const mixer = new THREE.AnimationMixer(scene);
+for (const clip of gltf.animations) {
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+}
+
+const v = new THREE.Vector3();
+// The world box of node o's meshes, not entering other kf3ds nodes, in 3DS
+// axes (glTF x, y, z = 3DS x, z, -y); null when it has none.
+function box(o) {
+  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  let any = false;
+  const visit = (n) => {
+    if ((n.isMesh || n.isPoints) && n.geometry) {
+      const pos = n.geometry.attributes.position;
+      for (let i = 0; i < pos.count; i++) {
+        v.fromBufferAttribute(pos, i).applyMatrix4(n.matrixWorld);
+        const p = [v.x, -v.z, v.y];
+        for (let k = 0; k < 3; k++) {
+          if (p[k] < b[k]) b[k] = p[k];
+          if (p[k] > b[k + 3]) b[k + 3] = p[k];
+        }
+        any = true;
+      }
+    }
+    for (const c of n.children) if (c.userData.kf3ds_index === undefined) visit(c);
+  };
+  visit(o);
+  return any ? b : null;
+}
+
+const worst = { integer: [0, -1, 0], half: [0, -1, 0] };
+let samples = 0;
+for (const s of ref.samples) {
+  mixer.setTime((s.frame - ref.first) / ref.fps);
+  scene.updateMatrixWorld(true);
+  const kind = Number.isInteger(s.frame) ? 'integer' : 'half';
+  for (const [index, hidden, ...want] of s.nodes) {
+    const o = marked.get(index);
+    if (!o) fail(`${glbPath}: no node with kf3ds_index ${index}`);
+    const got = box(o);
+    let d;
+    if (!got) d = hidden ? 0 : Infinity;
+    else if (hidden) d = Math.max(got[3] - got[0], got[4] - got[1], got[5] - got[2]);
+    else d = Math.max(...want.map((w, k) => Math.abs(w - got[k])));
+    d /= ref.extent;
+    if (!(d <= worst[kind][0])) worst[kind] = [d, index, s.frame];
+    samples++;
+  }
+}
+const show = (w) => `${w[0].toExponential(3)} (node ${w[1]} frame ${w[2]})`;
+console.log(`worst_integer ${show(worst.integer)} worst_half ${show(worst.half)} samples ${samples}`);

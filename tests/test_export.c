@@ -1,0 +1,566 @@
+/* kf3ds export, checked by others' code (docs/gltf.md, "How it is checked"):
+ * the Khronos glTF validator (npm gltf-validator) must find no error and no
+ * warning in the export of every sample, corpus file and malformed-input
+ * file, and three.js (GLTFLoader + AnimationMixer, an independent glTF
+ * reader and player) must place every node's vertices where the library
+ * does, at every integer and half frame. Both run under Node from the npm
+ * folder $KF3DS_NPM (default build/npm, which `make npm-tools` and .ci/run
+ * fill); without Node or the packages those tests say so and skip.
+ * The rest (layout, options, errors) needs only the command. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "support.h"
+
+/* The deviations the issue asks for, as fractions of the scene's size. */
+#define TOL_INTEGER 1e-4
+#define TOL_HALF 1e-2
+#define TOL_HALF_CUBIC 1e-4
+
+static int node_tools = -1; /* 1 when node and both npm packages are there */
+
+static const char *npm_dir(void)
+{
+    const char *d = getenv("KF3DS_NPM");
+    return d && *d ? d : "build/npm";
+}
+
+/* An absolute path for the scripts run from the temporary folder. */
+static void abs_path(char *buf, size_t cap, const char *rel)
+{
+    char cwd[2048];
+    int n;
+    if (rel[0] == '/' || !getcwd(cwd, sizeof cwd))
+        n = snprintf(buf, cap, "%s", rel);
+    else
+        n = snprintf(buf, cap, "%s/%s", cwd, rel);
+    if (n < 0 || (size_t)n >= cap)
+        fail_msg("path too long: %s", rel);
+}
+
+static int have_node_tools(void)
+{
+    char path[4600];
+    struct stat st;
+    if (node_tools >= 0)
+        return node_tools;
+    node_tools = system("node --version > /dev/null 2>&1") == 0;
+    snprintf(path, sizeof path, "%s/node_modules/gltf-validator/package.json", npm_dir());
+    node_tools &= stat(path, &st) == 0;
+    snprintf(path, sizeof path, "%s/node_modules/three/package.json", npm_dir());
+    node_tools &= stat(path, &st) == 0;
+    if (!node_tools)
+        fprintf(stderr, "test_export: SKIPPED the validator and three.js checks: they need "
+                        "Node.js and the npm packages gltf-validator and three in %s "
+                        "(make npm-tools installs them; .ci/run does)\n", npm_dir());
+    return node_tools;
+}
+
+/* Runs `node SCRIPT args...` in the temporary folder, the npm folder given
+ * absolute; returns its stdout (free it) and sets *status. */
+static char *run_node(int *status, const char *script, const char *args)
+{
+    char cmd[16384], npm[4096], js[4096], out[4200];
+    char *text;
+    unsigned char *data;
+    size_t size;
+    abs_path(npm, sizeof npm, npm_dir());
+    abs_path(js, sizeof js, script);
+    support_tmp_path(out, sizeof out, "node.out");
+    snprintf(cmd, sizeof cmd, "cd '%s' && KF3DS_NPM='%s' node '%s' %s > '%s' 2>&1", support_tmpdir(),
+             npm, js, args, out);
+    *status = system(cmd);
+    *status = *status >= 0 && (*status & 0x7f) == 0 ? (*status >> 8) & 0xff : 128;
+    data = support_read_file(out, &size);
+    text = calloc(size + 1, 1);
+    assert_non_null(text);
+    if (data)
+        memcpy(text, data, size);
+    free(data);
+    return text;
+}
+
+/* ---- exporting ------------------------------------------------------------- */
+
+static void export_file(const char *in, const char *out, const char *opt1, const char *opt2)
+{
+    support_run r = support_run_tool(NULL, "export", in, "-o", out, "-q", opt1, opt2, (char *)NULL);
+    if (r.status != 0) {
+        fprintf(stderr, "export %s %s %s: status %d\n%s", in, opt1 ? opt1 : "", opt2 ? opt2 : "",
+                r.status, r.err);
+        support_run_free(&r);
+        fail_msg("export failed");
+    }
+    support_run_free(&r);
+}
+
+/* ---- the reference: the library's placed vertices ------------------------- */
+
+/* Writes REF.json for check_three.mjs: at the frames given, every object
+ * node with a mesh, its hidden state and the box of the mesh it shows,
+ * placed by kf3ds_node_mesh_matrix (what kf3ds eval --verts prints). The
+ * extent is the largest side of the box of all of them. Returns the number
+ * of nodes checked per frame. */
+static int write_reference(const char *in, const char *ref, double first, double fps,
+                           const double *frames, size_t nframes)
+{
+    kf3ds_scene *s = kf3ds_load_file(in, NULL, NULL);
+    kf3ds_pose *poses;
+    FILE *f;
+    size_t k;
+    uint32_t i, v;
+    int checked = 0;
+    float all_min[3] = { INFINITY, INFINITY, INFINITY }, all_max[3] = { -INFINITY, -INFINITY, -INFINITY };
+    double extent = 0.0;
+    assert_non_null(s);
+    poses = calloc(s->num_nodes + 1, sizeof *poses);
+    f = fopen(ref, "w");
+    assert_non_null(poses);
+    assert_non_null(f);
+    fprintf(f, "{\"fps\": %.17g, \"first\": %.17g, \"samples\": [", fps, first);
+    for (k = 0; k < nframes; k++) {
+        int any = 0;
+        kf3ds_scene_eval(s, frames[k], 0, poses);
+        fprintf(f, "%s\n{\"frame\": %.17g, \"nodes\": [", k ? "," : "", frames[k]);
+        checked = 0;
+        for (i = 0; i < s->num_nodes; i++) {
+            kf3ds_mat4 m;
+            int32_t mi = kf3ds_node_pose_mesh(s, i, &poses[i]);
+            float mn[3] = { INFINITY, INFINITY, INFINITY }, mx[3] = { -INFINITY, -INFINITY, -INFINITY };
+            int c;
+            if (s->nodes[i].type != KF3DS_NODE_OBJECT || mi < 0 || !s->meshes[mi].num_points ||
+                !kf3ds_node_mesh_matrix(s, i, &poses[i], &m))
+                continue;
+            for (v = 0; v < s->meshes[mi].num_points; v++) {
+                float p[3];
+                kf3ds_mat4_transform_point(&m, s->meshes[mi].points[v], p);
+                for (c = 0; c < 3; c++) {
+                    mn[c] = fminf(mn[c], p[c]);
+                    mx[c] = fmaxf(mx[c], p[c]);
+                    if (!poses[i].hidden) {
+                        all_min[c] = fminf(all_min[c], p[c]);
+                        all_max[c] = fmaxf(all_max[c], p[c]);
+                    }
+                }
+            }
+            fprintf(f, "%s[%lu, %d, %.9g, %.9g, %.9g, %.9g, %.9g, %.9g]", any ? ", " : "",
+                    (unsigned long)i, poses[i].hidden ? 1 : 0, mn[0], mn[1], mn[2], mx[0], mx[1],
+                    mx[2]);
+            any = 1;
+            checked++;
+        }
+        fputs("]}", f);
+    }
+    for (i = 0; i < 3; i++)
+        if (all_max[i] - all_min[i] > extent)
+            extent = all_max[i] - all_min[i];
+    fprintf(f, "],\n\"extent\": %.17g}\n", extent > 0.0 ? extent : 1.0);
+    assert_int_equal(fclose(f), 0);
+    free(poses);
+    kf3ds_scene_free(s);
+    return checked;
+}
+
+typedef struct deviation {
+    double integer, half;
+} deviation;
+
+/* Exports `in` with the options, plays it in three.js at every integer and
+ * half frame of its segment and returns the worst deviations (-1 when the
+ * file has no node to check). */
+static deviation three_deviation(const char *in, const char *opt1, const char *opt2)
+{
+    char out[4200], ref[4200], args[9000];
+    kf3ds_scene *s = kf3ds_load_file(in, NULL, NULL);
+    double *frames, first, last;
+    size_t n = 0;
+    long k;
+    int status, checked;
+    char *text;
+    deviation d = { -1.0, -1.0 };
+    assert_non_null(s);
+    first = s->segment_start;
+    last = s->segment_end > s->segment_start ? s->segment_end : s->segment_start;
+    kf3ds_scene_free(s);
+    frames = malloc(sizeof *frames * (size_t)(2 * (last - first) + 2));
+    assert_non_null(frames);
+    for (k = 0; first + k <= last; k++) {
+        frames[n++] = first + k;
+        if (first + k + 0.5 < last)
+            frames[n++] = first + k + 0.5;
+    }
+    support_tmp_path(out, sizeof out, "three.glb");
+    support_tmp_path(ref, sizeof ref, "three-ref.json");
+    export_file(in, out, opt1, opt2);
+    checked = write_reference(in, ref, first, 30.0, frames, n);
+    free(frames);
+    if (!checked)
+        return d;
+    snprintf(args, sizeof args, "'%s' '%s'", out, ref);
+    text = run_node(&status, "tests/gltf/check_three.mjs", args);
+    if (status != 0 || sscanf(strstr(text, "worst_integer") ? strstr(text, "worst_integer") : "",
+                              "worst_integer %lf %*[^w]worst_half %lf", &d.integer, &d.half) != 2) {
+        fprintf(stderr, "check_three on %s: status %d\n%s", in, status, text);
+        free(text);
+        fail_msg("three.js check failed");
+    }
+    fprintf(stderr, "  three.js %s%s%s%s: %s", strrchr(in, '/') ? strrchr(in, '/') + 1 : in,
+            opt1 ? " " : "", opt1 ? opt1 : "", opt2 ? opt2 : "", text);
+    free(text);
+    return d;
+}
+
+/* ---- the inputs ---------------------------------------------------------- */
+
+typedef struct file_list {
+    char **paths;
+    size_t n;
+} file_list;
+
+static void add_file(const char *path, const char *name, void *user)
+{
+    file_list *l = user;
+    char full[4200];
+    (void)name;
+    abs_path(full, sizeof full, path);
+    l->paths = realloc(l->paths, (l->n + 1) * sizeof *l->paths);
+    assert_non_null(l->paths);
+    l->paths[l->n++] = strdup(full);
+}
+
+static void add_if_loads(const char *path, const char *name, void *user)
+{
+    kf3ds_scene *s = kf3ds_load_file(path, NULL, NULL);
+    if (s)
+        add_file(path, name, user);
+    kf3ds_scene_free(s);
+}
+
+/* The samples in data/ and every corpus file that loads. */
+static file_list inputs(void)
+{
+    file_list l = { NULL, 0 };
+    add_file("data/arm.3ds", "arm.3ds", &l);
+    add_file("data/orrery.3ds", "orrery.3ds", &l);
+    add_file("data/edge.3ds", "edge.3ds", &l);
+    support_corpus_each(add_if_loads, &l);
+    return l;
+}
+
+static void free_list(file_list *l)
+{
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        free(l->paths[i]);
+    free(l->paths);
+}
+
+static const char *base(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+
+/* data/NAME as an absolute path: the command runs in the temporary folder. */
+static const char *sample_path(const char *name)
+{
+    static char buf[4][4200];
+    static int next;
+    char rel[600];
+    char *b = buf[next++ & 3];
+    snprintf(rel, sizeof rel, "data/%s", name);
+    abs_path(b, sizeof buf[0], rel);
+    return b;
+}
+
+static void test_usage(void **state)
+{
+    (void)state;
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.obj", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--rate", "0",
+                                         (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--frames",
+                                         "9:3", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--fps", "0",
+                                         (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
+                                         "--static-frame", "3", "--frames", "0:5", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--bogus",
+                                         (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", "no-such.3ds", "-o", "x.glb", (char *)NULL), 1);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o",
+                                         "/no/such/dir/x.glb", (char *)NULL), 1);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The .glb container and the outward facts scripts rely on. */
+static void test_glb_layout(void **state)
+{
+    char out[4200], *json;
+    unsigned char *data;
+    size_t size;
+    uint32_t json_len;
+    support_run r;
+    (void)state;
+    support_tmp_path(out, sizeof out, "arm.glb");
+    r = support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", out, "--fps", "24", (char *)NULL);
+    support_expect_status(&r, 0);
+    assert_non_null(strstr(r.out, "wrote "));
+    assert_non_null(strstr(r.out, "frames 0..60 at 24 fps"));
+    support_run_free(&r);
+    data = support_read_file(out, &size);
+    assert_non_null(data);
+    assert_true(size > 28);
+    assert_memory_equal(data, "glTF", 4);
+    assert_int_equal(le32(data + 4), 2);
+    assert_int_equal(le32(data + 8), size);
+    json_len = le32(data + 12);
+    assert_memory_equal(data + 16, "JSON", 4);
+    assert_int_equal(json_len % 4, 0);
+    assert_true(20 + json_len + 8 <= size);
+    assert_memory_equal(data + 20 + json_len + 4, "BIN\0", 4);
+    json = calloc(json_len + 1, 1);
+    memcpy(json, data + 20, json_len);
+    /* The Y-up turn at the root, every keyframer node marked, the time base. */
+    assert_non_null(strstr(json, "\"rotation\":[-0.70710677,0,0,0.70710677]"));
+    assert_non_null(strstr(json, "\"extras\":{\"kf3ds_index\":0}"));
+    assert_non_null(strstr(json, "\"extras\":{\"kf3ds_index\":9}"));
+    assert_null(strstr(json, "\"kf3ds_index\":10}"));
+    assert_non_null(strstr(json, "\"fps\":24,\"segment_start\":0,\"segment_end\":60"));
+    assert_non_null(strstr(json, "\"master_scale\":1"));
+    assert_non_null(strstr(json, "\"KHR_lights_punctual\""));
+    assert_non_null(strstr(json, "\"KHR_animation_pointer\""));
+    free(json);
+    free(data);
+}
+
+/* .gltf writes a .bin beside it, referenced by its name. */
+static void test_gltf_and_bin(void **state)
+{
+    char out[4200], bin[4200], *json;
+    size_t size;
+    (void)state;
+    support_tmp_path(out, sizeof out, "orrery.gltf");
+    support_tmp_path(bin, sizeof bin, "orrery.bin");
+    export_file(sample_path("orrery.3ds"), out, NULL, NULL);
+    json = (char *)support_read_file(out, &size);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "\"uri\":\"orrery.bin\""));
+    free(json);
+    free(support_read_file(bin, &size));
+    assert_true(size > 0);
+}
+
+/* One pose: no animation, the node at frame 12.5. */
+static void test_static_frame(void **state)
+{
+    char out[4200], *json;
+    size_t size;
+    (void)state;
+    support_tmp_path(out, sizeof out, "static.gltf");
+    export_file(sample_path("arm.3ds"), out, "--static-frame", "12.5");
+    json = (char *)support_read_file(out, &size);
+    assert_non_null(json);
+    assert_null(strstr(json, "\"animations\""));
+    assert_non_null(strstr(json, "\"static_frame\":12.5"));
+    free(json);
+}
+
+/* The validator on everything: every input in several forms. */
+static void test_validator(void **state)
+{
+    static const char *const modes[][2] = {
+        { NULL, NULL }, { "--cubic", NULL }, { "--visibility-ext", "--embed-images" },
+        { "--static-frame", "7.5" }, { "--rate", "3" },
+    };
+    file_list l = inputs();
+    size_t i, m, len = 0, cap = 1 << 16;
+    char *args = malloc(cap), out[4200], name[600];
+    char *text;
+    int status, files = 0;
+    (void)state;
+    assert_non_null(args);
+    args[0] = '\0';
+    for (i = 0; i < l.n; i++)
+        for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            snprintf(name, sizeof name, "v%lu-%lu-%s.%s", (unsigned long)i, (unsigned long)m,
+                     base(l.paths[i]), m == 3 ? "gltf" : "glb");
+            support_tmp_path(out, sizeof out, name);
+            export_file(l.paths[i], out, modes[m][0], modes[m][1]);
+            if (len + strlen(out) + 4 >= cap) {
+                cap *= 2;
+                args = realloc(args, cap);
+                assert_non_null(args);
+            }
+            len += (size_t)snprintf(args + len, cap - len, " '%s'", out);
+            files++;
+        }
+    if (have_node_tools()) {
+        text = run_node(&status, "tests/gltf/validate.cjs", args);
+        fprintf(stderr, "%s", text);
+        assert_int_equal(status, 0);
+        assert_non_null(strstr(text, "errors 0 warnings 0"));
+        free(text);
+        fprintf(stderr, "  glTF validator: %d exports, 0 errors, 0 warnings\n", files);
+    }
+    free(args);
+    free_list(&l);
+}
+
+/* Every animated input played back by three.js, default and --cubic. */
+static void test_three_playback(void **state)
+{
+    file_list l = inputs();
+    size_t i;
+    double worst_int = 0, worst_half = 0, worst_cubic_int = 0, worst_cubic_half = 0;
+    (void)state;
+    if (!have_node_tools()) {
+        free_list(&l);
+        skip();
+    }
+    for (i = 0; i < l.n; i++) {
+        deviation d = three_deviation(l.paths[i], NULL, NULL), dc;
+        if (d.integer < 0)
+            continue;
+        dc = three_deviation(l.paths[i], "--cubic", NULL);
+        support_set_what("%s", l.paths[i]);
+        assert_true(d.integer <= TOL_INTEGER);
+        assert_true(d.half <= TOL_HALF);
+        assert_true(dc.integer <= TOL_INTEGER);
+        assert_true(dc.half <= TOL_HALF);
+        worst_int = fmax(worst_int, d.integer);
+        worst_half = fmax(worst_half, d.half);
+        worst_cubic_int = fmax(worst_cubic_int, dc.integer);
+        worst_cubic_half = fmax(worst_cubic_half, dc.half);
+    }
+    fprintf(stderr, "  three.js worst: integer frames %.3g, half frames %.3g; "
+                    "--cubic: %.3g, %.3g (of the scene's size)\n",
+            worst_int, worst_half, worst_cubic_int, worst_cubic_half);
+    free_list(&l);
+}
+
+/* A scene whose motion is all TCB position and scale (no ease, no rotation):
+ * --cubic is exact between frames too, the sampled default is not. */
+static void test_cubic_exact(void **state)
+{
+    static const float pts[] = { 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2 };
+    static const uint16_t faces[] = { 0, 1, 2, 0, 2, 3, 0, 3, 1 };
+    w3ds_tcb tcb = { 0.3f, -0.4f, 0.5f, 0.0f, 0.0f, KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS };
+    char in[4200];
+    w3ds w;
+    deviation d, dc;
+    (void)state;
+    if (!have_node_tools())
+        skip();
+    w3ds_init(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_M3DMAGIC);
+    w3ds_begin(&w, KF3DS_CHUNK_MDATA);
+    w3ds_mesh(&w, "Tet", pts, 4, faces, 3, NULL, NULL);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    support_kf_segment(&w, "cubic", 40);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
+    w3ds_node_hdr(&w, "Tet", 0, 0, W3DS_NO_PARENT);
+    support_track_begin(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, 4);
+    support_key_vec(&w, 0, &tcb, 0, 0, 0);
+    support_key_vec(&w, 7, &tcb, 30, -10, 5);
+    support_key_vec(&w, 20, &tcb, -20, 25, 0);
+    support_key_vec(&w, 40, &tcb, 10, 10, -30);
+    w3ds_end(&w);
+    support_track_begin(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, 3);
+    support_key_vec(&w, 0, NULL, 1, 1, 1);
+    support_key_vec(&w, 13, &tcb, 3, 0.5f, 2);
+    support_key_vec(&w, 40, NULL, 1, 2, 1);
+    w3ds_end(&w);
+    support_end_all(&w);
+    support_tmp_path(in, sizeof in, "cubic.3ds");
+    assert_int_equal(w3ds_save(&w, in), 0);
+    w3ds_free(&w);
+    d = three_deviation(in, NULL, NULL);
+    dc = three_deviation(in, "--cubic", NULL);
+    assert_true(d.integer <= TOL_INTEGER);
+    assert_true(dc.integer <= TOL_INTEGER);
+    assert_true(dc.half <= TOL_HALF_CUBIC);
+    assert_true(d.half > dc.half); /* sampling is visibly off between frames */
+}
+
+/* The malformed inputs: no crash, an exit status of 0 or 1, and whatever
+ * was written is valid glTF. */
+static void test_malformed_inputs(void **state)
+{
+    file_list l = { NULL, 0 };
+    size_t i, len = 0;
+    char args[65536], out[4200], name[600];
+    int status, written = 0;
+    (void)state;
+    args[0] = '\0';
+    support_dir_each("tests/fuzz-regressions", add_file, &l);
+    for (i = 0; i < l.n; i++) {
+        support_run r;
+        FILE *f;
+        if (!support_is_3ds_name(base(l.paths[i])))
+            continue;
+        snprintf(name, sizeof name, "m%lu.glb", (unsigned long)i);
+        support_tmp_path(out, sizeof out, name);
+        r = support_run_tool(NULL, "export", l.paths[i], "-o", out, "-q", (char *)NULL);
+        support_set_what("export %s", l.paths[i]);
+        assert_true(r.status == 0 || r.status == 1);
+        support_check_error_lines(r.err, l.paths[i], 1);
+        support_run_free(&r);
+        if ((f = fopen(out, "rb")) != NULL) {
+            fclose(f);
+            len += (size_t)snprintf(args + len, sizeof args - len, " '%s'", out);
+            written++;
+        }
+    }
+    if (written && have_node_tools()) {
+        char *text = run_node(&status, "tests/gltf/validate.cjs", args);
+        fprintf(stderr, "%s", text);
+        assert_int_equal(status, 0);
+        free(text);
+    }
+    free_list(&l);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return support_tmpdir_make("kf3ds-export-");
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    support_tmpdir_remove();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        support_unit_test(test_usage),
+        support_unit_test(test_glb_layout),
+        support_unit_test(test_gltf_and_bin),
+        support_unit_test(test_static_frame),
+        support_unit_test(test_malformed_inputs),
+        support_unit_test(test_validator),
+        support_unit_test(test_cubic_exact),
+        support_unit_test(test_three_playback),
+    };
+    return support_run_tests(tests, setup, teardown);
+}
