@@ -51,7 +51,7 @@ DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
 MANPAGE   := docs/kf3ds.1
 
 .PHONY: all lib test check check-core run images bench data install clean deps-build deps-test \
-        deps-bench c99
+        deps-bench c99 npm-tools
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds_render.so \
      $(BUILD)/kf3ds \
      $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play
@@ -189,6 +189,15 @@ c99:
 	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c; do \
 	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
+
+# The glTF checkers of test_export (the Khronos validator, three.js), from
+# npm into build/npm; without them test_export skips those checks.
+NPM_DIR      ?= build/npm
+NPM_PACKAGES := gltf-validator@2.0.0-dev.3.10 three@0.187.0
+npm-tools:
+	@command -v npm >/dev/null || { echo "npm-tools: needs Node.js and npm" \
+	  "(apt-get install -y nodejs npm)" >&2; exit 1; }
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(NPM_PACKAGES)
 
 deps-build:
 	@sh tools/ensure-deps.sh make gcc libc6-dev pkg-config libsdl2-dev libpng-dev
