@@ -51,7 +51,7 @@ DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
 MANPAGE   := docs/kf3ds.1
 
 .PHONY: all lib test check check-core run images bench data install clean deps-build deps-test \
-        deps-bench c99 npm-tools
+        deps-bench c99 npm-tools export-image
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds_render.so \
      $(BUILD)/kf3ds \
      $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play
@@ -223,6 +223,15 @@ images: all
 	  --hierarchy --exit-after-frames 1 --screenshot docs/img/viewer.png
 	SDL_VIDEODRIVER=dummy $(BUILD)/kf3ds view data/arm.3ds --size 480x360 --paused --frame 30 \
 	  --camera Cam01 --exit-after-frames 1 --screenshot docs/img/viewer-cam01.png
+
+# The README's picture of an export as another program shows it: Blender
+# (Debian's blender and python3-numpy) imports the glTF and renders frame 120.
+CORPUS ?= $(if $(KF3DS_CORPUS),$(KF3DS_CORPUS),../shared/corpus)
+export-image: all
+	$(BUILD)/kf3ds export $(CORPUS)/blitz3d-mak_robotic.3DS -o $(BUILD)/mak_robotic.glb
+	blender -b --python tools/blender_gltf.py -- $(BUILD)/mak_robotic.glb \
+	  $(CORPUS)/blitz3d-mak_robotic.3DS $(BUILD)/kf3ds --frames 0,120,415 \
+	  --render 120 $(CURDIR)/docs/img/export-blender.png
 
 data: $(BUILD)/mk3ds
 	$(BUILD)/mk3ds samples data
