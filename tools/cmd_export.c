@@ -118,32 +118,34 @@ static int parse_options(int argc, char **argv, export_opts *o)
 
 /* ---- the document -------------------------------------------------------------- */
 
+/* The JSON fragments of the context, for setting up and freeing them. */
+#define NUM_FRAGMENTS 9
+static void fragments(export_ctx *c, gltf_json *out[NUM_FRAGMENTS])
+{
+    gltf_json *f[NUM_FRAGMENTS] = { &c->meshes,  &c->materials, &c->textures,
+                                    &c->images,  &c->samplers,  &c->cameras,
+                                    &c->lights,  &c->anim_samplers, &c->anim_channels };
+    memcpy(out, f, sizeof f);
+}
+
 static void ctx_init(export_ctx *c)
 {
+    gltf_json *f[NUM_FRAGMENTS];
+    int i;
+    fragments(c, f);
     gltf_buffer_init(&c->buf);
-    gltf_json_init(&c->meshes);
-    gltf_json_init(&c->materials);
-    gltf_json_init(&c->textures);
-    gltf_json_init(&c->images);
-    gltf_json_init(&c->samplers);
-    gltf_json_init(&c->cameras);
-    gltf_json_init(&c->lights);
-    gltf_json_init(&c->anim_samplers);
-    gltf_json_init(&c->anim_channels);
+    for (i = 0; i < NUM_FRAGMENTS; i++)
+        gltf_json_init(f[i]);
 }
 
 static void ctx_free(export_ctx *c)
 {
+    gltf_json *f[NUM_FRAGMENTS];
+    int i;
+    fragments(c, f);
     gltf_buffer_free(&c->buf);
-    gltf_json_free(&c->meshes);
-    gltf_json_free(&c->materials);
-    gltf_json_free(&c->textures);
-    gltf_json_free(&c->images);
-    gltf_json_free(&c->samplers);
-    gltf_json_free(&c->cameras);
-    gltf_json_free(&c->lights);
-    gltf_json_free(&c->anim_samplers);
-    gltf_json_free(&c->anim_channels);
+    for (i = 0; i < NUM_FRAGMENTS; i++)
+        gltf_json_free(f[i]);
     export_mesh_free(c);
     export_material_free(c);
     free(c->nodes);
