@@ -407,7 +407,7 @@ static void fix_signs(series *se)
 
 /* Frames to seconds; samples whose float time would not increase are
  * dropped (with their values). Returns the input accessor. */
-static uint32_t write_times(export_ctx *c, series *se)
+static uint32_t write_times(export_ctx *c, series *se, int step)
 {
     float *t = malloc((size_t)se->n * sizeof *t + 1);
     uint32_t k, n = 0, acc;
@@ -419,8 +419,11 @@ static uint32_t write_times(export_ctx *c, series *se)
     for (k = 0; k < se->n; k++) {
         double exact = (se->frames[k] - c->first) / c->o->fps;
         float tk = (float)exact;
-        /* Rounded down, so that a STEP key is in effect at its frame's time. */
-        if ((double)tk > exact)
+        /* STEP keys, and the sample right after a jump's "before" sample,
+         * rounded down, so that the new value is in effect at the frame's
+         * exact time; the others to nearest, closest at the sample. */
+        int after_jump = k && se->frames[k] - se->frames[k - 1] < 0.01;
+        if ((step || after_jump) && (double)tk > exact)
             tk = nextafterf(tk, 0.0f);
         if (n && !(tk > t[n - 1]))
             continue;
@@ -584,7 +587,7 @@ static int export_prop(export_ctx *c, const ex_prop *p)
         if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT)
             interp = "STEP";
         {
-            input = write_times(c, &se);
+            input = write_times(c, &se, interp[0] == 'S');
             if (p->kind == EX_SHOWN_EXT) {
                 unsigned char *b = malloc(se.n + 1u);
                 uint32_t k;
