@@ -27,10 +27,10 @@ typedef struct cli_verb {
 extern const cli_verb cmd_dump_verb;
 extern const cli_verb cmd_info_verb;
 extern const cli_verb cmd_eval_verb;
-extern const cli_verb cmd_export_verb;
-/* Built with -DKF3DS_NO_FRONTENDS (mk/cross.mk), the command has no render
- * and view verbs and needs neither SDL2 nor libpng. */
+/* Built with -DKF3DS_NO_FRONTENDS (mk/cross.mk), the command has no render,
+ * view and export verbs and needs neither SDL2 nor libpng. */
 #ifndef KF3DS_NO_FRONTENDS
+extern const cli_verb cmd_export_verb;
 extern const cli_verb cmd_render_verb;
 extern const cli_verb cmd_view_verb;
 #endif

@@ -85,12 +85,32 @@ static double component(const void *data, int ctype, size_t i)
     }
 }
 
+/* glTF's buffers are little-endian: on a big-endian host the components
+ * just appended are turned around. */
+static void to_little_endian(gltf_buffer *b, size_t bytes, size_t size)
+{
+    static const uint16_t one = 1;
+    unsigned char *p, t;
+    size_t i;
+    if (*(const unsigned char *)&one == 1 || size == 1 || b->oom)
+        return;
+    for (p = b->data + b->len - bytes, i = 0; i + size <= bytes; i += size, p += size) {
+        if (size == 2) {
+            t = p[0], p[0] = p[1], p[1] = t;
+        } else {
+            t = p[0], p[0] = p[3], p[3] = t;
+            t = p[1], p[1] = p[2], p[2] = t;
+        }
+    }
+}
+
 uint32_t gltf_accessor(gltf_buffer *b, const void *data, uint32_t count, int ctype, int ncomp,
                        int target, int minmax)
 {
     static const char *const types[] = { "SCALAR", "VEC2", "VEC3", "VEC4" };
     size_t bytes = (size_t)count * (size_t)ncomp * component_size(ctype);
     uint32_t view = gltf_view(b, data, bytes, target);
+    to_little_endian(b, bytes, component_size(ctype));
     uint32_t index = b->accessors.count;
     gltf_json *j = &b->accessors;
     gltf_obj(j, NULL);
