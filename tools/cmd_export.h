@@ -105,7 +105,12 @@ int export_animation(export_ctx *c);
 /* One property's value at `frame` (also the static values): 1..4 floats. */
 int export_prop_value(export_ctx *c, const ex_prop *p, double frame, float out[4]);
 
-/* Small helpers (cmd_export_nodes.c). */
+/* Small helpers. v within [lo, hi]; NaN becomes lo. */
+static inline double export_clamp(double v, double lo, double hi)
+{
+    return v == v ? (v < lo ? lo : v > hi ? hi : v) : lo;
+}
+/* (cmd_export_nodes.c) */
 void export_quat_normalize(float q[4]);
 /* 1 when node `i` may be hidden at some exported frame. */
 int export_node_may_hide(const export_ctx *c, uint32_t i);

@@ -21,11 +21,6 @@
 
 /* ---- property values ------------------------------------------------------ */
 
-static double clampd(double v, double lo, double hi)
-{
-    return v == v ? (v < lo ? lo : v > hi ? hi : v) : lo;
-}
-
 /* 3×3 rotation matrix (m[row][col]) to a unit quaternion x, y, z, w. */
 static void matrix_quat(double m[3][3], float q[4])
 {
@@ -137,8 +132,8 @@ static void aim_rotation(export_ctx *c, uint32_t i, double frame, float q[4])
 /* The half-angles of a spot's cones in radians: 0 ≤ inner < outer ≤ π/2. */
 static void spot_cones(const kf3ds_pose *p, double *inner, double *outer)
 {
-    *outer = clampd(p->falloff * 0.5 * DEG2RAD, 1e-4, PI / 2);
-    *inner = clampd(p->hotspot * 0.5 * DEG2RAD, 0.0, *outer);
+    *outer = export_clamp(p->falloff * 0.5 * DEG2RAD, 1e-4, PI / 2);
+    *inner = export_clamp(p->hotspot * 0.5 * DEG2RAD, 0.0, *outer);
     if (*inner >= *outer * 0.999)
         *inner = *outer * 0.999;
 }
@@ -180,7 +175,7 @@ int export_prop_value(export_ctx *c, const ex_prop *p, double frame, float out[4
         return 1;
     case EX_LIGHT_COLOR:
         for (k = 0; k < 3; k++)
-            out[k] = (float)clampd(pose->color[k], 0.0, 1.0);
+            out[k] = (float)export_clamp(pose->color[k], 0.0, 1.0);
         return 3;
     case EX_SPOT_INNER:
     case EX_SPOT_OUTER:

@@ -120,7 +120,7 @@ static uint32_t share_out(mesh_build *b, uint32_t point, uint32_t first_out, con
 }
 
 /* Vertex normals and the output vertices of one point's corners. */
-static int point_normals(mesh_build *b, uint32_t v, const kf3ds_mesh *m)
+static int point_normals(mesh_build *b, uint32_t v)
 {
     static const float up[3] = { 0.0f, 0.0f, 1.0f };
     corner *cs = b->corners + b->vstart[v];
@@ -128,7 +128,6 @@ static int point_normals(mesh_build *b, uint32_t v, const kf3ds_mesh *m)
     uint32_t first_out = b->num_out;
     uint32_t *masks;
     double (*sums)[3];
-    (void)m;
     if (n == 0) {
         add_out(b, v, up); /* unreferenced: kept, so the vertex box stays the stored one */
         return 0;
@@ -258,7 +257,7 @@ static int build_vertices(mesh_build *b, const kf3ds_mesh *m)
         b->vstart[v] = b->vstart[v - 1];
     b->vstart[0] = 0;
     for (v = 0; v < b->np; v++)
-        if (point_normals(b, v, m) != 0)
+        if (point_normals(b, v) != 0)
             return -1;
     return 0;
 }

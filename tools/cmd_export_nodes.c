@@ -190,11 +190,6 @@ static void attach_object(export_ctx *c, uint32_t i, uint32_t g, int has_childre
     }
 }
 
-static double clampd(double v, double lo, double hi)
-{
-    return v == v ? (v < lo ? lo : v > hi ? hi : v) : lo;
-}
-
 static void attach_camera(export_ctx *c, uint32_t i, uint32_t g)
 {
     uint32_t aim = export_add_node(c, c->s->nodes[i].name, (int32_t)g);
@@ -232,7 +227,7 @@ static void attach_light(export_ctx *c, uint32_t i, uint32_t g)
     const kf3ds_light *l =
         n->light >= 0 && (uint32_t)n->light < c->s->num_lights ? &c->s->lights[n->light] : NULL;
     float v[4];
-    double intensity = l ? (l->off ? 0.0 : clampd(l->multiplier, 0.0, 1e30)) : 1.0;
+    double intensity = l ? (l->off ? 0.0 : export_clamp(l->multiplier, 0.0, 1e30)) : 1.0;
     if (spot)
         holder = export_add_node(c, n->name, (int32_t)g);
     gltf_obj(&c->lights, NULL);
