@@ -27,6 +27,7 @@ typedef struct cli_verb {
 extern const cli_verb cmd_dump_verb;
 extern const cli_verb cmd_info_verb;
 extern const cli_verb cmd_eval_verb;
+extern const cli_verb cmd_bake_verb;
 /* Built with -DKF3DS_NO_FRONTENDS (mk/cross.mk), the command has no render
  * and view verbs and needs neither SDL2 nor libpng. */
 #ifndef KF3DS_NO_FRONTENDS
