@@ -362,6 +362,61 @@ static int usage(const char *what, const char *detail)
     return EXIT_USAGE;
 }
 
+/* The JSON of the frames of one file; the exit status. */
+static int print_file(const char *file, const unsigned char *data, unsigned long size,
+                      const char *const *frame_text, unsigned long nf, int verts)
+{
+    static kf3ds_kfb_u32 frames[MAX_FRAMES];
+    kf3ds_kfb_file f;
+    kf3ds_kfb_u32 s;
+    unsigned long i;
+    int status;
+    status = kf3ds_kfb_open(&f, data, size);
+    if (status != KF3DS_KFB_OK) { /* kfb-eval: FILE: offset N: what */
+        char digits[10];
+        flush();
+        out_write(2, "kfb-eval: ", 10);
+        out_write(2, file, len_of(file));
+        out_write(2, ": offset ", 9);
+        out_write(2, digits, (unsigned long)digits_of(f.error_offset, digits));
+        out_write(2, ": ", 2);
+        out_write(2, kf3ds_kfb_status_string(status), len_of(kf3ds_kfb_status_string(status)));
+        out_write(2, "\n", 1);
+        return EXIT_INPUT;
+    }
+#ifdef KFB_EVAL_FREESTANDING
+    if (!(f.flags & KF3DS_KFB_FLAG_FIXED)) {
+        error_line(file, "a float file: this build reads fixed-point files only (kf3ds bake "
+                         "--fixed)", 0);
+        return EXIT_INPUT;
+    }
+#endif
+    for (i = 0; i < nf; i++)
+        if (kf3ds_kfb_find_frame(&f, frame_text[i], &frames[i]) != KF3DS_KFB_OK) {
+            error_line(file, "this frame was not baked: ", frame_text[i]);
+            return EXIT_USAGE;
+        }
+
+    puts_("{\"file\": ");
+    put_json_string(file, len_of(file));
+    puts_(",\n \"frames\": [");
+    for (i = 0; i < nf; i++) {
+        kf3ds_kfb_s32 num = 0;
+        kf3ds_kfb_frame_numerator(&f, frames[i], &num);
+        puts_(i ? ",\n  {\"frame\": " : "\n  {\"frame\": ");
+        put_frame(num, f.frame_scale);
+        puts_(", \"nodes\": [");
+        for (s = 0; s < f.num_nodes; s++) {
+            puts_(s ? ",\n    " : "\n    ");
+            put_node(&f, frames[i], s, verts);
+        }
+        puts_("]}");
+    }
+    puts_("]}\n");
+    flush();
+    return 0;
+}
+
 #ifndef KFB_EVAL_FREESTANDING
 static const unsigned char *load(const char *path, unsigned long *size, const char **why)
 {
@@ -407,13 +462,10 @@ int kfb_eval_main(int argc, char **argv)
 #endif
 {
     static const char *frame_text[MAX_FRAMES];
-    static kf3ds_kfb_u32 frames[MAX_FRAMES];
     const char *file = 0, *why = "";
     const unsigned char *data;
     unsigned long size = 0, nf = 0, i;
     int json = 0, verts = 0, status;
-    kf3ds_kfb_file f;
-    kf3ds_kfb_u32 s;
 
     for (i = 1; i < (unsigned long)argc; i++) {
         const char *a = argv[i];
@@ -459,48 +511,9 @@ int kfb_eval_main(int argc, char **argv)
         error_line(file, "cannot open: ", why);
         return EXIT_INPUT;
     }
-    status = kf3ds_kfb_open(&f, data, size);
-    if (status != KF3DS_KFB_OK) {
-        flush();
-        out_write(2, "kfb-eval: ", 10);
-        out_write(2, file, len_of(file));
-        out_write(2, ": offset ", 9);
-        put_unsigned(f.error_offset); /* through the buffer, to stderr below */
-        out_write(2, out_buf, out_len);
-        out_len = 0;
-        out_write(2, ": ", 2);
-        error_line(0, kf3ds_kfb_status_string(status), 0);
-        return EXIT_INPUT;
-    }
-#ifdef KFB_EVAL_FREESTANDING
-    if (!(f.flags & KF3DS_KFB_FLAG_FIXED)) {
-        error_line(file, "a float file: this build reads fixed-point files only (kf3ds bake "
-                         "--fixed)", 0);
-        return EXIT_INPUT;
-    }
+    status = print_file(file, data, size, frame_text, nf, verts);
+#ifndef KFB_EVAL_FREESTANDING
+    free((void *)data);
 #endif
-    for (i = 0; i < nf; i++)
-        if (kf3ds_kfb_find_frame(&f, frame_text[i], &frames[i]) != KF3DS_KFB_OK) {
-            error_line(file, "this frame was not baked: ", frame_text[i]);
-            return EXIT_USAGE;
-        }
-
-    puts_("{\"file\": ");
-    put_json_string(file, len_of(file));
-    puts_(",\n \"frames\": [");
-    for (i = 0; i < nf; i++) {
-        kf3ds_kfb_s32 num = 0;
-        kf3ds_kfb_frame_numerator(&f, frames[i], &num);
-        puts_(i ? ",\n  {\"frame\": " : "\n  {\"frame\": ");
-        put_frame(num, f.frame_scale);
-        puts_(", \"nodes\": [");
-        for (s = 0; s < f.num_nodes; s++) {
-            puts_(s ? ",\n    " : "\n    ");
-            put_node(&f, frames[i], s, verts);
-        }
-        puts_("]}");
-    }
-    puts_("]}\n");
-    flush();
-    return 0;
+    return status;
 }

@@ -32,7 +32,6 @@
 /* ---- running the tools --------------------------------------------------- */
 
 /* build/kfb-eval beside the kf3ds command under test ($KF3DS_KFB_EVAL wins). */
-static const char *kfb_eval_path(void) __attribute__((unused));
 static const char *kfb_eval_path(void)
 {
     static char path[1024];
@@ -44,19 +43,24 @@ static const char *kfb_eval_path(void)
     return path;
 }
 
-/* Runs a shell command line; its stdout into *out (may be NULL). Returns the
- * exit status. */
-static int run_shell(char **out, const char *fmt, ...)
+/* Runs a shell command line; its standard output into *out and its standard
+ * error into *err (either may be NULL; with err NULL both go to *out).
+ * Returns the exit status. */
+static int run_shell2(char **out, char **err, const char *fmt, ...)
 {
-    char cmd[4096], out_path[600];
+    char cmd[4096], out_path[600], err_path[600];
     va_list ap;
     int st, n;
     va_start(ap, fmt);
     n = vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    assert_true(n > 0 && (size_t)n < sizeof cmd - 700);
+    assert_true(n > 0 && (size_t)n < sizeof cmd - 1300);
     support_tmp_path(out_path, sizeof out_path, "shell.out");
-    snprintf(cmd + n, sizeof cmd - (size_t)n, " > '%s' 2>&1", out_path);
+    support_tmp_path(err_path, sizeof err_path, "shell.err");
+    if (err)
+        snprintf(cmd + n, sizeof cmd - (size_t)n, " > '%s' 2> '%s'", out_path, err_path);
+    else
+        snprintf(cmd + n, sizeof cmd - (size_t)n, " > '%s' 2>&1", out_path);
     st = system(cmd);
     if (out) {
         size_t len;
@@ -65,8 +69,17 @@ static int run_shell(char **out, const char *fmt, ...)
         *out = realloc(*out, len + 1);
         (*out)[len] = '\0';
     }
+    if (err) {
+        size_t len;
+        *err = (char *)support_read_file(err_path, &len);
+        assert_non_null(*err);
+        *err = realloc(*err, len + 1);
+        (*err)[len] = '\0';
+    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
+
+#define run_shell(out, ...) run_shell2(out, NULL, __VA_ARGS__)
 
 /* `kf3ds bake FILE -o KFB ARGS...`; the exit status, the output in *err. */
 static int bake(const char *file, const char *kfb, const char *args, char **err)
@@ -363,10 +376,429 @@ static void test_every_animated_file(void **state)
     assert_true(sw.files >= (have_corpus ? 30 : 3));
 }
 
+/* ---- kfb-eval's JSON against kf3ds eval's --------------------------------- */
+
+typedef struct json_tok {
+    const char *p;
+    size_t len;
+    int number;
+} json_tok;
+
+/* The next token: punctuation, a string (with its quotes) or a number. */
+static int next_tok(const char **s, json_tok *t)
+{
+    const char *p = *s;
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    if (!*p)
+        return 0;
+    t->p = p;
+    t->number = 0;
+    if (*p == '"') {
+        for (p++; *p && *p != '"'; p++)
+            if (*p == '\\' && p[1])
+                p++;
+        p += *p == '"';
+    } else if (strchr("{}[]:,", *p)) {
+        p++;
+    } else {
+        t->number = 1;
+        while (*p && !strchr("{}[]:, \n\t\r", *p))
+            p++;
+    }
+    t->len = (size_t)(p - t->p);
+    *s = p;
+    return 1;
+}
+
+/* Token by token: punctuation, keys, strings (but the "file" value) and the
+ * numbers outside "world" and "verts" identical; those within tol·extent,
+ * the extent being the largest |number| there in `want` (at least 1).
+ * Returns the largest difference over the extent. */
+static double compare_json(const char *want, const char *got, double tol)
+{
+    const char *a = want, *b = got;
+    json_tok x, y, prev = { "", 0, 0 };
+    char key[32] = "";
+    double extent = 1.0, worst = 0.0;
+    while (next_tok(&a, &x)) /* the extent first */
+        if (x.number)
+            extent = fmax(extent, fabs(strtod(x.p, NULL)));
+    a = want;
+    while (next_tok(&a, &x)) {
+        int measured = !strcmp(key, "world") || !strcmp(key, "verts");
+        if (!next_tok(&b, &y))
+            fail_msg("kfb-eval's JSON ends early, before %.*s", (int)x.len, x.p);
+        if (x.number && y.number && measured) {
+            double d = fabs(strtod(x.p, NULL) - strtod(y.p, NULL));
+            worst = fmax(worst, d / extent);
+            if (!(d <= tol * extent))
+                fail_msg("%s number %.*s, not %.*s (extent %g)", key, (int)y.len, y.p, (int)x.len,
+                         x.p, extent);
+        } else if (!(x.len == y.len && memcmp(x.p, y.p, x.len) == 0) && strcmp(key, "file")) {
+            fail_msg("kfb-eval prints %.*s where kf3ds eval prints %.*s (after \"%s\")",
+                     (int)y.len, y.p, (int)x.len, x.p, key);
+        }
+        if (x.len == 1 && *x.p == ':' && prev.len >= 2 && prev.len < sizeof key + 2)
+            snprintf(key, sizeof key, "%.*s", (int)prev.len - 2, prev.p + 1);
+        prev = x;
+    }
+    if (next_tok(&b, &y))
+        fail_msg("kfb-eval prints more: %.*s", (int)y.len, y.p);
+    return worst;
+}
+
+static void json_matches(const char *file, const char *bake_args, const char *frames, double tol)
+{
+    char kfb[600], *want = NULL, *got = NULL, *out = NULL, *err = NULL;
+    int st;
+    support_tmp_path(kfb, sizeof kfb, "json.kfb");
+    st = bake(file, kfb, bake_args, &out);
+    if (st != 0)
+        fail_msg("bake %s %s: exit %d: %s", file, bake_args, st, out);
+    free(out);
+    assert_int_equal(run_shell2(&want, &err, "'%s' eval '%s' %s --json --verts", support_tool(),
+                                file, frames), 0);
+    free(err);
+    st = run_shell2(&got, &err, "'%s' '%s' %s --json --verts", kfb_eval_path(), kfb, frames);
+    if (st != 0 || *err)
+        fail_msg("kfb-eval exit %d: %s", st, err);
+    free(err);
+    support_set_what("%s %s %s", file, bake_args, frames);
+    fprintf(stderr, "  kfb-eval %-28s %-18s JSON as kf3ds eval, worst %.2e of the extent\n",
+            strrchr(file, '/') ? strrchr(file, '/') + 1 : file, bake_args,
+            compare_json(want, got, tol));
+    free(want);
+    free(got);
+}
+
+static void test_kfb_eval_json(void **state)
+{
+    const char *dir = support_corpus_dir();
+    char path[600];
+    (void)state;
+    json_matches("data/arm.3ds", "", "--frame 0 --frame 12 --frame 60", FLOAT_TOLERANCE);
+    json_matches("data/arm.3ds", "--fixed", "--frame 0 --frame 12 --frame 60", FIXED_TOLERANCE);
+    json_matches("data/orrery.3ds", "--step 0.5", "--frame 25.5 --frame 99.5 --frame 3",
+                 FLOAT_TOLERANCE);
+    json_matches("data/edge.3ds", "--fixed --frac-bits 20", "--frame 7 --frame 100",
+                 FIXED_TOLERANCE);
+    if (!dir)
+        return;
+    support_path(path, sizeof path, dir, "sr-CITY.3DS");
+    json_matches(path, "--fixed", "--frame 0 --frame 1075 --frame 2150", FIXED_TOLERANCE);
+    support_path(path, sizeof path, dir, "kjetilos-ship.3ds");
+    json_matches(path, "--frac-bits auto", "--frame 50", FIXED_TOLERANCE);
+    support_path(path, sizeof path, dir, "blitz3d-mak_robotic.3DS");
+    json_matches(path, "", "--frame 1 --frame 414", FLOAT_TOLERANCE);
+}
+
+/* ---- the options ------------------------------------------------------------ */
+
+static void test_frames_and_step(void **state)
+{
+    char kfb[600], *out = NULL;
+    kf3ds_kfb_file f;
+    kf3ds_kfb_u32 i;
+    kf3ds_kfb_s32 num;
+    unsigned char *data;
+    size_t size;
+    (void)state;
+    support_tmp_path(kfb, sizeof kfb, "frames.kfb");
+    assert_int_equal(bake("data/arm.3ds", kfb, "--frames 10:12 --step 0.5", &out), 0);
+    assert_non_null(strstr(out, "5 frames 10..12 step 0.5"));
+    free(out);
+    data = read_kfb(kfb, &size, &f);
+    assert_int_equal(f.num_frames, 5);
+    assert_int_equal(f.frame_scale, 10);
+    assert_int_equal(f.frame_first, 100);
+    assert_int_equal(f.frame_step, 5);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "10.5", &i), KF3DS_KFB_OK);
+    assert_int_equal(i, 1);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "12.000", &i), KF3DS_KFB_OK);
+    assert_int_equal(i, 4);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "11.25", &i), KF3DS_KFB_ERR_FRAME);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "12.5", &i), KF3DS_KFB_ERR_FRAME);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "9.5", &i), KF3DS_KFB_ERR_FRAME);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "1e1", &i), KF3DS_KFB_ERR_FRAME);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "", &i), KF3DS_KFB_ERR_FRAME);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, ".", &i), KF3DS_KFB_ERR_FRAME);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "99999999999", &i), KF3DS_KFB_ERR_FRAME);
+    assert_int_equal(kf3ds_kfb_frame_numerator(&f, 3, &num), KF3DS_KFB_OK);
+    assert_int_equal(num, 115);
+    free(data);
+
+    /* negative and fractional starts, exact decimal frames */
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --frames=-2.25:0 --step=0.75", NULL), 0);
+    data = read_kfb(kfb, &size, &f);
+    assert_int_equal(f.num_frames, 4);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "-1.5", &i), KF3DS_KFB_OK);
+    assert_int_equal(i, 1);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "0", &i), KF3DS_KFB_OK);
+    assert_int_equal(i, 3);
+    free(data);
+    json_matches("data/arm.3ds", "--frames=-2.25:0 --step=0.75",
+                 "--frame -2.25 --frame -0.75 --frame 0", FLOAT_TOLERANCE);
+}
+
+static void test_nodes_and_no_meshes(void **state)
+{
+    char kfb[600], *out = NULL;
+    kf3ds_kfb_file f;
+    kf3ds_kfb_node n;
+    unsigned char *data;
+    size_t size;
+    (void)state;
+    support_tmp_path(kfb, sizeof kfb, "nodes.kfb");
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --nodes Base,Hand,Cam01", NULL), 0);
+    data = read_kfb(kfb, &size, &f);
+    assert_int_equal(f.num_nodes, 4); /* the camera and its target are both called Cam01 */
+    kf3ds_kfb_node_get(&f, 1, &n);
+    assert_string_equal(n.name.s, "Hand");
+    assert_int_equal(n.index, 3);
+    assert_int_equal(n.parent, 2);
+    assert_int_equal(n.parent_slot, -1); /* Forearm was not baked */
+    kf3ds_kfb_node_get(&f, 2, &n);
+    assert_int_equal(n.type, KF3DS_KFB_CAMERA);
+    kf3ds_kfb_node_get(&f, 3, &n);
+    assert_int_equal(n.type, KF3DS_KFB_TARGET);
+    assert_int_equal(f.num_channels, 2); /* FOV and roll */
+    free(data);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--nodes Base,Nope", &out), 2);
+    assert_non_null(strstr(out, "no node is called 'Nope'"));
+    free(out);
+
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --no-meshes", NULL), 0);
+    data = read_kfb(kfb, &size, &f);
+    assert_int_equal(f.num_meshes, 0);
+    assert_int_equal(f.num_materials, 0);
+    assert_int_equal(f.flags & KF3DS_KFB_FLAG_MESHES, 0);
+    kf3ds_kfb_node_get(&f, 0, &n);
+    assert_int_equal(n.mesh, -1);
+    /* 10 nodes × 48 bytes + the varying channel values + one visibility word */
+    assert_int_equal(f.frame_stride, 10 * 48 + 4 * f.num_channel_values + 4);
+    free(data);
+}
+
+static void test_c_source(void **state)
+{
+    char name[600], main_c[600], exe[600], kfb[600], *out = NULL;
+    FILE *m;
+    int st;
+    (void)state;
+    support_tmp_path(name, sizeof name, "arm_anim");
+    support_tmp_path(kfb, sizeof kfb, "arm_anim.kfb");
+    support_tmp_path(main_c, sizeof main_c, "main.c");
+    support_tmp_path(exe, sizeof exe, "arm_anim_test");
+    assert_int_equal(run_shell(&out, "'%s' bake data/arm.3ds --fixed -o '%s' --c-source '%s'",
+                               support_tool(), kfb, name), 0);
+    assert_non_null(strstr(out, "arm_anim.c and"));
+    free(out);
+    m = fopen(main_c, "w");
+    assert_non_null(m);
+    /* C89, -pedantic: open the array, compare it with the .kfb file */
+    fprintf(m, "#include <stdio.h>\n#include <string.h>\n#include \"arm_anim.h\"\n"
+               "#define KF3DS_KFB_IMPLEMENTATION\n#include \"kf3ds_kfb.h\"\n"
+               "int main(int argc, char **argv)\n{\n    static unsigned char buf[ARM_ANIM_KFB_SIZE + 1];\n"
+               "    kf3ds_kfb_file f;\n    FILE *in = fopen(argv[1], \"rb\");\n"
+               "    size_t n = in ? fread(buf, 1, sizeof buf, in) : 0;\n    (void)argc;\n"
+               "    if (arm_anim_open(&f) != KF3DS_KFB_OK || f.num_nodes != 10) return 1;\n"
+               "    if (n != ARM_ANIM_KFB_SIZE || memcmp(buf, arm_anim_kfb, n)) return 2;\n"
+               "    return (unsigned long)arm_anim_kfb %% 4 ? 3 : 0;\n}\n");
+    fclose(m);
+    st = run_shell(&out, "cc -std=c89 -pedantic -Wall -Wextra -Werror -Iinclude -I'%s' -o '%s' "
+                         "'%s' '%s.c' && '%s' '%s'", support_tmpdir(), exe, main_c, name, exe, kfb);
+    if (st != 0)
+        fail_msg("the C source: exit %d: %s", st, out);
+    free(out);
+    assert_int_equal(run_shell(&out, "'%s' bake data/arm.3ds --c-source '%s/1st'", support_tool(),
+                               support_tmpdir()), 2);
+    assert_non_null(strstr(out, "C identifier"));
+    free(out);
+}
+
+static void test_errors(void **state)
+{
+    char kfb[600], none[600], *out = NULL;
+    static const unsigned char no_nodes[] = { 0x4D, 0x4D, 6, 0, 0, 0 };
+    (void)state;
+    support_tmp_path(kfb, sizeof kfb, "err.kfb");
+    support_tmp_path(none, sizeof none, "no_nodes.3ds");
+    support_write_file(none, no_nodes, sizeof no_nodes);
+    assert_int_equal(run_shell(&out, "'%s' bake data/arm.3ds", support_tool()), 2);
+    assert_non_null(strstr(out, "-o OUT.kfb"));
+    free(out);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--frac-bits 29", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--frames 5:1", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--frames 5", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--step 0", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--step 0.0000001", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--frac-bits 28", &out), 1);
+    assert_non_null(strstr(out, "does not fit 4.28 fixed point: use --frac-bits 24 or less"));
+    free(out);
+    assert_int_equal(bake(none, kfb, "", &out), 1);
+    assert_non_null(strstr(out, "no keyframer nodes"));
+    free(out);
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q", NULL), 0);
+    assert_int_equal(run_shell(&out, "'%s' '%s' --frame 12.5 --json", kfb_eval_path(), kfb), 2);
+    assert_non_null(strstr(out, "not baked: 12.5"));
+    free(out);
+    assert_int_equal(run_shell(&out, "'%s' '%s' --frame 1", kfb_eval_path(), kfb), 2);
+    free(out);
+    assert_int_equal(run_shell(&out, "'%s' data/arm.3ds --frame 1 --json", kfb_eval_path()), 1);
+    assert_non_null(strstr(out, "not a .kfb file"));
+    free(out);
+    assert_int_equal(run_shell(&out, "head -c 3000 '%s' > '%s.cut' && '%s' '%s.cut' --frame 1 --json",
+                               kfb, kfb, kfb_eval_path(), kfb), 1);
+    assert_non_null(strstr(out, "offset 3000: file cut short"));
+    free(out);
+}
+
+/* ---- the reader on damaged files ----------------------------------------------- */
+
+/* Every accessor over everything an open file has (ASan watches). */
+static void read_everything(const kf3ds_kfb_file *f)
+{
+    kf3ds_kfb_u32 fr, i, v;
+    kf3ds_kfb_s32 m[12], p[3], q[3];
+    float fl[12];
+    for (i = 0; i < f->num_nodes; i++) {
+        kf3ds_kfb_node n;
+        assert_int_equal(kf3ds_kfb_node_get(f, i, &n), KF3DS_KFB_OK);
+        assert_true(n.name.s[n.name.len] == 0);
+        for (fr = 0; fr < f->num_frames; fr++) {
+            kf3ds_kfb_world_fixed(f, fr, i, m);
+            kf3ds_kfb_world_float(f, fr, i, fl);
+            (void)kf3ds_kfb_visible(f, fr, i);
+        }
+    }
+    for (i = 0; i < f->num_channels; i++)
+        for (fr = 0; fr < f->num_frames; fr++)
+            kf3ds_kfb_channel_float(f, fr, i, fl);
+    for (i = 0; i < f->num_materials; i++) {
+        kf3ds_kfb_material mat;
+        assert_int_equal(kf3ds_kfb_material_get(f, i, &mat), KF3DS_KFB_OK);
+    }
+    for (i = 0; i < f->num_meshes; i++) {
+        kf3ds_kfb_mesh mesh;
+        assert_int_equal(kf3ds_kfb_mesh_get(f, i, &mesh), KF3DS_KFB_OK);
+        for (v = 0; v < mesh.num_faces; v++) {
+            kf3ds_kfb_face face;
+            int k;
+            kf3ds_kfb_face_get(&mesh, v, &face);
+            for (k = 0; k < 3; k++) {
+                assert_int_equal(kf3ds_kfb_vertex_float(f, &mesh, face.v[k], fl), KF3DS_KFB_OK);
+                assert_int_equal(kf3ds_kfb_normal_float(f, &mesh, face.n[k], fl), KF3DS_KFB_OK);
+            }
+        }
+        for (v = 0; v < mesh.num_vertices; v++) {
+            if (kf3ds_kfb_vertex_fixed(f, &mesh, v, p) == KF3DS_KFB_OK && f->num_frames &&
+                f->num_nodes) {
+                kf3ds_kfb_world_fixed(f, 0, 0, m);
+                kf3ds_kfb_fixed_transform(m, p, f->frac_bits, q);
+            }
+            kf3ds_kfb_uv_float(f, &mesh, v, fl);
+        }
+    }
+    /* out of range: errors and zeros, never a read */
+    assert_int_equal(kf3ds_kfb_world_float(f, f->num_frames, 0, fl), KF3DS_KFB_ERR_ARGUMENT);
+    assert_true(fl[0] == 0.0f && fl[11] == 0.0f);
+    assert_int_equal(kf3ds_kfb_visible(f, 0, f->num_nodes), 0);
+}
+
+static void test_damaged_files(void **state)
+{
+    char kfb[600];
+    unsigned char *good, *copy;
+    kf3ds_kfb_file f;
+    size_t size, n, i, opened = 0;
+    int bit;
+    (void)state;
+    support_tmp_path(kfb, sizeof kfb, "damage.kfb");
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --fixed --step 6", NULL), 0);
+    good = read_kfb(kfb, &size, &f);
+    /* every truncation, in an exactly sized buffer */
+    for (n = 0; n < size; n++) {
+        copy = malloc(n ? n : 1);
+        memcpy(copy, good, n);
+        assert_int_not_equal(kf3ds_kfb_open(&f, copy, n), KF3DS_KFB_OK);
+        free(copy);
+    }
+    /* every byte with one bit flipped, and set to 0xFF */
+    for (i = 0; i < size; i++)
+        for (bit = 0; bit < 9; bit += 4) {
+            copy = malloc(size);
+            memcpy(copy, good, size);
+            copy[i] = bit == 8 ? 0xFF : (unsigned char)(copy[i] ^ (1u << bit));
+            if (kf3ds_kfb_open(&f, copy, size) == KF3DS_KFB_OK) {
+                read_everything(&f);
+                opened++;
+            } else {
+                assert_true(f.error_offset <= size);
+            }
+            free(copy);
+        }
+    fprintf(stderr, "  %lu of %lu damaged copies still open (values changed, not the layout)\n",
+            (unsigned long)opened, (unsigned long)size * 3);
+    assert_int_equal(kf3ds_kfb_open(&f, good, size), KF3DS_KFB_OK);
+    read_everything(&f);
+    free(good);
+}
+
+/* The fixed-point arithmetic against 64-bit integers. */
+static void test_fixed_arithmetic(void **state)
+{
+    static const int32_t values[] = { 0, 1, -1, 2, 65535, 65536, -65536, 98304, -98305,
+                                      0x7FFFFFFF, -0x7FFFFFFF - 1, 123456789, -987654321,
+                                      46341, -46341, 0x10000 * 3 + 7 };
+    size_t na = sizeof values / sizeof values[0], a, b, c;
+    unsigned n;
+    (void)state;
+    for (n = 0; n <= 28; n++)
+        for (a = 0; a < na; a++)
+            for (b = 0; b < na; b++) {
+                int64_t prod = (int64_t)values[a] * values[b], want;
+                kf3ds_kfb_s32 m[12] = { 0 }, v[3], out[3];
+                /* round(prod / 2^n), halves up, saturated */
+                want = n ? (prod + ((int64_t)1 << (n - 1))) >> n : prod;
+                want = want > INT32_MAX ? INT32_MAX : want < INT32_MIN ? INT32_MIN : want;
+                assert_int_equal(kf3ds_kfb_fixed_mul(values[a], values[b], n), (int32_t)want);
+                c = (a + b) % na;
+                m[0] = values[a];
+                m[1] = values[b];
+                m[2] = values[c];
+                m[3] = values[(a * 7 + b) % na] / (n < 31 ? 1 << (n / 2) : 1);
+                v[0] = values[b];
+                v[1] = values[c];
+                v[2] = values[a];
+                kf3ds_kfb_fixed_transform(m, v, n, out);
+                {
+                    /* the exact sum: at most 3·2^62 + 2^31·2^28 < 2^64; two halves */
+                    int64_t parts[4] = { (int64_t)m[0] * v[0], (int64_t)m[1] * v[1],
+                                         (int64_t)m[2] * v[2], (int64_t)m[3] * ((int64_t)1 << n) };
+                    long double sum = 0;
+                    int k;
+                    for (k = 0; k < 4; k++)
+                        sum += (long double)parts[k];
+                    sum = floorl((sum + (n ? ldexpl(1.0L, (int)n - 1) : 0)) / ldexpl(1.0L, (int)n));
+                    sum = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum;
+                    if (fabsl(sum) < 1e17L) /* exactly representable: compare */
+                        assert_int_equal(out[0], (int32_t)sum);
+                }
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         support_unit_test(test_every_animated_file),
+        support_unit_test(test_kfb_eval_json),
+        support_unit_test(test_frames_and_step),
+        support_unit_test(test_nodes_and_no_meshes),
+        support_unit_test(test_c_source),
+        support_unit_test(test_errors),
+        support_unit_test(test_damaged_files),
+        support_unit_test(test_fixed_arithmetic),
     };
     int r;
     if (support_tmpdir_make("kf3ds_test_bake_") != 0)
