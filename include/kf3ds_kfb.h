@@ -27,7 +27,6 @@
  */
 #ifndef KF3DS_KFB_H
 #define KF3DS_KFB_H
-#include <limits.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,7 +40,17 @@ extern "C" {
 #define KF3DS_KFB_DEF extern
 #endif
 
-/* Exactly 32-bit integers (C89 has no <stdint.h>). */
+/* Exactly 32-bit integers (C89 has no <stdint.h>). GCC and clang say which
+ * type it is themselves, so that no header at all is needed; elsewhere
+ * <limits.h>, which every freestanding compiler has, tells. */
+#if defined(__INT_MAX__) && __INT_MAX__ == 2147483647
+typedef unsigned int kf3ds_kfb_u32;
+typedef int kf3ds_kfb_s32;
+#elif defined(__LONG_MAX__) && __LONG_MAX__ == 2147483647L
+typedef unsigned long kf3ds_kfb_u32;
+typedef long kf3ds_kfb_s32;
+#else
+#include <limits.h>
 #if UINT_MAX == 0xFFFFFFFFUL
 typedef unsigned int kf3ds_kfb_u32;
 typedef int kf3ds_kfb_s32;
@@ -50,6 +59,7 @@ typedef unsigned long kf3ds_kfb_u32;
 typedef long kf3ds_kfb_s32;
 #else
 #error "kf3ds_kfb.h needs a 32-bit int or long"
+#endif
 #endif
 
 #define KF3DS_KFB_VERSION 1
@@ -291,6 +301,14 @@ static kf3ds_kfb_s32 kf3ds_kfb__s32(const unsigned char *p)
     return kf3ds_kfb__signed(kf3ds_kfb__u32(p));
 }
 
+/* A loop, not memset: the reader calls no library function. */
+static void kf3ds_kfb__zero(void *p, unsigned long n)
+{
+    unsigned char *b = (unsigned char *)p;
+    while (n--)
+        *b++ = 0;
+}
+
 /* ---- validation ---------------------------------------------------------- */
 
 static int kf3ds_kfb__fail(kf3ds_kfb_file *f, int status, kf3ds_kfb_u32 offset)
@@ -389,7 +407,7 @@ static int kf3ds_kfb__check_header(kf3ds_kfb_file *f)
     kf3ds_kfb_u32 n_words, stride, need, last, room, rem, i, pos;
     static const kf3ds_kfb_u32 record[7] = { KF3DS_KFB_NODE_SIZE, KF3DS_KFB_CHANNEL_SIZE, 0,
                                              KF3DS_KFB_MESH_SIZE, KF3DS_KFB_MATERIAL_SIZE, 0, 0 };
-    kf3ds_kfb_u32 counts[7] = { 0, 0, 0, 0, 0, 0, 0 };
+    kf3ds_kfb_u32 counts[7];
     f->flags = kf3ds_kfb__u32(h + 12);
     f->frac_bits = h[16];
     f->num_nodes = kf3ds_kfb__u32(h + 20);
@@ -438,6 +456,8 @@ static int kf3ds_kfb__check_header(kf3ds_kfb_file *f)
         stride != f->frame_stride)
         return kf3ds_kfb__fail(f, KF3DS_KFB_ERR_HEADER, 56);
     /* The sections: in order, aligned, inside the file, of their records' size. */
+    counts[KF3DS_KFB_SECTION_FRAMES] = f->num_frames; /* (sized by the stride) */
+    counts[KF3DS_KFB_SECTION_MESH_DATA] = counts[KF3DS_KFB_SECTION_STRINGS] = 0;
     counts[KF3DS_KFB_SECTION_NODES] = f->num_nodes;
     counts[KF3DS_KFB_SECTION_CHANNELS] = f->num_channels;
     counts[KF3DS_KFB_SECTION_MESHES] = f->num_meshes;
@@ -544,11 +564,9 @@ KF3DS_KFB_DEF int kf3ds_kfb_open(kf3ds_kfb_file *f, const void *data, unsigned l
 {
     const unsigned char *h = (const unsigned char *)data;
     int status;
-    kf3ds_kfb_u32 i;
     if (!f)
         return KF3DS_KFB_ERR_ARGUMENT;
-    for (i = 0; i < sizeof *f; i++)
-        ((unsigned char *)f)[i] = 0;
+    kf3ds_kfb__zero(f, sizeof *f);
     f->data = h;
     if (!h)
         return KF3DS_KFB_ERR_ARGUMENT;
@@ -666,13 +684,6 @@ KF3DS_KFB_DEF int kf3ds_kfb_frame_numerator(const kf3ds_kfb_file *f, kf3ds_kfb_u
 }
 
 /* ---- accessors: every output is written, zeros when the call fails ------- */
-
-static void kf3ds_kfb__zero(void *p, unsigned long n)
-{
-    unsigned char *b = (unsigned char *)p;
-    while (n--)
-        *b++ = 0;
-}
 
 /* The n numbers at p as fixed point into out; zeros and an error when p is
  * NULL (an argument out of range) or the file holds floats. */
