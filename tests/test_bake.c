@@ -654,6 +654,62 @@ static void test_errors(void **state)
     free(out);
 }
 
+/* ---- kf3ds info and kf3ds dump of a .kfb ------------------------------------ */
+
+static void test_info_and_dump(void **state)
+{
+    char kfb[600], cut[600], *out = NULL, *err = NULL;
+    unsigned char *data;
+    size_t size;
+    (void)state;
+    support_tmp_path(kfb, sizeof kfb, "show.kfb");
+    support_tmp_path(cut, sizeof cut, "show_cut.kfb");
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --fixed --frames 0:20 --step 2", NULL), 0);
+    assert_int_equal(run_shell2(&out, &err, "'%s' info '%s'", support_tool(), kfb), 0);
+    assert_string_equal(err, "");
+    assert_non_null(strstr(out, "kfb: version 1, 16.16 fixed point, with meshes\n"));
+    assert_non_null(strstr(out, "frames: 11: 0..20 step 2 (the .3ds segment 0..60), 512 bytes each\n"));
+    assert_non_null(strstr(out, "nodes: 10\n  [0] object Base: mesh 0 (8 vertices)\n"
+                                "    [1] object UpperArm: mesh 1 (8 vertices)\n"));
+    assert_non_null(strstr(out, "  [8] camera Cam01 fov roll\n"));
+    assert_non_null(strstr(out, "meshes: 6 (48 vertices, 72 faces, 48 normals, 0 texture coordinates)\n"));
+    free(out);
+    free(err);
+    /* the same from standard input */
+    assert_int_equal(run_shell(&out, "'%s' info - < '%s'", support_tool(), kfb), 0);
+    assert_non_null(strstr(out, "file: - ("));
+    free(out);
+
+    assert_int_equal(run_shell2(&out, &err, "'%s' dump '%s'", support_tool(), kfb), 0);
+    assert_non_null(strstr(out, "0x000000 header len 128: magic \"KFB\\x1A\" version 1"));
+    assert_non_null(strstr(out, "\n0x000080 nodes len 400\n  0x000080 node len 40: slot 0 name \"Base\""));
+    assert_non_null(strstr(out, "... 3 more frames (--full shows all)"));
+    assert_non_null(strstr(out, "face 0: v (0, 2, 3) material 0 flags 0x0007 smoothing 0x00000001 "
+                                "normals (0, 2, 3)\n"));
+    free(out);
+    free(err);
+    assert_int_equal(run_shell(&out, "'%s' dump '%s' --json --full", support_tool(), kfb), 0);
+    assert_true(out[0] == '[');
+    assert_non_null(strstr(out, "{\"offset\":0,\"name\":\"header\",\"length\":128,\"fields\":{\"magic\":"));
+    assert_null(strstr(out, "more (--full"));
+    free(out);
+
+    /* a damaged file: one error line with the offset, exit 1 */
+    data = support_read_file(kfb, &size);
+    support_write_file(cut, data, 200);
+    free(data);
+    assert_int_equal(run_shell2(&out, &err, "'%s' info '%s'", support_tool(), cut), 1);
+    assert_string_equal(out, "");
+    assert_int_equal(support_check_error_lines(err, cut, 0), 1);
+    assert_non_null(strstr(err, ": offset 200: file cut short\n"));
+    free(out);
+    free(err);
+    assert_int_equal(run_shell2(&out, &err, "'%s' dump '%s' --json", support_tool(), cut), 1);
+    assert_non_null(strstr(err, ": offset 200: file cut short\n"));
+    free(out);
+    free(err);
+}
+
 /* ---- the reader on damaged files ----------------------------------------------- */
 
 /* Every accessor over everything an open file has (ASan watches). */
@@ -797,6 +853,7 @@ int main(void)
         support_unit_test(test_nodes_and_no_meshes),
         support_unit_test(test_c_source),
         support_unit_test(test_errors),
+        support_unit_test(test_info_and_dump),
         support_unit_test(test_damaged_files),
         support_unit_test(test_fixed_arithmetic),
     };

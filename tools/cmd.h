@@ -164,6 +164,17 @@ double cli_text_float(double v);
  * file and returns -1. */
 int cli_write_png(const char *path, const kf3ds_framebuffer *fb);
 
+/* ---- .kfb files (cmd_dump_kfb.c, docs/kfb.md) ----------------------------- */
+
+/* 1 when the bytes start with the .kfb magic. */
+int cli_is_kfb(const unsigned char *data, size_t size);
+/* kf3ds info and kf3ds dump [--json] [--full] of a .kfb file; the exit status
+ * (an invalid file: "kf3ds: FILE: offset N: what", CLI_EXIT_INPUT). */
+int cli_kfb_info(const char *file, const unsigned char *data, size_t size);
+int cli_kfb_dump(const char *file, const unsigned char *data, size_t size, int json, int full);
+/* num / scale (a power of ten) as the shortest decimal: 12, -0.75. */
+void cli_print_decimal(FILE *out, int64_t num, uint32_t scale);
+
 /* The node type as the output names it ("object", "camera", ...; docs/output.md). */
 const char *cli_node_type(kf3ds_node_type type);
 

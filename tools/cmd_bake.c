@@ -251,25 +251,6 @@ static void describe_format(FILE *out, const bake_plan *plan, const bake_image *
         fputs("float", out);
 }
 
-static void print_frame(FILE *out, int64_t num, uint32_t scale)
-{
-    int64_t whole = num / (int64_t)scale, rest = num % (int64_t)scale;
-    char digits[16];
-    int n = 0;
-    if (num < 0 && whole == 0)
-        fputc('-', out);
-    fprintf(out, "%lld", (long long)whole);
-    if (rest < 0)
-        rest = -rest;
-    if (!rest)
-        return;
-    for (; scale > 1; scale /= 10)
-        digits[n++] = (char)('0' + (rest * 10 / scale) % 10);
-    while (n > 0 && digits[n - 1] == '0')
-        n--;
-    fprintf(out, ".%.*s", n, digits);
-}
-
 static void report(const bake_opts *o, const bake_plan *plan, const bake_image *img,
                    const kf3ds_scene *s)
 {
@@ -288,12 +269,12 @@ static void report(const bake_opts *o, const bake_plan *plan, const bake_image *
     }
     fprintf(out, " (%lu bytes): %lu frames ", (unsigned long)img->size,
             (unsigned long)plan->num_frames);
-    print_frame(out, plan->frame_first, plan->frame_scale);
+    cli_print_decimal(out, plan->frame_first, plan->frame_scale);
     fputs("..", out);
-    print_frame(out, plan->frame_first + (int64_t)plan->frame_step * (plan->num_frames - 1),
+    cli_print_decimal(out, plan->frame_first + (int64_t)plan->frame_step * (plan->num_frames - 1),
                 plan->frame_scale);
     fputs(" step ", out);
-    print_frame(out, plan->frame_step, plan->frame_scale);
+    cli_print_decimal(out, plan->frame_step, plan->frame_scale);
     fprintf(out, ", %lu nodes, %lu channels, %lu meshes, %lu materials, ",
             (unsigned long)plan->num_nodes, (unsigned long)img->num_channels,
             (unsigned long)img->num_meshes, (unsigned long)(plan->meshes ? s->num_materials : 0));
