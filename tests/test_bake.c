@@ -705,6 +705,7 @@ static void test_info_and_dump(void **state)
     free(out);
     free(err);
     assert_int_equal(run_shell2(&out, &err, "'%s' dump '%s' --json", support_tool(), cut), 1);
+    assert_string_equal(out, "[\n]\n"); /* still one JSON document */
     assert_non_null(strstr(err, ": offset 200: file cut short\n"));
     free(out);
     free(err);

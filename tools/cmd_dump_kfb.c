@@ -388,8 +388,11 @@ int cli_kfb_dump(const char *file, const unsigned char *data, size_t size, int j
     dumper d;
     uint32_t sec, i, n;
     int status = open_kfb(file, data, size, &f);
-    if (status)
+    if (status) {
+        if (json) /* still one JSON document, as for a damaged .3ds */
+            fputs("[\n]\n", stdout);
         return status;
+    }
     memset(&d, 0, sizeof d);
     d.out = stdout;
     d.json = json;
