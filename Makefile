@@ -54,7 +54,7 @@ MANPAGE   := docs/kf3ds.1
         deps-bench c99 npm-tools export-image
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds_render.so \
      $(BUILD)/kf3ds \
-     $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play
+     $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play $(BUILD)/kfb-eval
 
 # The core alone, with nothing but a C compiler (no SDL2, libpng, pkg-config).
 lib: $(BUILD)/libkf3ds.a
@@ -62,6 +62,11 @@ lib: $(BUILD)/libkf3ds.a
 $(BUILD)/play: examples/play.c $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkf3ds.a $(LDLIBS)
+
+# The baked-file reader's example (docs/kfb.md): include/kf3ds_kfb.h alone, no library.
+$(BUILD)/kfb-eval: examples/kfb_eval.c include/kf3ds_kfb.h
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BUILD)/obj/render/%.o: src/render/%.c $(RENDER_HDR) Makefile
 	@mkdir -p $(@D)
@@ -133,7 +138,7 @@ $(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) tools/write3ds.h
 # (test_png_*). Every other suite is one of the core's tests: linked with
 # libkf3ds.a alone, so that it cannot lean on anything else.
 FRONT_SUITES := test_render test_cli test_fuzz_regressions test_diff_lib3ds test_png_render \
-                test_png_view test_export
+                test_png_view test_export test_bake
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) tools/write3ds.h $(LIB_HDR) include/kf3ds_render.h

@@ -5,9 +5,11 @@
 #                     optional corpus is there (FUZZ_CORPUS: $KF3DS_CORPUS, else
 #                     ../shared/corpus), a seed corpus built from it
 #                     (build/fuzz/corpus, never copied into the repository)
-#   make fuzz-smoke   replays tests/fuzz-regressions, then runs both targets for
+#   make fuzz-smoke   replays tests/fuzz-regressions, then runs the targets for
 #                     FUZZ_TIME seconds each (in parallel) over the seeds; any
 #                     crash, leak, timeout or sanitizer report fails the target
+#                     (fuzz_kfb, the .kfb reader, starts from files kf3ds bake
+#                     makes of data/*.3ds: build/fuzz/kfb-seeds)
 #   make fuzz-run     a longer campaign: FUZZ_TIME=900 make fuzz-run
 #   make valgrind     memcheck over every test binary of the plain build
 FUZZ_CC     ?= clang
@@ -29,7 +31,7 @@ fuzz-deps:
 	@sh tools/ensure-deps.sh clang libclang-rt-14-dev
 
 fuzz: fuzz-deps
-	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk fuzz-seeds
+	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk $(FUZZ_DIR)/fuzz_kfb fuzz-seeds
 
 $(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c tests/support_oracle.c tests/support.h $(FUZZ_COMMON)
 	@mkdir -p $(@D)
@@ -43,6 +45,11 @@ $(FUZZ_DIR)/fuzz_walk: fuzz/fuzz_walk.c $(FUZZ_DUMP_SRC) tools/cmd.h tools/cmd_d
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_walk.c fuzz/mutate3ds.c $(FUZZ_DUMP_SRC) $(FUZZ_LIB) -lm
 
+# The .kfb reader (include/kf3ds_kfb.h, header only).
+$(FUZZ_DIR)/fuzz_kfb: fuzz/fuzz_kfb.c include/kf3ds_kfb.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kfb.c
+
 $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h tools/write3ds.c \
   tools/write3ds.h
 	@mkdir -p $(@D)
@@ -51,12 +58,18 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h to
 
 # Seeds: the project's own small strange files, its samples, and (when it is
 # there) the public corpus, files up to 256 KB, copied into build/ only.
-fuzz-seeds: $(FUZZ_DIR)/gen_seeds
-	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus
-	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts \
-	  $(FUZZ_DIR)/work/load $(FUZZ_DIR)/work/walk
+fuzz-seeds: $(FUZZ_DIR)/gen_seeds $(BUILD)/kf3ds
+	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/kfb-seeds
+	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts $(FUZZ_DIR)/kfb-seeds \
+	  $(FUZZ_DIR)/work/load $(FUZZ_DIR)/work/walk $(FUZZ_DIR)/work/kfb
 	$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds
 	@cp data/*.3ds $(FUZZ_DIR)/seeds/
+	@for f in data/*.3ds; do b=$$(basename $$f .3ds); \
+	  $(BUILD)/kf3ds bake $$f -q --frames 0:3 -o $(FUZZ_DIR)/kfb-seeds/$$b.kfb && \
+	  $(BUILD)/kf3ds bake $$f -q --fixed --frames 0:2 --step 0.5 -o $(FUZZ_DIR)/kfb-seeds/$$b-fixed.kfb && \
+	  $(BUILD)/kf3ds bake $$f -q --no-meshes --frac-bits 8 --step 9 -o $(FUZZ_DIR)/kfb-seeds/$$b-nomesh.kfb \
+	  || exit 1; done
+	@cp $(FUZZ_DIR)/kfb-seeds/*.kfb $(FUZZ_DIR)/seeds/
 	@if [ -d "$(FUZZ_CORPUS)" ]; then \
 	  find "$(FUZZ_CORPUS)" -maxdepth 1 -type f -size -256k ! -name '*.txt' ! -name '*.tsv' \
 	    -exec cp {} $(FUZZ_DIR)/corpus/ \; ; \
@@ -64,20 +77,23 @@ fuzz-seeds: $(FUZZ_DIR)/gen_seeds
 	else echo "fuzz seeds: $$(ls $(FUZZ_DIR)/seeds | wc -l) generated ($(FUZZ_CORPUS) absent)"; fi
 
 # One target: replay the regressions, then fuzz for $(FUZZ_TIME) s.
-# $(1) target name, $(2) log file.
-fuzz_one = $(FUZZ_DIR)/$(1) $(FUZZ_RUN) -runs=1 $(FUZZ_REGRESSIONS) $(FUZZ_DIR)/seeds/* > $(FUZZ_DIR)/$(1).replay.log 2>&1 \
+# $(1) target name, $(2) its work folder; $(3) the inputs to replay and $(4)
+# the seed folders, when not the .3ds ones.
+fuzz_one = $(FUZZ_DIR)/$(1) $(FUZZ_RUN) -runs=1 $(or $(3),$(FUZZ_REGRESSIONS) $(FUZZ_DIR)/seeds/*) \
+	  > $(FUZZ_DIR)/$(1).replay.log 2>&1 \
 	  || { tail -n 60 $(FUZZ_DIR)/$(1).replay.log; echo "fuzz-smoke: $(1) failed on a regression or seed"; exit 1; }; \
-	$(FUZZ_DIR)/$(1) $(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) $(FUZZ_DIR)/work/$(2) $(FUZZ_DIR)/seeds \
-	  $(FUZZ_DIR)/corpus tests/fuzz-regressions > $(FUZZ_DIR)/$(1).log 2>&1 \
+	$(FUZZ_DIR)/$(1) $(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) $(FUZZ_DIR)/work/$(2) \
+	  $(or $(4),$(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus tests/fuzz-regressions) > $(FUZZ_DIR)/$(1).log 2>&1 \
 	  || { tail -n 80 $(FUZZ_DIR)/$(1).log; echo "fuzz-smoke: $(1) found a crash (see $(FUZZ_DIR)/artifacts/)"; exit 1; }; \
 	grep -E 'DONE|stat::number_of_executed_units|stat::peak_rss' $(FUZZ_DIR)/$(1).log | sed 's/^/$(1): /'
 
 fuzz-smoke: fuzz
-	@echo "fuzz-smoke: both targets, $(FUZZ_TIME) s each, in parallel"
+	@echo "fuzz-smoke: 3 targets, $(FUZZ_TIME) s each, in parallel"
 	@( $(call fuzz_one,fuzz_load,load) ) & p1=$$!; \
 	 ( $(call fuzz_one,fuzz_walk,walk) ) & p2=$$!; \
-	 s=0; wait $$p1 || s=1; wait $$p2 || s=1; \
-	 if [ $$s = 0 ]; then echo "fuzz-smoke: 2 passed, 0 failed"; else echo "fuzz-smoke: failed"; fi; exit $$s
+	 ( $(call fuzz_one,fuzz_kfb,kfb,$(FUZZ_DIR)/kfb-seeds/*,$(FUZZ_DIR)/kfb-seeds) ) & p3=$$!; \
+	 s=0; wait $$p1 || s=1; wait $$p2 || s=1; wait $$p3 || s=1; \
+	 if [ $$s = 0 ]; then echo "fuzz-smoke: 3 passed, 0 failed"; else echo "fuzz-smoke: failed"; fi; exit $$s
 
 fuzz-run: FUZZ_TIME = 900
 fuzz-run: fuzz-smoke

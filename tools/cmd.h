@@ -27,6 +27,7 @@ typedef struct cli_verb {
 extern const cli_verb cmd_dump_verb;
 extern const cli_verb cmd_info_verb;
 extern const cli_verb cmd_eval_verb;
+extern const cli_verb cmd_bake_verb;
 /* Built with -DKF3DS_NO_FRONTENDS (mk/cross.mk), the command has no render,
  * view and export verbs and needs neither SDL2 nor libpng. */
 #ifndef KF3DS_NO_FRONTENDS
@@ -163,6 +164,17 @@ double cli_text_float(double v);
  * "kf3ds: PATH: cannot write: <reason>", removes a partly written regular
  * file and returns -1. */
 int cli_write_png(const char *path, const kf3ds_framebuffer *fb);
+
+/* ---- .kfb files (cmd_dump_kfb.c, docs/kfb.md) ----------------------------- */
+
+/* 1 when the bytes start with the .kfb magic. */
+int cli_is_kfb(const unsigned char *data, size_t size);
+/* kf3ds info and kf3ds dump [--json] [--full] of a .kfb file; the exit status
+ * (an invalid file: "kf3ds: FILE: offset N: what", CLI_EXIT_INPUT). */
+int cli_kfb_info(const char *file, const unsigned char *data, size_t size);
+int cli_kfb_dump(const char *file, const unsigned char *data, size_t size, int json, int full);
+/* num / scale (a power of ten) as the shortest decimal: 12, -0.75. */
+void cli_print_decimal(FILE *out, int64_t num, uint32_t scale);
 
 /* The node type as the output names it ("object", "camera", ...; docs/output.md). */
 const char *cli_node_type(kf3ds_node_type type);

@@ -88,6 +88,11 @@ static int run_dump(const char *file, int json, int full)
     int status = cli_read_file(file, &data, &size);
     if (status)
         return status;
+    if (cli_is_kfb(data, size)) { /* a baked file (docs/kfb.md) */
+        status = cli_kfb_dump(file, data, size, json, full);
+        free(data);
+        return status;
+    }
     memset(&err, 0, sizeof err);
     scene = kf3ds_load_memory(data, size, NULL, &err);
 

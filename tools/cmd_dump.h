@@ -126,6 +126,11 @@ int dump_dec_track(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *c
  * dump_chunk_children closes the fields and opens the children, and
  * dump_chunk_end closes the chunk. */
 void dump_chunk_begin(dumper *d, const kf3ds_chunk *c, const char *name, int depth, int clamped);
+/* A region of a .kfb file (cmd_dump_kfb.c), shown as a chunk is but without an
+ * id: text "OFFSET NAME len LENGTH: fields", JSON {"offset", "name", "length",
+ * "fields", "children"}; closed with dump_chunk_children and dump_chunk_end. */
+void dump_region_begin(dumper *d, unsigned long offset, const char *name, unsigned long length,
+                       int depth);
 void dump_chunk_children(dumper *d);
 void dump_chunk_end(dumper *d);
 /* Text: ends the current line, if one is open. */

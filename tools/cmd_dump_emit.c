@@ -296,6 +296,24 @@ void dump_chunk_begin(dumper *d, const kf3ds_chunk *c, const char *name, int dep
     }
 }
 
+void dump_region_begin(dumper *d, unsigned long offset, const char *name, unsigned long length,
+                       int depth)
+{
+    d->depth = depth;
+    d->bare = 0;
+    if (d->json) {
+        comma(d);
+        fprintf(d->out, "\n{\"offset\":%lu,\"name\":", offset);
+        cli_json_cstr(d->out, name);
+        fprintf(d->out, ",\"length\":%lu,\"fields\":{", length);
+        d->need_comma = 0;
+    } else {
+        dump_end_line(d);
+        fprintf(d->out, "%*s0x%06lX %s len %lu", 2 * depth, "", offset, name, length);
+        start_text_line(d, ": ");
+    }
+}
+
 /* Closes the fields and opens the children. */
 void dump_chunk_children(dumper *d)
 {

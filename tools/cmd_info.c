@@ -180,10 +180,20 @@ static int run_info(const char *file)
     kf3ds_scene *s;
     uint32_t i, spots = 0, dummies = 0;
     unsigned long long verts = 0, faces = 0;
-    int status = cli_load(file, &s, &err, &size);
+    unsigned char *data;
+    int status = cli_read_file(file, &data, &size);
     FILE *out = stdout;
     if (status)
         return status;
+    if (cli_is_kfb(data, size)) { /* a baked file (docs/kfb.md) */
+        status = cli_kfb_info(file, data, size);
+        free(data);
+        return status;
+    }
+    s = kf3ds_load_memory(data, size, NULL, &err);
+    free(data);
+    if (!s)
+        return cli_report_load(file, NULL, &err);
 
     fputs("file: ", out);
     cli_text_cstr(out, file);

@@ -1,0 +1,458 @@
+/* kf3ds bake FILE -o OUT.kfb [--frames A:B] [--step S] [--fixed] [--frac-bits N]
+ *                 [--no-meshes] [--nodes NAME,...] [--c-source NAME] [-q]
+ * Evaluates the animation at every baked frame and writes the world matrices,
+ * visibility, camera and light channels, placed meshes and materials as a
+ * .kfb file (docs/kfb.md), and/or as C source for a ROM image. */
+#include "cmd.h"
+#include "cmd_bake.h"
+#include "kf3ds_kfb.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VERB "bake"
+#define MAX_DECIMALS 6
+
+typedef struct bake_opts {
+    const char *file, *out, *c_source, *frames, *step, *nodes;
+    int fixed, frac_bits, no_meshes, quiet;
+} bake_opts;
+
+/* ---- frames --------------------------------------------------------------- */
+
+/* A decimal "[-]digits[.digits]" as num / 10^decimals (trailing zeros of the
+ * fraction dropped), |num| < 2^31. 0 when it is not one. */
+static int parse_decimal(const char *s, int64_t *num, int *decimals)
+{
+    int64_t v = 0;
+    int neg = 0, digits = 0, d = 0, frac = 0;
+    if (*s == '-' || *s == '+')
+        neg = *s++ == '-';
+    for (; isdigit((unsigned char)*s); s++, digits++) {
+        v = v * 10 + (*s - '0');
+        if (v > INT32_MAX)
+            return 0;
+    }
+    if (*s == '.') {
+        const char *f = ++s, *last = s;
+        for (; isdigit((unsigned char)*s); s++)
+            if (*s != '0')
+                last = s + 1;
+        for (; f < last; f++, digits++, frac++) {
+            if (frac == MAX_DECIMALS)
+                return 0;
+            v = v * 10 + (*f - '0');
+            if (v > INT32_MAX)
+                return 0;
+        }
+        digits += (int)(s - last);
+        d = frac;
+    }
+    if (*s || !digits)
+        return 0;
+    *num = neg ? -v : v;
+    *decimals = d;
+    return 1;
+}
+
+static int64_t pow10i(int n)
+{
+    int64_t p = 1;
+    while (n-- > 0)
+        p *= 10;
+    return p;
+}
+
+/* The frames A, A+S, ... up to B as (first + i·step) / scale. */
+static int plan_frames(const bake_opts *o, const kf3ds_scene *s, bake_plan *plan)
+{
+    int64_t a = s->segment_start, b = s->segment_end, st = 1, count;
+    int da = 0, db = 0, ds = 0, d;
+    if (o->frames) {
+        const char *colon = strchr(o->frames, ':');
+        char left[64];
+        size_t n = colon ? (size_t)(colon - o->frames) : 0;
+        if (!colon || n >= sizeof left)
+            return cli_usage_error(VERB, "--frames '%s': expected A:B, e.g. 0:100", o->frames);
+        memcpy(left, o->frames, n);
+        left[n] = '\0';
+        if (!parse_decimal(left, &a, &da) || !parse_decimal(colon + 1, &b, &db))
+            return cli_usage_error(VERB, "--frames '%s': A and B must be decimal numbers with "
+                                   "at most %d decimals", o->frames, MAX_DECIMALS);
+    }
+    if (o->step && (!parse_decimal(o->step, &st, &ds) || st <= 0))
+        return cli_usage_error(VERB, "--step '%s': a positive decimal number with at most %d "
+                               "decimals is needed", o->step, MAX_DECIMALS);
+    d = da > db ? da : db;
+    d = d > ds ? d : ds;
+    a *= pow10i(d - da);
+    b *= pow10i(d - db);
+    st *= pow10i(d - ds);
+    if (b < a)
+        return cli_usage_error(VERB, "--frames %s: the last frame comes before the first",
+                               o->frames);
+    count = (b - a) / st + 1;
+    if (a < INT32_MIN || a > INT32_MAX || b > INT32_MAX || st > INT32_MAX)
+        return cli_usage_error(VERB, "the frames do not fit the file's 32-bit frame numbers");
+    if (count > 0xFFFFFFFFll)
+        return cli_usage_error(VERB, "%lld frames are too many", (long long)count);
+    plan->frame_first = (int32_t)a;
+    plan->frame_step = (int32_t)st;
+    plan->frame_scale = (uint32_t)pow10i(d);
+    plan->num_frames = (uint32_t)count;
+    return CLI_EXIT_OK;
+}
+
+/* ---- nodes ----------------------------------------------------------------- */
+
+static int name_is(const kf3ds_node *n, const char *name, size_t len)
+{
+    return (n->name && strlen(n->name) == len && memcmp(n->name, name, len) == 0) ||
+           (n->instance && strlen(n->instance) == len && memcmp(n->instance, name, len) == 0);
+}
+
+/* Every node, or those named (by name or instance name) in the list. */
+static int plan_nodes(const bake_opts *o, const kf3ds_scene *s, bake_plan *plan)
+{
+    uint32_t i;
+    unsigned char *pick = calloc(s->num_nodes + 1, 1);
+    plan->nodes = malloc(sizeof *plan->nodes * (s->num_nodes + 1));
+    if (!pick || !plan->nodes) {
+        free(pick);
+        cli_print_error(o->file, "out of memory");
+        return CLI_EXIT_INPUT;
+    }
+    if (o->nodes) {
+        const char *p = o->nodes;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            int found = 0;
+            for (i = 0; i < s->num_nodes; i++)
+                if (name_is(&s->nodes[i], p, len))
+                    pick[i] = 1, found = 1;
+            if (!found) {
+                free(pick);
+                return cli_usage_error(VERB, "--nodes: no node is called '%.*s' (kf3ds info "
+                                       "FILE lists them)", (int)len, p);
+            }
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+    }
+    plan->num_nodes = 0;
+    for (i = 0; i < s->num_nodes; i++)
+        if (!o->nodes || pick[i])
+            plan->nodes[plan->num_nodes++] = i;
+    free(pick);
+    return CLI_EXIT_OK;
+}
+
+/* ---- outputs ---------------------------------------------------------------- */
+
+static int write_bytes(const char *path, const void *data, size_t size)
+{
+    int to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "wb");
+    int ok;
+    if (!f) {
+        cli_print_error(path, "cannot write: %s", strerror(errno));
+        return CLI_EXIT_INPUT;
+    }
+    ok = fwrite(data, 1, size, f) == size;
+    ok = (to_stdout ? fflush(f) : fclose(f)) == 0 && ok;
+    if (!ok) {
+        cli_print_error(path, "cannot write: %s", strerror(errno ? errno : EIO));
+        if (!to_stdout)
+            remove(path);
+        return CLI_EXIT_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The C identifier of --c-source NAME: its last path component. */
+static const char *c_identifier(const char *name)
+{
+    const char *id = strrchr(name, '/'), *p;
+    id = id ? id + 1 : name;
+    if (!*id || isdigit((unsigned char)*id))
+        return NULL;
+    for (p = id; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return NULL;
+    return id;
+}
+
+/* NAME.h and NAME.c: the bytes as a const array and an accessor that opens them. */
+static int write_c_source(const char *name, const char *id, const char *source,
+                          const bake_image *img)
+{
+    size_t n = strlen(name) + 3, i;
+    char *path = malloc(n);
+    char upper[256];
+    FILE *f;
+    int ok;
+    if (!path) {
+        cli_print_error(name, "out of memory");
+        return CLI_EXIT_INPUT;
+    }
+    for (i = 0; id[i] && i + 1 < sizeof upper; i++)
+        upper[i] = (char)toupper((unsigned char)id[i]);
+    upper[i] = '\0';
+
+    snprintf(path, n, "%s.h", name);
+    f = fopen(path, "w");
+    if (!f) {
+        cli_print_error(path, "cannot write: %s", strerror(errno));
+        free(path);
+        return CLI_EXIT_INPUT;
+    }
+    fprintf(f, "/* %s.h: %s baked by kf3ds bake (docs/kfb.md). */\n", id, source);
+    fprintf(f, "#ifndef %s_KFB_H\n#define %s_KFB_H\n#include \"kf3ds_kfb.h\"\n\n", upper, upper);
+    fprintf(f, "#define %s_KFB_SIZE %luUL\n", upper, (unsigned long)img->size);
+    fprintf(f, "/* The .kfb file's bytes (little-endian whatever the CPU; 4-byte aligned\n"
+               " * with GCC and clang). */\n");
+    fprintf(f, "extern const unsigned char %s_kfb[%s_KFB_SIZE];\n", id, upper);
+    fprintf(f, "/* kf3ds_kfb_open on them: KF3DS_KFB_OK, and *f ready for the accessors. */\n");
+    fprintf(f, "int %s_open(kf3ds_kfb_file *f);\n\n#endif\n", id);
+    ok = fclose(f) == 0;
+
+    snprintf(path, n, "%s.c", name);
+    f = ok ? fopen(path, "w") : NULL;
+    if (!f) {
+        cli_print_error(path, "cannot write: %s", strerror(errno));
+        free(path);
+        return CLI_EXIT_INPUT;
+    }
+    fprintf(f, "/* %s.c: %s baked by kf3ds bake, %lu bytes (docs/kfb.md). */\n", id, source,
+            (unsigned long)img->size);
+    fprintf(f, "#include \"%s.h\"\n\n", id);
+    fprintf(f, "#if defined(__GNUC__)\n__attribute__((aligned(4)))\n#endif\n");
+    fprintf(f, "const unsigned char %s_kfb[%s_KFB_SIZE] = {", id, upper);
+    for (i = 0; i < img->size; i++)
+        fprintf(f, "%s0x%02x,", i % 12 ? " " : "\n    ", img->data[i]);
+    fprintf(f, "\n};\n\nint %s_open(kf3ds_kfb_file *f)\n{\n"
+               "    return kf3ds_kfb_open(f, %s_kfb, %s_KFB_SIZE);\n}\n", id, id, upper);
+    ok = fclose(f) == 0 && ok;
+    if (!ok)
+        cli_print_error(path, "cannot write: %s", strerror(errno ? errno : EIO));
+    free(path);
+    return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
+}
+
+/* "16.16 fixed point" / "float" */
+static void describe_format(FILE *out, const bake_plan *plan, const bake_image *img)
+{
+    if (plan->fixed)
+        fprintf(out, "%d.%d fixed point", 32 - img->frac_bits, img->frac_bits);
+    else
+        fputs("float", out);
+}
+
+static void report(const bake_opts *o, const bake_plan *plan, const bake_image *img,
+                   const kf3ds_scene *s)
+{
+    FILE *out = o->out && strcmp(o->out, "-") == 0 ? stderr : stdout;
+    if (o->quiet)
+        return;
+    fputs("wrote ", out);
+    if (o->out)
+        cli_text_cstr(out, o->out);
+    if (o->c_source) {
+        fprintf(out, "%s", o->out ? ", " : "");
+        cli_text_cstr(out, o->c_source);
+        fputs(".c and ", out);
+        cli_text_cstr(out, o->c_source);
+        fputs(".h", out);
+    }
+    fprintf(out, " (%lu bytes): %lu frames ", (unsigned long)img->size,
+            (unsigned long)plan->num_frames);
+    cli_print_decimal(out, plan->frame_first, plan->frame_scale);
+    fputs("..", out);
+    cli_print_decimal(out, plan->frame_first + (int64_t)plan->frame_step * (plan->num_frames - 1),
+                plan->frame_scale);
+    fputs(" step ", out);
+    cli_print_decimal(out, plan->frame_step, plan->frame_scale);
+    fprintf(out, ", %lu nodes, %lu channels, %lu meshes, %lu materials, ",
+            (unsigned long)plan->num_nodes, (unsigned long)img->num_channels,
+            (unsigned long)img->num_meshes, (unsigned long)(plan->meshes ? s->num_materials : 0));
+    describe_format(out, plan, img);
+    fputc('\n', out);
+}
+
+static int run_bake(const bake_opts *o)
+{
+    kf3ds_scene *s;
+    bake_plan plan;
+    bake_meshes meshes;
+    bake_image img;
+    bake_error e;
+    kf3ds_kfb_file check;
+    const char *id = NULL;
+    int status, st;
+
+    if (o->c_source && !(id = c_identifier(o->c_source)))
+        return cli_usage_error(VERB, "--c-source '%s': the name (after the last /) must be a C "
+                               "identifier", o->c_source);
+    status = cli_load_sound(o->file, &s);
+    if (status)
+        return status;
+    memset(&plan, 0, sizeof plan);
+    memset(&meshes, 0, sizeof meshes);
+    memset(&img, 0, sizeof img);
+    if (!s->num_nodes) {
+        cli_print_error(o->file, "no keyframer nodes: nothing to bake");
+        kf3ds_scene_free(s);
+        return CLI_EXIT_INPUT;
+    }
+    plan.fixed = o->fixed;
+    plan.frac_bits = o->frac_bits;
+    plan.meshes = !o->no_meshes;
+    status = plan_frames(o, s, &plan);
+    if (!status)
+        status = plan_nodes(o, s, &plan);
+    if (!status && bake_place_meshes(s, &plan, &meshes) != 0) {
+        cli_print_error(o->file, "out of memory placing the meshes");
+        status = CLI_EXIT_INPUT;
+    }
+    e = status ? BAKE_OK : bake_build(s, &plan, &meshes, &img);
+    if (status) {
+        /* printed */
+    } else if (e == BAKE_NOMEM) {
+        cli_print_error(o->file, "out of memory baking %lu frames", (unsigned long)plan.num_frames);
+        status = CLI_EXIT_INPUT;
+    } else if (e == BAKE_TOO_BIG) {
+        cli_print_error(o->file, "the baked file would exceed 4 GiB: bake fewer frames "
+                        "(--frames, --step) or nodes (--nodes)");
+        status = CLI_EXIT_INPUT;
+    } else if (e == BAKE_RANGE) {
+        if (img.frac_bits >= 0)
+            cli_print_error(o->file, "a value of magnitude %.6g does not fit %d.%d fixed point: "
+                            "use --frac-bits %d or less (or --frac-bits auto)", img.largest,
+                            32 - o->frac_bits, o->frac_bits, img.frac_bits);
+        else
+            cli_print_error(o->file, "a value of magnitude %.6g does not fit 32-bit fixed "
+                            "point: bake without --fixed", img.largest);
+        status = CLI_EXIT_INPUT;
+    } else if ((st = kf3ds_kfb_open(&check, img.data, img.size)) != KF3DS_KFB_OK) {
+        cli_print_error(o->file, "internal error: the baked image fails its own check (%s at "
+                        "offset %lu)", kf3ds_kfb_status_string(st),
+                        (unsigned long)check.error_offset);
+        status = CLI_EXIT_INPUT;
+    } else {
+        if (o->out)
+            status = write_bytes(o->out, img.data, img.size);
+        if (!status && o->c_source)
+            status = write_c_source(o->c_source, id, o->file, &img);
+        if (!status)
+            report(o, &plan, &img, s);
+    }
+    free(img.data);
+    bake_meshes_free(&meshes);
+    free(plan.nodes);
+    kf3ds_scene_free(s);
+    return status;
+}
+
+static int cmd_bake(int argc, char **argv)
+{
+    bake_opts o;
+    cli_args a;
+    int r;
+    memset(&o, 0, sizeof o);
+    o.frac_bits = 16;
+    cli_args_begin(&a, VERB, argc, argv);
+    while ((r = cli_next_option(&a)) > 0) {
+        const char *opt = cli_option(&a), *v = NULL;
+        int got;
+        if (strcmp(opt, "--fixed") == 0) {
+            o.fixed = 1;
+        } else if (strcmp(opt, "--no-meshes") == 0) {
+            o.no_meshes = 1;
+        } else if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
+            o.quiet = 1;
+        } else if ((got = cli_option_value(&a, "-o", &v)) != 0 ||
+                   (got = cli_option_value(&a, "--output", &v)) != 0) {
+            if (got < 0)
+                return cli_usage_error(VERB, "-o needs a file name");
+            o.out = v;
+        } else if ((got = cli_option_value(&a, "--frames", &v)) != 0) {
+            if (got < 0)
+                return cli_usage_error(VERB, "--frames needs A:B");
+            o.frames = v;
+        } else if ((got = cli_option_value(&a, "--step", &v)) != 0) {
+            if (got < 0)
+                return cli_usage_error(VERB, "--step needs a number");
+            o.step = v;
+        } else if ((got = cli_option_value(&a, "--frac-bits", &v)) != 0) {
+            char *end = NULL;
+            long n;
+            if (got < 0)
+                return cli_usage_error(VERB, "--frac-bits needs a number of bits or auto");
+            o.fixed = 1;
+            if (strcmp(v, "auto") == 0) {
+                o.frac_bits = BAKE_FRAC_AUTO;
+                continue;
+            }
+            n = strtol(v, &end, 10);
+            if (!*v || *end || n < 0 || n > BAKE_MAX_FRAC_BITS)
+                return cli_usage_error(VERB, "--frac-bits '%s': 0 to %d, or auto", v,
+                                       BAKE_MAX_FRAC_BITS);
+            o.frac_bits = (int)n;
+        } else if ((got = cli_option_value(&a, "--nodes", &v)) != 0) {
+            if (got < 0 || !*v)
+                return cli_usage_error(VERB, "--nodes needs NAME,NAME,...");
+            o.nodes = v;
+        } else if ((got = cli_option_value(&a, "--c-source", &v)) != 0) {
+            if (got < 0 || !*v)
+                return cli_usage_error(VERB, "--c-source needs a NAME");
+            o.c_source = v;
+        } else {
+            return cli_unknown_option(&a);
+        }
+    }
+    o.file = a.file;
+    if (r < 0)
+        return CLI_EXIT_USAGE;
+    if (!o.out && !o.c_source)
+        return cli_usage_error(VERB, "say where to write: -o OUT.kfb and/or --c-source NAME");
+    return run_bake(&o);
+}
+
+const cli_verb cmd_bake_verb = {
+    VERB,
+    cmd_bake,
+    "bake FILE -o OUT.kfb [--frames A:B] [--step S] [--fixed] [--frac-bits N]\n"
+    "                  [--no-meshes] [--nodes NAME,...] [--c-source NAME] [-q]",
+    "Bake poses and meshes into a .kfb file for engines (and C source for ROMs).",
+    "Evaluates every node at frames A, A+S, A+2S, ... up to B and writes, for each\n"
+    "frame and node, the world matrix N(t) (3x4) and a visible bit; camera FOV and\n"
+    "roll, light colour and spotlight cones (stored once when they never change);\n"
+    "the meshes already in their node's local space (vertex x frame matrix is the\n"
+    "placed vertex kf3ds eval --verts prints), with faces, per-face materials,\n"
+    "smoothing-group normals and texture coordinates; and the materials. The\n"
+    "format (little-endian, every section 4-byte aligned) is in docs/kfb.md;\n"
+    "include/kf3ds_kfb.h reads it without allocating, and without floating point\n"
+    "for --fixed files. kf3ds info and kf3ds dump show .kfb files.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output OUT    the .kfb file to write (- is standard output)\n"
+    "  --frames A:B        the frames to bake (default: the segment, KFSEG); decimals\n"
+    "                      allowed, at most 6 after the point\n"
+    "  --step S            the distance between baked frames (default 1; e.g. 0.5)\n"
+    "  --fixed             signed 32-bit fixed point (16.16 unless --frac-bits) instead\n"
+    "                      of IEEE floats: value = raw / 2^N, rounded to nearest\n"
+    "  --frac-bits N       N fraction bits, 0 to 28, or auto: the most with which every\n"
+    "                      stored and every placed value fits (implies --fixed)\n"
+    "  --no-meshes         matrices, visibility and channels only\n"
+    "  --nodes NAME,...    only these nodes (by name or instance name); node indices\n"
+    "                      stay those of the .3ds\n"
+    "  --c-source NAME     also (or instead of -o) write NAME.c and NAME.h: the same\n"
+    "                      bytes as a const array NAME_kfb and int NAME_open(kf3ds_kfb_file\n"
+    "                      *f); the name after the last / must be a C identifier\n"
+    "  -q, --quiet         no summary line\n"
+    "\n"
+    "A file that cannot be read soundly (any error, see kf3ds info) is not baked.\n",
+};
