@@ -54,7 +54,7 @@ MANPAGE   := docs/kf3ds.1
         deps-bench c99 npm-tools export-image
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds_render.so \
      $(BUILD)/kf3ds \
-     $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play $(BUILD)/kfb-eval
+     $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play $(BUILD)/kfb-eval $(BUILD)/kfb-print
 
 # The core alone, with nothing but a C compiler (no SDL2, libpng, pkg-config).
 lib: $(BUILD)/libkf3ds.a
@@ -65,6 +65,10 @@ $(BUILD)/play: examples/play.c $(BUILD)/libkf3ds.a
 
 # The baked-file reader's example (docs/kfb.md): include/kf3ds_kfb.h alone, no library.
 $(BUILD)/kfb-eval: examples/kfb_eval.c include/kf3ds_kfb.h
+	@mkdir -p $(@D)
+	$(CC) -std=c99 $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/kfb-print: examples/kfb_print.c include/kf3ds_kfb.h
 	@mkdir -p $(@D)
 	$(CC) -std=c99 $(CFLAGS) $(LDFLAGS) -o $@ $<
 
@@ -252,7 +256,7 @@ $(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_clock.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
 
-INSTALL_HDR := include/kf3ds.h include/kf3ds_chunks.h include/kf3ds_render.h
+INSTALL_HDR := include/kf3ds.h include/kf3ds_chunks.h include/kf3ds_render.h include/kf3ds_kfb.h
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1

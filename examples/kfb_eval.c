@@ -193,7 +193,9 @@ static void put_float(double v)
 }
 #endif
 
-/* The length of the UTF-8 sequence at s (0 when it is not a valid one). */
+/* The length of the UTF-8 sequence at s (0 when it is not a valid one): the
+ * rule of tools/cmd_common.c, repeated here because this program links no
+ * more than the reader, so that names come out as kf3ds eval prints them. */
 static unsigned utf8_len(const unsigned char *s, unsigned long left)
 {
     kf3ds_kfb_u32 c;

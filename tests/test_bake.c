@@ -606,8 +606,10 @@ static void test_c_source(void **state)
                "    if (n != ARM_ANIM_KFB_SIZE || memcmp(buf, arm_anim_kfb, n)) return 2;\n"
                "    return (unsigned long)arm_anim_kfb %% 4 ? 3 : 0;\n}\n");
     fclose(m);
-    st = run_shell(&out, "cc -std=c89 -pedantic -Wall -Wextra -Werror -Iinclude -I'%s' -o '%s' "
-                         "'%s' '%s.c' && '%s' '%s'", support_tmpdir(), exe, main_c, name, exe, kfb);
+    st = run_shell(&out, "for cc in gcc clang; do command -v $cc > /dev/null || continue; "
+                         "$cc -std=c89 -pedantic -Wall -Wextra -Werror -Iinclude -I'%s' -o '%s' "
+                         "'%s' '%s.c' && '%s' '%s' || exit 1; done", support_tmpdir(), exe, main_c,
+                   name, exe, kfb);
     if (st != 0)
         fail_msg("the C source: exit %d: %s", st, out);
     free(out);
@@ -709,6 +711,85 @@ static void test_info_and_dump(void **state)
     assert_non_null(strstr(err, ": offset 200: file cut short\n"));
     free(out);
     free(err);
+}
+
+/* ---- the README's example --------------------------------------------------- */
+
+/* build/kfb-print beside the command, as kfb-eval. */
+static const char *kfb_print_path(void)
+{
+    static char path[1024];
+    const char *eval = kfb_eval_path();
+    snprintf(path, sizeof path, "%.*skfb-print", (int)(strlen(eval) - strlen("kfb-eval")), eval);
+    return path;
+}
+
+/* The README shows examples/kfb_print.c's function verbatim; the program prints
+ * the placed vertices of the visible meshes as kfb-eval does, to 4 decimals. */
+static void test_readme_example(void **state)
+{
+    char kfb[600], *out = NULL;
+    unsigned char *readme, *example;
+    size_t n_readme, n_example;
+    const char *begin, *end;
+    size_t lines = 0;
+    (void)state;
+    readme = support_read_file("README.md", &n_readme);
+    example = support_read_file("examples/kfb_print.c", &n_example);
+    assert_non_null(readme);
+    assert_non_null(example);
+    readme = realloc(readme, n_readme + 1);
+    example = realloc(example, n_example + 1);
+    readme[n_readme] = example[n_example] = 0;
+    begin = strstr((char *)example, "/* README: begin */\n");
+    end = strstr((char *)example, "/* README: end */");
+    assert_non_null(begin);
+    assert_non_null(end);
+    begin += strlen("/* README: begin */\n");
+    {
+        char *block = malloc((size_t)(end - begin) + 16);
+        snprintf(block, (size_t)(end - begin) + 16, "```c\n%.*s```", (int)(end - begin), begin);
+        if (!strstr((char *)readme, block))
+            fail_msg("README.md does not show examples/kfb_print.c's print_vertices verbatim");
+        free(block);
+    }
+    free(readme);
+    free(example);
+
+    support_tmp_path(kfb, sizeof kfb, "print.kfb");
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --fixed", NULL), 0);
+    assert_int_equal(run_shell(&out, "'%s' '%s' 30", kfb_print_path(), kfb), 0);
+    {
+        /* what it must print: the visible meshes' vertices, placed by the reader */
+        kf3ds_kfb_file f;
+        size_t size, len = 0;
+        unsigned char *data = read_kfb(kfb, &size, &f);
+        char *want = calloc(1, 1 << 16);
+        kf3ds_kfb_u32 fr, slot, v;
+        assert_int_equal(kf3ds_kfb_find_frame(&f, "30", &fr), KF3DS_KFB_OK);
+        for (slot = 0; slot < f.num_nodes; slot++) {
+            kf3ds_kfb_node n;
+            kf3ds_kfb_mesh m;
+            kf3ds_kfb_node_get(&f, slot, &n);
+            if (n.mesh < 0 || !kf3ds_kfb_visible(&f, fr, slot))
+                continue;
+            kf3ds_kfb_mesh_get(&f, (kf3ds_kfb_u32)n.mesh, &m);
+            for (v = 0; v < m.num_vertices; v++) {
+                double p[3];
+                placed(&f, &m, fr, slot, v, p);
+                len += (size_t)snprintf(want + len, (1 << 16) - len, "%s %lu: %.4f %.4f %.4f\n",
+                                        n.name.s, (unsigned long)v, p[0], p[1], p[2]);
+                lines++;
+            }
+        }
+        assert_true(lines > 30);
+        assert_string_equal(out, want);
+        free(want);
+        free(data);
+    }
+    free(out);
+    assert_int_equal(run_shell(&out, "'%s' data/arm.3ds", kfb_print_path()), 2);
+    free(out);
 }
 
 /* ---- the reader on damaged files ----------------------------------------------- */
@@ -855,6 +936,7 @@ int main(void)
         support_unit_test(test_c_source),
         support_unit_test(test_errors),
         support_unit_test(test_info_and_dump),
+        support_unit_test(test_readme_example),
         support_unit_test(test_damaged_files),
         support_unit_test(test_fixed_arithmetic),
     };

@@ -313,6 +313,12 @@ static int run_bake(const bake_opts *o)
     status = plan_frames(o, s, &plan);
     if (!status)
         status = plan_nodes(o, s, &plan);
+    /* the matrices alone must fit the file's 32-bit offsets */
+    if (!status && (uint64_t)plan.num_frames * (48ull * plan.num_nodes + 4) > 0xFFFFFFFFull) {
+        cli_print_error(o->file, "the baked file would exceed 4 GiB: bake fewer frames "
+                        "(--frames, --step) or nodes (--nodes)");
+        status = CLI_EXIT_INPUT;
+    }
     if (!status && bake_place_meshes(s, &plan, &meshes) != 0) {
         cli_print_error(o->file, "out of memory placing the meshes");
         status = CLI_EXIT_INPUT;

@@ -303,16 +303,156 @@ static int fitting_frac_bits(double largest)
     return -1;
 }
 
+/* Where everything goes: the header, then the sections in their fixed order,
+ * each at a multiple of 4 (docs/kfb.md, "Layout"). */
+typedef struct layout {
+    uint64_t sec[7][2];    /* offset, size */
+    uint64_t stride, size;
+    uint32_t num_materials;
+} layout;
+
+static void plan_layout(const kf3ds_scene *s, const bake_plan *plan, const bake_meshes *meshes,
+                        const samples *sm, layout *l)
+{
+    uint64_t strings = 0, mesh_data = 0, pos = KF3DS_KFB_HEADER_SIZE;
+    uint32_t nn = plan->num_nodes, i;
+    l->num_materials = plan->meshes ? s->num_materials : 0;
+    for (i = 0; i < meshes->n; i++) {
+        const bake_mesh *b = &meshes->v[i];
+        mesh_data += 12ull * b->num_vertices + (uint64_t)KF3DS_KFB_FACE_SIZE * b->num_faces +
+                     12ull * b->num_normals + 8ull * b->num_uvs;
+        strings += str_bytes(s->meshes[b->source].name, 0);
+    }
+    for (i = 0; i < nn; i++) {
+        const kf3ds_node *n = &s->nodes[plan->nodes[i]];
+        strings += str_bytes(n->name, 0) + str_bytes(n->instance, 1);
+    }
+    for (i = 0; i < l->num_materials; i++)
+        strings += str_bytes(s->materials[i].name, 0) + str_bytes(s->materials[i].texture1.file, 1);
+    l->stride = 4ull * (12ull * nn + sm->varying_numbers + (nn + 31) / 32);
+    l->sec[KF3DS_KFB_SECTION_NODES][1] = (uint64_t)KF3DS_KFB_NODE_SIZE * nn;
+    l->sec[KF3DS_KFB_SECTION_CHANNELS][1] = (uint64_t)KF3DS_KFB_CHANNEL_SIZE * sm->num_channels;
+    l->sec[KF3DS_KFB_SECTION_FRAMES][1] = l->stride * plan->num_frames;
+    l->sec[KF3DS_KFB_SECTION_MESHES][1] = (uint64_t)KF3DS_KFB_MESH_SIZE * meshes->n;
+    l->sec[KF3DS_KFB_SECTION_MATERIALS][1] = (uint64_t)KF3DS_KFB_MATERIAL_SIZE * l->num_materials;
+    l->sec[KF3DS_KFB_SECTION_MESH_DATA][1] = mesh_data;
+    l->sec[KF3DS_KFB_SECTION_STRINGS][1] = align4(strings);
+    for (i = 0; i < 7; i++) {
+        l->sec[i][0] = pos;
+        pos = align4(pos + l->sec[i][1]);
+    }
+    l->size = pos;
+}
+
+static void wr_header(const writer *w, const kf3ds_scene *s, const bake_plan *plan,
+                      const bake_meshes *meshes, const samples *sm, const layout *l)
+{
+    unsigned char *h = w->p;
+    int i;
+    memcpy(h, "KFB\x1a", 4);
+    wr_u16(h + 4, KF3DS_KFB_VERSION);
+    wr_u16(h + 6, KF3DS_KFB_HEADER_SIZE);
+    wr_u32(h + 8, (uint32_t)l->size);
+    wr_u32(h + 12, (plan->fixed ? KF3DS_KFB_FLAG_FIXED : 0) |
+                       (plan->meshes ? KF3DS_KFB_FLAG_MESHES : 0));
+    h[16] = (unsigned char)w->frac_bits;
+    h[17] = 4;
+    wr_u32(h + 20, plan->num_nodes);
+    wr_u32(h + 24, plan->num_frames);
+    wr_u32(h + 28, (uint32_t)plan->frame_first);
+    wr_u32(h + 32, (uint32_t)plan->frame_step);
+    wr_u32(h + 36, plan->frame_scale);
+    wr_u32(h + 40, (uint32_t)s->segment_start);
+    wr_u32(h + 44, (uint32_t)s->segment_end);
+    wr_u32(h + 48, sm->num_channels);
+    wr_u32(h + 52, sm->varying_numbers);
+    wr_u32(h + 56, (uint32_t)l->stride);
+    wr_u32(h + 60, meshes->n);
+    wr_u32(h + 64, l->num_materials);
+    for (i = 0; i < 7; i++) {
+        wr_u32(h + 72 + 8 * i, (uint32_t)l->sec[i][0]);
+        wr_u32(h + 76 + 8 * i, (uint32_t)l->sec[i][1]);
+    }
+}
+
+/* The node table; 0 on success, -1 out of memory. */
+static int wr_nodes(writer *w, const kf3ds_scene *s, const bake_plan *plan,
+                    const bake_meshes *meshes, const layout *l)
+{
+    int32_t *slot_of = malloc(sizeof *slot_of * (s->num_nodes ? s->num_nodes : 1));
+    uint32_t i;
+    if (!slot_of)
+        return -1;
+    for (i = 0; i < s->num_nodes; i++)
+        slot_of[i] = -1;
+    for (i = 0; i < plan->num_nodes; i++)
+        slot_of[plan->nodes[i]] = (int32_t)i;
+    for (i = 0; i < plan->num_nodes; i++) {
+        uint32_t index = plan->nodes[i];
+        const kf3ds_node *n = &s->nodes[index];
+        unsigned char *p = w->p + l->sec[KF3DS_KFB_SECTION_NODES][0] + KF3DS_KFB_NODE_SIZE * i;
+        int32_t parent = n->parent >= 0 && (uint32_t)n->parent < s->num_nodes ? n->parent : -1;
+        wr_str(w, p, n->name, 0);
+        wr_str(w, p + 8, n->instance, 1);
+        wr_u32(p + 16, index);
+        wr_u32(p + 20, (uint32_t)n->id);
+        wr_u32(p + 24, (uint32_t)parent);
+        wr_u32(p + 28, (uint32_t)(parent >= 0 ? slot_of[parent] : -1));
+        wr_u32(p + 32, (uint32_t)meshes->of_node[i]);
+        p[36] = (unsigned char)n->type;
+        p[37] = n->is_dummy ? 1 : 0;
+    }
+    free(slot_of);
+    return 0;
+}
+
+/* The channel table (a constant in its record) and every frame: matrices, the
+ * changing channels' values, the visibility words. */
+static void wr_channels_and_frames(const writer *w, const bake_plan *plan, const samples *sm,
+                                   const layout *l)
+{
+    uint32_t nn = plan->num_nodes, f, i, c;
+    for (c = 0; c < sm->num_channels; c++) {
+        const channel *ch = &sm->channels[c];
+        unsigned char *p =
+            w->p + l->sec[KF3DS_KFB_SECTION_CHANNELS][0] + KF3DS_KFB_CHANNEL_SIZE * c;
+        int k;
+        wr_u32(p, ch->slot);
+        wr_u16(p + 4, (uint32_t)ch->kind);
+        wr_u16(p + 6, (uint32_t)ch->count);
+        wr_u32(p + 8, ch->first);
+        if (ch->first == KF3DS_KFB_NONE)
+            for (k = 0; k < ch->count; k++)
+                wr_num(w, p + 12 + 4 * k, sm->chan[ch->sample + (uint32_t)k]);
+    }
+    for (f = 0; f < plan->num_frames; f++) {
+        unsigned char *p = w->p + l->sec[KF3DS_KFB_SECTION_FRAMES][0] + l->stride * f;
+        unsigned char *vis = p + 4 * (12 * nn + sm->varying_numbers);
+        for (i = 0; i < 12 * nn; i++)
+            wr_num(w, p + 4 * i, sm->world[(size_t)f * nn * 12 + i]);
+        for (c = 0; c < sm->num_channels; c++) {
+            const channel *ch = &sm->channels[c];
+            int k;
+            if (ch->first == KF3DS_KFB_NONE)
+                continue;
+            for (k = 0; k < ch->count; k++)
+                wr_num(w, p + 4 * (12 * nn + ch->first + (uint32_t)k),
+                       sm->chan[(size_t)f * sm->chan_numbers + ch->sample + (uint32_t)k]);
+        }
+        for (i = 0; i < nn; i++) /* bit i mod 32 of little-endian word i div 32 */
+            if (sm->visible[(size_t)f * nn + i])
+                vis[4 * (i / 32) + (i % 32) / 8] |= (unsigned char)(1u << (i % 8));
+    }
+}
+
 bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_meshes *meshes,
                       bake_image *img)
 {
     samples sm;
     writer w;
+    layout l;
     bake_error e;
-    uint32_t nn = plan->num_nodes, nf = plan->num_frames, words = (nn + 31) / 32, i, f, c;
-    uint32_t num_materials = plan->meshes ? s->num_materials : 0;
-    uint64_t stride, sec[7][2], pos, strings = 0, mesh_data = 0;
-    unsigned char *h;
+    uint32_t i, data_pos;
 
     memset(img, 0, sizeof *img);
     e = sample(s, plan, meshes, &sm);
@@ -321,7 +461,7 @@ bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_me
     memset(&w, 0, sizeof w);
     w.fixed = plan->fixed;
     img->largest = sm.largest;
-    for (i = 0; i < meshes->n; i++) {
+    for (i = 0; i < meshes->n; i++) { /* the stored vertices and uvs must fit too */
         const bake_mesh *b = &meshes->v[i];
         uint32_t v;
         int k;
@@ -331,9 +471,6 @@ bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_me
         for (v = 0; v < b->num_uvs; v++)
             for (k = 0; k < 2; k++)
                 grow(&img->largest, s->meshes[b->source].texcoords[v][k]);
-        mesh_data += 12ull * b->num_vertices + (uint64_t)KF3DS_KFB_FACE_SIZE * b->num_faces +
-                     12ull * b->num_normals + 8ull * b->num_uvs;
-        strings += str_bytes(s->meshes[b->source].name, 0);
     }
     if (plan->fixed) {
         int fit = fitting_frac_bits(img->largest);
@@ -346,134 +483,31 @@ bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_me
         w.frac_bits = (unsigned)img->frac_bits;
         w.scale = ldexp(1.0, img->frac_bits);
     }
-    for (i = 0; i < nn; i++) {
-        const kf3ds_node *n = &s->nodes[plan->nodes[i]];
-        strings += str_bytes(n->name, 0) + str_bytes(n->instance, 1);
-    }
-    for (i = 0; i < num_materials; i++)
-        strings += str_bytes(s->materials[i].name, 0) + str_bytes(s->materials[i].texture1.file, 1);
-
-    /* The layout: header, then the sections in their fixed order. */
-    stride = 4ull * (12ull * nn + sm.varying_numbers + words);
-    sec[KF3DS_KFB_SECTION_NODES][1] = (uint64_t)KF3DS_KFB_NODE_SIZE * nn;
-    sec[KF3DS_KFB_SECTION_CHANNELS][1] = (uint64_t)KF3DS_KFB_CHANNEL_SIZE * sm.num_channels;
-    sec[KF3DS_KFB_SECTION_FRAMES][1] = stride * nf;
-    sec[KF3DS_KFB_SECTION_MESHES][1] = (uint64_t)KF3DS_KFB_MESH_SIZE * meshes->n;
-    sec[KF3DS_KFB_SECTION_MATERIALS][1] = (uint64_t)KF3DS_KFB_MATERIAL_SIZE * num_materials;
-    sec[KF3DS_KFB_SECTION_MESH_DATA][1] = mesh_data;
-    sec[KF3DS_KFB_SECTION_STRINGS][1] = align4(strings);
-    for (i = 0, pos = KF3DS_KFB_HEADER_SIZE; i < 7; i++) {
-        sec[i][0] = pos;
-        pos = align4(pos + sec[i][1]);
-    }
-    if (pos > 0xFFFFFFFFull || stride > 0xFFFFFFFFull) {
+    plan_layout(s, plan, meshes, &sm, &l);
+    if (l.size > 0xFFFFFFFFull) {
         free_samples(&sm);
         return BAKE_TOO_BIG;
     }
-    w.p = calloc(1, (size_t)pos);
-    if (!w.p) {
+    w.p = calloc(1, (size_t)l.size);
+    w.strings = (uint32_t)l.sec[KF3DS_KFB_SECTION_STRINGS][0];
+    if (!w.p || wr_nodes(&w, s, plan, meshes, &l) != 0) {
+        free(w.p);
         free_samples(&sm);
         return BAKE_NOMEM;
     }
-    w.strings = (uint32_t)sec[KF3DS_KFB_SECTION_STRINGS][0];
-    h = w.p;
-
-    /* header */
-    memcpy(h, "KFB\x1a", 4);
-    wr_u16(h + 4, KF3DS_KFB_VERSION);
-    wr_u16(h + 6, KF3DS_KFB_HEADER_SIZE);
-    wr_u32(h + 8, (uint32_t)pos);
-    wr_u32(h + 12, (plan->fixed ? KF3DS_KFB_FLAG_FIXED : 0) |
-                       (plan->meshes ? KF3DS_KFB_FLAG_MESHES : 0));
-    h[16] = (unsigned char)w.frac_bits;
-    h[17] = 4;
-    wr_u32(h + 20, nn);
-    wr_u32(h + 24, nf);
-    wr_u32(h + 28, (uint32_t)plan->frame_first);
-    wr_u32(h + 32, (uint32_t)plan->frame_step);
-    wr_u32(h + 36, plan->frame_scale);
-    wr_u32(h + 40, (uint32_t)s->segment_start);
-    wr_u32(h + 44, (uint32_t)s->segment_end);
-    wr_u32(h + 48, sm.num_channels);
-    wr_u32(h + 52, sm.varying_numbers);
-    wr_u32(h + 56, (uint32_t)stride);
-    wr_u32(h + 60, meshes->n);
-    wr_u32(h + 64, num_materials);
-    for (i = 0; i < 7; i++) {
-        wr_u32(h + 72 + 8 * i, (uint32_t)sec[i][0]);
-        wr_u32(h + 76 + 8 * i, (uint32_t)sec[i][1]);
-    }
-
-    /* nodes */
-    for (i = 0; i < nn; i++) {
-        uint32_t index = plan->nodes[i], k;
-        const kf3ds_node *n = &s->nodes[index];
-        unsigned char *p = w.p + sec[KF3DS_KFB_SECTION_NODES][0] + KF3DS_KFB_NODE_SIZE * i;
-        int32_t parent = n->parent >= 0 && (uint32_t)n->parent < s->num_nodes ? n->parent : -1;
-        int32_t parent_slot = -1;
-        for (k = 0; parent >= 0 && k < nn; k++)
-            if (plan->nodes[k] == (uint32_t)parent)
-                parent_slot = (int32_t)k;
-        wr_str(&w, p, n->name, 0);
-        wr_str(&w, p + 8, n->instance, 1);
-        wr_u32(p + 16, index);
-        wr_u32(p + 20, (uint32_t)n->id);
-        wr_u32(p + 24, (uint32_t)parent);
-        wr_u32(p + 28, (uint32_t)parent_slot);
-        wr_u32(p + 32, (uint32_t)meshes->of_node[i]);
-        p[36] = (unsigned char)n->type;
-        p[37] = n->is_dummy ? 1 : 0;
-    }
-
-    /* channels: constants in the record, varying values in every frame */
-    for (c = 0; c < sm.num_channels; c++) {
-        const channel *ch = &sm.channels[c];
-        unsigned char *p = w.p + sec[KF3DS_KFB_SECTION_CHANNELS][0] + KF3DS_KFB_CHANNEL_SIZE * c;
-        int k;
-        wr_u32(p, ch->slot);
-        wr_u16(p + 4, (uint32_t)ch->kind);
-        wr_u16(p + 6, (uint32_t)ch->count);
-        wr_u32(p + 8, ch->first);
-        if (ch->first == KF3DS_KFB_NONE)
-            for (k = 0; k < ch->count; k++)
-                wr_num(&w, p + 12 + 4 * k, sm.chan[ch->sample + (uint32_t)k]);
-    }
-
-    /* frames */
-    for (f = 0; f < nf; f++) {
-        unsigned char *p = w.p + sec[KF3DS_KFB_SECTION_FRAMES][0] + stride * f;
-        unsigned char *vis = p + 4 * (12 * nn + sm.varying_numbers);
-        for (i = 0; i < 12 * nn; i++)
-            wr_num(&w, p + 4 * i, sm.world[(size_t)f * nn * 12 + i]);
-        for (c = 0; c < sm.num_channels; c++) {
-            const channel *ch = &sm.channels[c];
-            int k;
-            if (ch->first == KF3DS_KFB_NONE)
-                continue;
-            for (k = 0; k < ch->count; k++)
-                wr_num(&w, p + 4 * (12 * nn + ch->first + (uint32_t)k),
-                       sm.chan[(size_t)f * sm.chan_numbers + ch->sample + (uint32_t)k]);
-        }
-        for (i = 0; i < nn; i++)
-            if (sm.visible[(size_t)f * nn + i])
-                vis[4 * (i / 32) + (i % 32) / 8] |= (unsigned char)(1u << (i % 8));
-    }
-
-    /* meshes and their arrays, materials */
-    {
-        uint32_t data_pos = (uint32_t)sec[KF3DS_KFB_SECTION_MESH_DATA][0];
-        for (i = 0; i < meshes->n; i++)
-            wr_mesh(&w, s, w.p + sec[KF3DS_KFB_SECTION_MESHES][0] + KF3DS_KFB_MESH_SIZE * i,
-                    &meshes->v[i], &data_pos);
-    }
-    for (i = 0; i < num_materials; i++)
-        wr_material(&w, w.p + sec[KF3DS_KFB_SECTION_MATERIALS][0] + KF3DS_KFB_MATERIAL_SIZE * i,
+    wr_header(&w, s, plan, meshes, &sm, &l);
+    wr_channels_and_frames(&w, plan, &sm, &l);
+    data_pos = (uint32_t)l.sec[KF3DS_KFB_SECTION_MESH_DATA][0];
+    for (i = 0; i < meshes->n; i++)
+        wr_mesh(&w, s, w.p + l.sec[KF3DS_KFB_SECTION_MESHES][0] + KF3DS_KFB_MESH_SIZE * i,
+                &meshes->v[i], &data_pos);
+    for (i = 0; i < l.num_materials; i++)
+        wr_material(&w, w.p + l.sec[KF3DS_KFB_SECTION_MATERIALS][0] + KF3DS_KFB_MATERIAL_SIZE * i,
                     &s->materials[i]);
-
-    free_samples(&sm);
     img->data = w.p;
-    img->size = (size_t)pos;
+    img->size = (size_t)l.size;
     img->num_channels = sm.num_channels;
     img->num_meshes = meshes->n;
+    free_samples(&sm);
     return BAKE_OK;
 }
