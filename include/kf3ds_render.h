@@ -106,6 +106,10 @@ typedef struct kf3ds_render_options {
     uint32_t camera_node;       /* that camera node (index into scene->nodes, as
                                  * given to kf3ds_view_from_camera): its frustum
                                  * and name are not drawn over its own view */
+    uint8_t cull_back_faces;    /* 0: every face is drawn, a face seen from behind
+                                 * lit on its flipped normal; 1: 3D Studio's
+                                 * renderer, faces are one-sided unless their
+                                 * material is two-sided */
 } kf3ds_render_options;
 
 typedef struct kf3ds_render_stats {
@@ -132,8 +136,9 @@ KF3DS_API void kf3ds_renderer_free(kf3ds_renderer *renderer);
 /* Draws every visible object node's mesh at the given poses (from
  * kf3ds_scene_eval), lit by a headlight, the ambient light and the file's omni
  * and spot lights that are not switched off (the light nodes at these poses, or
- * the editor's lights when there are none), honouring two-sided materials and
- * the winding flip of mirrored meshes, then the requested overlays. A scene
+ * the editor's lights when there are none), every face from both sides or,
+ * with options->cull_back_faces, one-sided but for two-sided materials (the
+ * winding flip of mirrored meshes honoured), then the requested overlays. A scene
  * whose keyframer places no mesh is drawn from its editor data instead: every
  * mesh not hidden, where the editor had it (poses may then be NULL). The
  * framebuffer is cleared first. options and stats may be NULL. */

@@ -226,6 +226,28 @@ static void test_no_display(void **state)
     run_free(&r);
 }
 
+/* No display and no driver chosen: SDL would fall back to its invisible
+ * offscreen window and play there forever; the viewer says why it cannot
+ * show anything and exits 1 instead (no --exit-after-frames: a viewer that
+ * ran would never return). */
+static void test_headless_without_driver(void **state)
+{
+    run_result r;
+    const char *nl;
+    (void)state;
+    r = run_view("env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER", "view", "data/arm.3ds",
+                 NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(strncmp(r.err, "kf3ds: view: cannot open a window (", 35), 0);
+    assert_non_null(strstr(r.err, "no display"));
+    assert_non_null(strstr(r.err, "SDL_VIDEODRIVER=dummy"));
+    nl = strchr(r.err, '\n');
+    assert_non_null(nl);
+    assert_int_equal(nl[1], '\0'); /* one line */
+    assert_string_equal(r.out, "");
+    run_free(&r);
+}
+
 static void test_usage(void **state)
 {
     static const char *const bad[][3] = {
@@ -307,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_size),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_display),
+        cmocka_unit_test(test_headless_without_driver),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_help),
     };

@@ -43,7 +43,7 @@ typedef struct render_opts {
     int has_orbit;
     kf3ds_shading shading;
     unsigned overlays;
-    int no_ease, no_label, quiet;
+    int no_ease, no_label, quiet, cull;
     out_pattern pattern;
 } render_opts;
 
@@ -375,6 +375,7 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     ro.overlays = c->o->overlays;
     ro.has_camera_node = c->camera_node != KF3DS_NONE;
     ro.camera_node = ro.has_camera_node ? (uint32_t)c->camera_node : 0;
+    ro.cull_back_faces = (uint8_t)c->o->cull;
     kf3ds_render_scene(c->renderer, c->poses, &view, &ro, fb, NULL);
     if (!c->o->no_label) {
         format_frame(num, sizeof num, frame);
@@ -631,6 +632,8 @@ static int cmd_render(int argc, char **argv)
             o.no_ease = 1;
         } else if (strcmp(a, "--no-label") == 0) {
             o.no_label = 1;
+        } else if (strcmp(a, "--cull") == 0) {
+            o.cull = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o.quiet = 1;
         } else if ((bit = overlay_switch(a)) != 0) {
@@ -739,7 +742,7 @@ const cli_verb cmd_render_verb = {
     "render FILE -o OUT.png [--frame F | --frames A:B[:STEP] | --sheet COLSxROWS]\n"
     "                    [--size WxH] [--camera NAME | --orbit AZ,EL] [--shading MODE]\n"
     "                    [--hierarchy] [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
-    "                    [--overlays LIST] [--no-ease] [--no-label] [-q]",
+    "                    [--overlays LIST] [--cull] [--no-ease] [--no-label] [-q]",
     "Render frames of the animation to PNG with the software rasterizer.",
     "What to render (one of):\n"
     "  --frame F          one frame (any finite number; default: the first frame of\n"
@@ -767,6 +770,10 @@ const cli_verb cmd_render_verb = {
     "                     --frames and --sheet (one fixed view)\n"
     "  --shading MODE     smooth (default; normals from smoothing groups), flat, or wire\n"
     "                     (the visible edges of every face)\n"
+    "  --cull             faces one-sided, as 3D Studio renders them: a face seen from\n"
+    "                     behind is left out unless its material is two-sided (by\n"
+    "                     default every face is drawn, a back face lit on its\n"
+    "                     flipped normal)\n"
     "  --hierarchy        lines from every node's pivot to its parent's, dummies as boxes\n"
     "  --pivots           a small cross at every object node's pivot\n"
     "  --cameras          camera frusta towards their targets\n"

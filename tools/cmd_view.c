@@ -41,6 +41,7 @@ typedef struct view_opts {
     int has_orbit;
     kf3ds_shading shading;
     unsigned overlays;
+    int cull;
 } view_opts;
 
 typedef struct viewer {
@@ -61,6 +62,7 @@ typedef struct viewer {
     int playing, help;
     kf3ds_shading shading;
     unsigned overlays;
+    int cull;                 /* one-sided faces (b toggles) */
     double frame_ms;          /* eval + render time, smoothed */
     /* SDL */
     SDL_Window *window;
@@ -279,7 +281,7 @@ static void shade_rows(kf3ds_framebuffer *fb, int y0, int y1)
 
 static const char help_text[] =
     "space play  left/right step  home/end  [ ] speed  w shading  h hierarchy  n names  "
-    "g grid  p pivots  l lights  c camera  f frame all  t follow  drag orbit  right-drag pan  "
+    "g grid  p pivots  l lights  b back faces  c camera  f frame all  t follow  drag orbit  right-drag pan  "
     "wheel zoom  q quit";
 
 /* The help on as many lines as the width needs, broken between items (two
@@ -358,6 +360,7 @@ static void draw_frame(viewer *v)
     camera_node = current_view(v, &view);
     ro.has_camera_node = camera_node != KF3DS_NONE;
     ro.camera_node = ro.has_camera_node ? (uint32_t)camera_node : 0;
+    ro.cull_back_faces = (uint8_t)v->cull;
     kf3ds_render_scene(v->renderer, v->poses, &view, &ro, &v->fb, NULL);
     t1 = SDL_GetPerformanceCounter();
     ms = (double)(t1 - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
@@ -505,6 +508,9 @@ static int on_key(viewer *v, const SDL_KeyboardEvent *k)
     case SDLK_l:
         v->overlays ^= KF3DS_OVERLAY_LIGHTS | KF3DS_OVERLAY_CAMERAS;
         return EV_REDRAW;
+    case SDLK_b:
+        v->cull = !v->cull;
+        return EV_REDRAW;
     case SDLK_c:
         v->view_index = (v->view_index + 1) % (v->num_cameras + 1);
         return EV_REDRAW;
@@ -638,6 +644,29 @@ static void window_error(const char *what)
             what, SDL_GetError());
 }
 
+/* SDL falls back to its offscreen or dummy driver when there is no display,
+ * and the player would then run where nobody sees it: without a display
+ * (DISPLAY and WAYLAND_DISPLAY unset, or one of those drivers picked) that is
+ * an error, unless the user chose the driver with SDL_VIDEODRIVER. */
+static int invisible_driver(void)
+{
+    const char *chosen = getenv("SDL_VIDEODRIVER"), *d;
+    if (chosen && *chosen)
+        return 0;
+    d = SDL_GetCurrentVideoDriver();
+    return d && (strcmp(d, "offscreen") == 0 || strcmp(d, "dummy") == 0);
+}
+
+static int no_display(void)
+{
+#if defined(__APPLE__) || defined(_WIN32) /* displays without DISPLAY */
+    return 0;
+#endif
+    const char *chosen = getenv("SDL_VIDEODRIVER"), *x = getenv("DISPLAY"),
+               *w = getenv("WAYLAND_DISPLAY");
+    return !(chosen && *chosen) && !(x && *x) && !(w && *w);
+}
+
 /* Plays until closed or --exit-after-frames. Returns the exit status. */
 static int play(viewer *v)
 {
@@ -647,8 +676,19 @@ static int play(viewer *v)
     long drawn = 0;
     int status = CLI_EXIT_OK, dirty = 1, scripted = o->exit_after > 0;
 
+    if (no_display()) {
+        SDL_SetError("no display: DISPLAY and WAYLAND_DISPLAY are not set");
+        window_error("SDL_Init");
+        return CLI_EXIT_INPUT;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         window_error("SDL_Init");
+        return CLI_EXIT_INPUT;
+    }
+    if (invisible_driver()) {
+        SDL_SetError("no display: SDL picked its '%s' driver", SDL_GetCurrentVideoDriver());
+        window_error("SDL_Init");
+        SDL_Quit();
         return CLI_EXIT_INPUT;
     }
     snprintf(title, sizeof title, "kf3ds - %s", base_name(o->file));
@@ -786,6 +826,7 @@ static int run_view(const view_opts *o)
     v.playing = !o->paused;
     v.shading = o->shading;
     v.overlays = o->overlays;
+    v.cull = o->cull;
     frame_whole_scene(&v);
     v.frame = wrap_frame(&v, o->has_frame ? o->frame : seg_start(&v));
     /* Objects that travel far (a ship flying off) would be dots in the view
@@ -926,6 +967,8 @@ static int cmd_view(int argc, char **argv)
         int r;
         if (strcmp(a, "--paused") == 0) {
             o.paused = 1;
+        } else if (strcmp(a, "--cull") == 0) {
+            o.cull = 1;
         } else if (a[1] == '-' && (bit = overlay_bit(a + 2, strlen(a + 2))) != 0) {
             o.overlays |= bit;
         } else if ((r = cli_option_value(&args, "--overlays", &value)) != 0) {
@@ -985,7 +1028,8 @@ const cli_verb cmd_view_verb = {
     "view FILE [--fps N] [--size WxH] [--frame F] [--paused] [--camera NAME]\n"
     "                  [--orbit AZ,EL] [--shading smooth|flat|wire] [--hierarchy]\n"
     "                  [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
-    "                  [--overlays LIST] [--exit-after-frames N] [--screenshot OUT.png]",
+    "                  [--overlays LIST] [--cull] [--exit-after-frames N]\n"
+    "                  [--screenshot OUT.png]",
     "Play the animation in a window (SDL2), looping over the file's segment.",
     "Options:\n"
     "  --fps N            playback rate in frames per second (default 30)\n"
@@ -1001,6 +1045,9 @@ const cli_verb cmd_view_verb = {
     "                     its parent's, dummies as boxes; likewise --pivots, --cameras\n"
     "                     (frusta), --lights, --grid (ground plane z = 0), --names\n"
     "  --overlays LIST    the same as a comma-separated list, or all / none\n"
+    "  --cull             start with one-sided faces, as 3D Studio renders them (a\n"
+    "                     face seen from behind is left out unless its material is\n"
+    "                     two-sided); by default every face is drawn\n"
     "  --exit-after-frames N\n"
     "                     quit after N drawn frames; playback then steps exactly one\n"
     "                     frame (times the speed) per drawn frame, so runs repeat\n"
@@ -1018,6 +1065,7 @@ const cli_verb cmd_view_verb = {
     "  g            ground grid\n"
     "  p            pivots\n"
     "  l            lights and camera frusta\n"
+    "  b            back faces: every face drawn (default) / one-sided as in 3D Studio\n"
     "  c            cycle views: the free orbit view, then every camera in the file\n"
     "  f            orbit view framing the objects over the whole animation\n"
     "  t            orbit view following the objects frame by frame (the start\n"

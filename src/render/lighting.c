@@ -117,22 +117,16 @@ void kf3ds__setup_lights(kf3ds_renderer *r, const kf3ds__projection *p, const kf
  * times the material's ambient colour, plus the material's diffuse colour
  * times a small constant fill, the headlight (from the eye, +z in view space)
  * and the file lights (spots fading from the hotspot to the falloff cone).
- * Two-sided surfaces seen from behind are lit on the side seen. */
+ * The caller flips the normal of a face seen from behind (draw.c). */
 uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
                       float pz, uint32_t material)
 {
     const float *diffuse = r->material_diffuse[material], *amb = r->material_ambient[material];
-    const int two_sided = r->material_two_sided[material];
     float n[3], acc[3], nd;
     uint32_t i;
     n[0] = normal[0];
     n[1] = normal[1];
     n[2] = normal[2];
-    if (two_sided && n[0] * px + n[1] * py + n[2] * pz > 0.0f) {
-        n[0] = -n[0];
-        n[1] = -n[1];
-        n[2] = -n[2];
-    }
     nd = n[2] > 0.0f ? n[2] : 0.0f;
     acc[0] = FILL_LIGHT + r->headlight[0] * nd;
     acc[1] = FILL_LIGHT + r->headlight[1] * nd;

@@ -366,11 +366,12 @@ kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allo
         return NULL;
     }
     prepare_materials(r);
-    /* The colour cache, now that the largest class count is known. */
+    /* The colour cache (a front and a back colour per class), now that the
+     * largest class count is known. */
     r->class_color =
-        (uint32_t *)renderer_alloc(r, (size_t)r->max_classes + 1, sizeof *r->class_color);
-    r->class_color_stamp =
-        (uint32_t *)renderer_alloc(r, (size_t)r->max_classes + 1, sizeof *r->class_color_stamp);
+        (uint32_t *)renderer_alloc(r, 2 * (size_t)r->max_classes + 2, sizeof *r->class_color);
+    r->class_color_stamp = (uint32_t *)renderer_alloc(r, 2 * (size_t)r->max_classes + 2,
+                                                      sizeof *r->class_color_stamp);
     if (!r->class_color || !r->class_color_stamp) {
         kf3ds_renderer_free(r);
         return NULL;

@@ -72,7 +72,8 @@ struct kf3ds_renderer {
                                   * nodes, else the editor's meshes */
     /* Scratch for drawing one mesh, sized for the largest. */
     kf3ds__vertex *vertices;     /* the mesh's points, transformed */
-    uint32_t *class_color;       /* per normal class: its colour in this mesh draw... */
+    uint32_t *class_color;       /* per normal class and side (2·class + 1 for the back):
+                                  * its colour in this mesh draw... */
     uint32_t *class_color_stamp; /* ...when its stamp is color_stamp (no clearing) */
     uint32_t color_stamp;
     uint32_t max_classes;        /* normal classes of the largest mesh */
