@@ -1,7 +1,9 @@
 /* The rasterizer's internal interface, shared by its files and the scene
  * renderer:
  *   raster.c           framebuffer, projection setup, vertex transform, kf3ds_view_project
- *   raster_triangle.c  triangle clipping and fill
+ *   raster_triangle.c  flat and Gouraud triangles (raster_edges.h: their setup)
+ *   raster_shaded.c    textured and blended triangles
+ *   raster_clip.c      clipping polygons in view space
  *   raster_line.c      line clipping and stepping
  *   raster_font.c      the built-in 8×8 font
  * The projection helpers are inline here because every vertex goes through
@@ -72,6 +74,27 @@ void kf3ds__transform_points(const kf3ds__projection *p, const float *m12, const
 int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
                     const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3],
                     int cull);
+/* The clipper (raster_clip.c). A polygon vertex in view space with up to
+ * KF3DS__CLIP_ATTRS attributes; src is the input vertex it is (0..2), −1 for
+ * one made by a cut. */
+#define KF3DS__CLIP_ATTRS 16
+#define KF3DS__CLIP_MAX 16       /* a triangle cut by five planes has at most 8 */
+typedef struct kf3ds__clip_vertex {
+    float x, y, d;
+    float a[KF3DS__CLIP_ATTRS];
+    int src;
+} kf3ds__clip_vertex;
+/* Clips the polygon bufa[0..n) against the clip planes among `planes` (OC_
+ * bits), interpolating the first nattr attributes; bufb is scratch. Returns
+ * the number of vertices (0 when fewer than 3 remain), *result the buffer
+ * holding them. */
+int kf3ds__clip(const kf3ds__projection *p, uint32_t planes, kf3ds__clip_vertex *bufa,
+                kf3ds__clip_vertex *bufb, int n, int nattr, kf3ds__clip_vertex **result);
+/* The fixed-point screen position and 1/d of a clipped vertex: its input
+ * vertex's (vs[src]) or, for a cut, projected. */
+void kf3ds__clip_screen(const kf3ds__projection *p, const kf3ds__vertex *const vs[3],
+                        const kf3ds__clip_vertex *c, int32_t *X, int32_t *Y, float *w);
+
 /* Lines (raster_line.c), never writing depth. */
 void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *a,
                  const kf3ds__vertex *b, uint32_t color, int depth_test);
