@@ -22,9 +22,12 @@ LDLIBS  += -lm
 # are visible outside the shared library (KF3DS_API in the headers).
 LIB_CFLAGS := -fno-math-errno -fno-trapping-math
 LIB_VISIBILITY := -fvisibility=hidden
-# Front ends only: the viewer links SDL2, rendering to PNG libpng.
-FRONT_CFLAGS = $(shell pkg-config --cflags sdl2 libpng 2>/dev/null)
-FRONT_LIBS   = $(shell pkg-config --libs sdl2 libpng 2>/dev/null || echo -lSDL2 -lpng)
+# Front ends only: the viewer links SDL2, rendering to PNG libpng, decoding
+# texture maps SDL2_image, plotting cairo.
+FRONT_PKGS   = sdl2 SDL2_image libpng cairo
+FRONT_CFLAGS = $(shell pkg-config --cflags $(FRONT_PKGS) 2>/dev/null)
+FRONT_LIBS   = $(shell pkg-config --libs $(FRONT_PKGS) 2>/dev/null || \
+                 echo -lSDL2 -lSDL2_image -lpng -lcairo)
 
 # The version lives in include/kf3ds.h only.
 version_part = $(shell sed -n 's/^\#define KF3DS_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' include/kf3ds.h)
@@ -191,7 +194,8 @@ c99:
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
 deps-build:
-	@sh tools/ensure-deps.sh make gcc libc6-dev pkg-config libsdl2-dev libpng-dev
+	@sh tools/ensure-deps.sh make gcc libc6-dev pkg-config libsdl2-dev libpng-dev \
+	  libsdl2-image-dev libcairo2-dev
 
 # The main job: the bundled arm's node tree, then the animation playing in the
 # viewer — or, without a display, its contact sheet written to a PNG.

@@ -2,7 +2,7 @@
  * Renders frames of the animation headless with the library's software
  * rasterizer and writes them as PNG (cmd_png.c): one frame, a numbered
  * sequence (--frames), or a contact sheet (--sheet). */
-#include "cmd.h"
+#include "cmd_maps.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,8 @@ typedef struct render_opts {
     int has_orbit;
     kf3ds_shading shading;
     unsigned overlays;
-    int no_ease, no_label, quiet, cull;
+    int no_ease, no_label, quiet, cull, no_textures, no_environment;
+    map_search maps;           /* the --maps folders */
     out_pattern pattern;
 } render_opts;
 
@@ -376,6 +377,7 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     ro.has_camera_node = c->camera_node != KF3DS_NONE;
     ro.camera_node = ro.has_camera_node ? (uint32_t)c->camera_node : 0;
     ro.cull_back_faces = (uint8_t)c->o->cull;
+    ro.no_file_environment = (uint8_t)c->o->no_environment;
     kf3ds_render_scene(c->renderer, c->poses, &view, &ro, fb, NULL);
     if (!c->o->no_label) {
         format_frame(num, sizeof num, frame);
@@ -599,7 +601,11 @@ static int run_render(render_opts *o)
         cli_scene_free(&cs);
         return CLI_EXIT_INPUT;
     }
-    if (o->sheet_cols)
+    if (!o->no_textures)
+        status = cli_attach_maps(c.renderer, cs.scene, o->file, &o->maps);
+    if (status)
+        ; /* (printed) */
+    else if (o->sheet_cols)
         status = render_sheet(&c);
     else if (o->has_frames)
         status = render_sequence(&c);
@@ -634,6 +640,13 @@ static int cmd_render(int argc, char **argv)
             o.no_label = 1;
         } else if (strcmp(a, "--cull") == 0) {
             o.cull = 1;
+        } else if (strcmp(a, "--no-textures") == 0) {
+            o.no_textures = 1;
+        } else if (strcmp(a, "--no-environment") == 0) {
+            o.no_environment = 1;
+        } else if ((r = map_search_option(&args, &o.maps)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o.quiet = 1;
         } else if ((bit = overlay_switch(a)) != 0) {
@@ -731,6 +744,7 @@ static int cmd_render(int argc, char **argv)
             return cli_usage_error(VERB, "-o '%s' %s", o.out, why);
     }
     status = run_render(&o);
+    map_search_free(&o.maps);
     free(o.pattern.prefix);
     free(o.pattern.suffix);
     return status;
@@ -742,7 +756,8 @@ const cli_verb cmd_render_verb = {
     "render FILE -o OUT.png [--frame F | --frames A:B[:STEP] | --sheet COLSxROWS]\n"
     "                    [--size WxH] [--camera NAME | --orbit AZ,EL] [--shading MODE]\n"
     "                    [--hierarchy] [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
-    "                    [--overlays LIST] [--cull] [--no-ease] [--no-label] [-q]",
+    "                    [--overlays LIST] [--cull] [--maps DIR]... [--no-textures]\n"
+    "                    [--no-environment] [--no-ease] [--no-label] [-q]",
     "Render frames of the animation to PNG with the software rasterizer.",
     "What to render (one of):\n"
     "  --frame F          one frame (any finite number; default: the first frame of\n"
@@ -770,6 +785,13 @@ const cli_verb cmd_render_verb = {
     "                     --frames and --sheet (one fixed view)\n"
     "  --shading MODE     smooth (default; normals from smoothing groups), flat, or wire\n"
     "                     (the visible edges of every face)\n"
+    "  --maps DIR         also look for texture maps in DIR (repeatable; after the\n"
+    "                     .3ds file's folder, before the folders of $KF3DS_MAPS,\n"
+    "                     separated by ':'); names match case-insensitively, a map\n"
+    "                     not found is drawn in its material's colour with a warning\n"
+    "  --no-textures      draw every material in its colour, without maps\n"
+    "  --no-environment   leave out the file's background and fog (drawn when the\n"
+    "                     file switches them on)\n"
     "  --cull             faces one-sided, as 3D Studio renders them: a face seen from\n"
     "                     behind is left out unless its material is two-sided (by\n"
     "                     default every face is drawn, a back face lit on its\n"

@@ -8,7 +8,7 @@
  * --screenshot works the same everywhere. The frame loop does not allocate:
  * buffers only grow when the window does. */
 #define SDL_MAIN_HANDLED
-#include "cmd.h"
+#include "cmd_maps.h"
 #include <SDL.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +41,8 @@ typedef struct view_opts {
     int has_orbit;
     kf3ds_shading shading;
     unsigned overlays;
-    int cull;
+    int cull, no_textures, no_environment;
+    map_search maps;          /* the --maps folders */
 } view_opts;
 
 typedef struct viewer {
@@ -361,6 +362,7 @@ static void draw_frame(viewer *v)
     ro.has_camera_node = camera_node != KF3DS_NONE;
     ro.camera_node = ro.has_camera_node ? (uint32_t)camera_node : 0;
     ro.cull_back_faces = (uint8_t)v->cull;
+    ro.no_file_environment = (uint8_t)v->o->no_environment;
     kf3ds_render_scene(v->renderer, v->poses, &view, &ro, &v->fb, NULL);
     t1 = SDL_GetPerformanceCounter();
     ms = (double)(t1 - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
@@ -808,6 +810,8 @@ static int run_view(const view_opts *o)
         status = CLI_EXIT_INPUT;
         goto done;
     }
+    if (!o->no_textures && (status = cli_attach_maps(v.renderer, scene, o->file, &o->maps)) != 0)
+        goto done;
     for (i = 0; i < scene->num_nodes; i++)
         if (scene->nodes[i].type == KF3DS_NODE_CAMERA)
             v.cameras[v.num_cameras++] = i;
@@ -969,6 +973,13 @@ static int cmd_view(int argc, char **argv)
             o.paused = 1;
         } else if (strcmp(a, "--cull") == 0) {
             o.cull = 1;
+        } else if (strcmp(a, "--no-textures") == 0) {
+            o.no_textures = 1;
+        } else if (strcmp(a, "--no-environment") == 0) {
+            o.no_environment = 1;
+        } else if ((r = map_search_option(&args, &o.maps)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
         } else if (a[1] == '-' && (bit = overlay_bit(a + 2, strlen(a + 2))) != 0) {
             o.overlays |= bit;
         } else if ((r = cli_option_value(&args, "--overlays", &value)) != 0) {
@@ -1019,7 +1030,9 @@ static int cmd_view(int argc, char **argv)
     if (more < 0)
         return CLI_EXIT_USAGE;
     o.file = args.file;
-    return run_view(&o);
+    more = run_view(&o);
+    map_search_free(&o.maps);
+    return more;
 }
 
 const cli_verb cmd_view_verb = {
@@ -1028,8 +1041,8 @@ const cli_verb cmd_view_verb = {
     "view FILE [--fps N] [--size WxH] [--frame F] [--paused] [--camera NAME]\n"
     "                  [--orbit AZ,EL] [--shading smooth|flat|wire] [--hierarchy]\n"
     "                  [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
-    "                  [--overlays LIST] [--cull] [--exit-after-frames N]\n"
-    "                  [--screenshot OUT.png]",
+    "                  [--overlays LIST] [--cull] [--maps DIR]... [--no-textures]\n"
+    "                  [--no-environment] [--exit-after-frames N] [--screenshot OUT.png]",
     "Play the animation in a window (SDL2), looping over the file's segment.",
     "Options:\n"
     "  --fps N            playback rate in frames per second (default 30)\n"
@@ -1045,6 +1058,10 @@ const cli_verb cmd_view_verb = {
     "                     its parent's, dummies as boxes; likewise --pivots, --cameras\n"
     "                     (frusta), --lights, --grid (ground plane z = 0), --names\n"
     "  --overlays LIST    the same as a comma-separated list, or all / none\n"
+    "  --maps DIR         also look for texture maps in DIR (repeatable), as\n"
+    "                     'kf3ds help render' describes\n"
+    "  --no-textures      draw every material in its colour, without maps\n"
+    "  --no-environment   leave out the file's background and fog\n"
     "  --cull             start with one-sided faces, as 3D Studio renders them (a\n"
     "                     face seen from behind is left out unless its material is\n"
     "                     two-sided); by default every face is drawn\n"
