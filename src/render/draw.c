@@ -148,8 +148,12 @@ static void shaded_face(const kf3ds__render_material *mt, const kf3ds_mesh *m, u
                         const float terms[3][6], kf3ds__surface *su, kf3ds__varyings var[3])
 {
     int k, j;
-    for (j = 0; j < KF3DS__MAX_MAPS; j++)
+    int nmaps = 0;
+    for (j = 0; j < KF3DS__MAX_MAPS; j++) {
         su->map[j] = m->texcoords && mt->maps[j].texels ? &mt->maps[j] : NULL;
+        if (su->map[j])
+            nmaps = j + 1;
+    }
     memcpy(su->base, mt->diffuse, sizeof su->base);
     su->blend = mt->additive ? KF3DS__BLEND_ADD : mt->blended ? KF3DS__BLEND_ALPHA
                                                               : KF3DS__BLEND_NONE;
@@ -162,7 +166,7 @@ static void shaded_face(const kf3ds__render_material *mt, const kf3ds_mesh *m, u
             u = m->texcoords[vi][0];
             v = m->texcoords[vi][1];
         }
-        for (j = 0; j < KF3DS__MAX_MAPS; j++) {
+        for (j = 0; j < nmaps; j++) {
             const float *t = mt->uv[j];
             var[k].v[KF3DS__VAR_ST + 2 * j] = t[0] * u + t[1] * v + t[2];
             var[k].v[KF3DS__VAR_ST + 2 * j + 1] = t[3] * u + t[4] * v + t[5];

@@ -113,22 +113,22 @@ static inline float fast_log2(float v)
 
 /* ---- the fill ------------------------------------------------------------- */
 
-/* A vertex of the fill: screen position, w = 1/d, the varyings. */
+/* A vertex of the fill: screen position, w = 1/d, its varyings. */
 typedef struct shaded_vertex {
     int32_t X, Y;
     float w;
-    float v[KF3DS__VARS];
+    const float *v;              /* KF3DS__VARS values */
 } shaded_vertex;
 
-/* The values stepped along a row: w; add (3), mul (3), alpha; s·w and t·w
- * and the mipmap level of each map. Colours in 0..255. */
+/* The values stepped along a row: w; add (3), mul (3), alpha; then per map
+ * s·w, t·w and its mipmap level. Colours in 0..255. A triangle steps only
+ * the values of the maps it has. */
 #define Q_W 0
 #define Q_ADD 1
 #define Q_MUL 4
 #define Q_ALPHA 7
-#define Q_SW 8                          /* s·w, t·w of map k at 8 + 2k */
-#define Q_LOD (Q_SW + 2 * KF3DS__MAX_MAPS) /* level of map k at Q_LOD + k */
-#define Q_COUNT (Q_LOD + KF3DS__MAX_MAPS)
+#define Q_MAP(k) (8 + 3 * (k))            /* s·w, t·w, level of map k */
+#define Q_COUNT Q_MAP(KF3DS__MAX_MAPS)
 
 static inline uint32_t clamp255(float v)
 {
@@ -173,8 +173,8 @@ static inline void shade_pixel(const kf3ds__surface *su, int nmaps, const float 
     T[2] = su->base[2];
     for (k = 0; k < nmaps; k++) {
         const kf3ds__texture *tex = su->map[k];
-        if (!tex || !kf3ds__texture_sample(tex, q[Q_SW + 2 * k] * z, q[Q_SW + 2 * k + 1] * z,
-                                           (int)(q[Q_LOD + k] + 0.5f), &texel))
+        if (!tex || !kf3ds__texture_sample(tex, q[Q_MAP(k)] * z, q[Q_MAP(k) + 1] * z,
+                                           (int)(q[Q_MAP(k) + 2] + 0.5f), &texel))
             continue;
         if (k == 0) {
             T[0] = (float)((texel >> 16) & 0xFF);
@@ -224,14 +224,19 @@ static inline void shade_pixel(const kf3ds__surface *su, int nmaps, const float 
 static inline void shade_span(const kf3ds__surface *su, int nmaps, float *q, const float *dq,
                               uint32_t *crow, float *zrow, int x, int xe)
 {
+    const int n = Q_MAP(nmaps);
     int k;
     for (; x <= xe; x++) {
         if (q[Q_W] * zrow[x] > 1.0f)
             shade_pixel(su, nmaps, q, &crow[x], &zrow[x]);
-        for (k = 0; k < Q_COUNT; k++)
+        for (k = 0; k < n; k++)
             q[k] += dq[k];
     }
 }
+
+/* Narrow triangles (a bounding box under this many pixels wide) walk each
+ * row to its span; wider ones find it exactly (raster_edges.h). */
+#define NARROW 12
 
 static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shaded_vertex *b,
                        const shaded_vertex *c, const kf3ds__surface *su)
@@ -240,8 +245,11 @@ static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shad
     const shaded_vertex *vs[3];
     kf3ds__edges E;
     int64_t area, e0r, e1r, e2r;
-    float inv, coef[Q_COUNT][3], dq[Q_COUNT], gy[Q_COUNT];
-    int nmaps = 0, y, i, k, covered = 0;
+    /* the corner values of each stepped value, one array per corner (so that
+     * the loops over the values vectorise) */
+    float c0[Q_COUNT], c1[Q_COUNT], c2[Q_COUNT], *cs[3], dq[Q_COUNT];
+    float inv, fa0, fa1, fa2, fb0, fb1, fb2;
+    int nmaps = 0, nq, y, i, k, covered = 0, narrow;
 
     area = (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
     if (area == 0)
@@ -257,50 +265,74 @@ static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shad
     for (k = 0; k < KF3DS__MAX_MAPS; k++)
         if (su->map[k])
             nmaps = k + 1;
+    nq = Q_MAP(nmaps);
+    narrow = E.px1 - E.px0 < NARROW && E.py1 - E.py0 < NARROW;
     vs[0] = a;
     vs[1] = b;
     vs[2] = c;
+    cs[0] = c0;
+    cs[1] = c1;
+    cs[2] = c2;
     /* Per corner values, then each one's gradient: a value at a pixel is
      * sum_i value_i·e_i / area. */
     inv = 1.0f / (float)area;
     for (i = 0; i < 3; i++) {
-        const shaded_vertex *v = vs[i];
-        coef[Q_W][i] = v->w;
-        for (k = 0; k < 3; k++) {
-            coef[Q_ADD + k][i] = v->v[KF3DS__VAR_ADD + k] * 255.0f;
-            coef[Q_MUL + k][i] = v->v[KF3DS__VAR_MUL + k];
+        const float *v = vs[i]->v;
+        float *o = cs[i], w = vs[i]->w;
+        o[Q_W] = w;
+        o[Q_ADD] = v[KF3DS__VAR_ADD] * 255.0f;
+        o[Q_ADD + 1] = v[KF3DS__VAR_ADD + 1] * 255.0f;
+        o[Q_ADD + 2] = v[KF3DS__VAR_ADD + 2] * 255.0f;
+        o[Q_MUL] = v[KF3DS__VAR_MUL];
+        o[Q_MUL + 1] = v[KF3DS__VAR_MUL + 1];
+        o[Q_MUL + 2] = v[KF3DS__VAR_MUL + 2];
+        o[Q_ALPHA] = v[KF3DS__VAR_ALPHA];
+        for (k = 0; k < nmaps; k++) {
+            o[Q_MAP(k)] = v[KF3DS__VAR_ST + 2 * k] * w;
+            o[Q_MAP(k) + 1] = v[KF3DS__VAR_ST + 2 * k + 1] * w;
+            o[Q_MAP(k) + 2] = 0.0f;
         }
-        coef[Q_ALPHA][i] = v->v[KF3DS__VAR_ALPHA];
-        for (k = 0; k < 2 * KF3DS__MAX_MAPS; k++)
-            coef[Q_SW + k][i] = v->v[KF3DS__VAR_ST + k] * v->w;
     }
-    for (k = 0; k < Q_LOD; k++) {
-        dq[k] = (coef[k][0] * (float)E.a0 + coef[k][1] * (float)E.a1 + coef[k][2] * (float)E.a2) *
-                inv;
-        gy[k] = (coef[k][0] * (float)E.b0 + coef[k][1] * (float)E.b1 + coef[k][2] * (float)E.b2) *
-                inv;
-    }
-    for (k = 0; k < KF3DS__MAX_MAPS; k++) {
-        for (i = 0; i < 3; i++) {
-            float gw[2], gs[2], gt[2];
-            gw[0] = dq[Q_W];
-            gw[1] = gy[Q_W];
-            gs[0] = dq[Q_SW + 2 * k];
-            gs[1] = gy[Q_SW + 2 * k];
-            gt[0] = dq[Q_SW + 2 * k + 1];
-            gt[1] = gy[Q_SW + 2 * k + 1];
-            coef[Q_LOD + k][i] =
-                su->map[k] ? corner_level(su->map[k], vs[i]->w, vs[i]->v[KF3DS__VAR_ST + 2 * k],
-                                          vs[i]->v[KF3DS__VAR_ST + 2 * k + 1], gw, gs, gt)
-                           : 0.0f;
+    /* per-pixel steps; the vertical ones only where the levels need them */
+    fa0 = (float)E.a0 * inv;
+    fa1 = (float)E.a1 * inv;
+    fa2 = (float)E.a2 * inv;
+    fb0 = (float)E.b0 * inv;
+    fb1 = (float)E.b1 * inv;
+    fb2 = (float)E.b2 * inv;
+    for (k = 0; k < nq; k++)
+        dq[k] = c0[k] * fa0 + c1[k] * fa1 + c2[k] * fa2;
+    for (k = 0; k < nmaps; k++) {
+        const kf3ds__texture *tex = su->map[k];
+        int q = Q_MAP(k);
+        float gw[2], gs[2], gt[2];
+        if (!tex || tex->levels <= 1)
+            continue;
+        if (narrow) {
+            /* small on screen: one level for the whole triangle, from the
+             * ratio of its area in texels to its area in pixels */
+            const float *s0 = vs[0]->v + KF3DS__VAR_ST + 2 * k, *s1 = vs[1]->v + KF3DS__VAR_ST + 2 * k,
+                        *s2 = vs[2]->v + KF3DS__VAR_ST + 2 * k;
+            float texels = fabsf((s1[0] - s0[0]) * (s2[1] - s0[1]) - (s2[0] - s0[0]) * (s1[1] - s0[1])) *
+                           (float)(1 << (tex->log2w + tex->log2h));
+            float ratio = texels * inv * (float)(KF3DS__SUBPIXELS * KF3DS__SUBPIXELS), level = 0.0f;
+            if (ratio > 1.0f)
+                level = ratio < 1e30f ? 0.5f * fast_log2(ratio) : (float)(tex->levels - 1);
+            c0[q + 2] = c1[q + 2] = c2[q + 2] = level;
+            dq[q + 2] = 0.0f;
+            continue;
         }
-        dq[Q_LOD + k] = (coef[Q_LOD + k][0] * (float)E.a0 + coef[Q_LOD + k][1] * (float)E.a1 +
-                         coef[Q_LOD + k][2] * (float)E.a2) *
-                        inv;
-    }
-    for (k = 0; k < Q_COUNT; k++)
+        gw[0] = dq[Q_W];
+        gw[1] = c0[Q_W] * fb0 + c1[Q_W] * fb1 + c2[Q_W] * fb2;
+        gs[0] = dq[q];
+        gs[1] = c0[q] * fb0 + c1[q] * fb1 + c2[q] * fb2;
+        gt[0] = dq[q + 1];
+        gt[1] = c0[q + 1] * fb0 + c1[q + 1] * fb1 + c2[q + 1] * fb2;
         for (i = 0; i < 3; i++)
-            coef[k][i] *= inv;
+            cs[i][q + 2] = corner_level(tex, vs[i]->w, vs[i]->v[KF3DS__VAR_ST + 2 * k],
+                                        vs[i]->v[KF3DS__VAR_ST + 2 * k + 1], gw, gs, gt);
+        dq[q + 2] = c0[q + 2] * fa0 + c1[q + 2] * fa1 + c2[q + 2] * fa2;
+    }
 
     e0r = E.e0;
     e1r = E.e1;
@@ -310,15 +342,24 @@ static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shad
         float f0, f1, f2, q[Q_COUNT];
         uint32_t *crow;
         float *zrow;
-        if (!kf3ds__edges_span(&E, e0r, e1r, e2r, &lo, &hi))
+        if (narrow) {
+            int64_t e0 = e0r, e1 = e1r, e2 = e2r, lim = E.px1 - E.px0;
+            for (lo = 0; lo <= lim && (e0 | e1 | e2) < 0; lo++)
+                e0 += E.a0, e1 += E.a1, e2 += E.a2;
+            if (lo > lim)
+                continue;
+            for (hi = lo; hi < lim && ((e0 + E.a0) | (e1 + E.a1) | (e2 + E.a2)) >= 0; hi++)
+                e0 += E.a0, e1 += E.a1, e2 += E.a2;
+        } else if (!kf3ds__edges_span(&E, e0r, e1r, e2r, &lo, &hi)) {
             continue;
+        }
         covered = 1;
         /* the exact values at the span's first pixel */
-        f0 = (float)(e0r + E.a0 * lo);
-        f1 = (float)(e1r + E.a1 * lo);
-        f2 = (float)(e2r + E.a2 * lo);
-        for (k = 0; k < Q_COUNT; k++)
-            q[k] = coef[k][0] * f0 + coef[k][1] * f1 + coef[k][2] * f2;
+        f0 = (float)(e0r + E.a0 * lo) * inv;
+        f1 = (float)(e1r + E.a1 * lo) * inv;
+        f2 = (float)(e2r + E.a2 * lo) * inv;
+        for (k = 0; k < nq; k++)
+            q[k] = c0[k] * f0 + c1[k] * f1 + c2[k] * f2;
         crow = fb->color + (size_t)y * (size_t)W;
         zrow = fb->depth + (size_t)y * (size_t)W;
         switch (nmaps) {
@@ -346,7 +387,7 @@ int kf3ds__triangle_shaded(kf3ds_framebuffer *fb, const kf3ds__projection *p,
             sv[k].X = v[k]->X;
             sv[k].Y = v[k]->Y;
             sv[k].w = v[k]->w;
-            memcpy(sv[k].v, var[k].v, sizeof sv[k].v);
+            sv[k].v = var[k].v;
         }
         return fill_shaded(fb, &sv[0], &sv[1], &sv[2], surface);
     }
@@ -363,7 +404,7 @@ int kf3ds__triangle_shaded(kf3ds_framebuffer *fb, const kf3ds__projection *p,
         n = kf3ds__clip(p, all, bufa, bufb, 3, KF3DS__VARS, &in);
         for (k = 0; k < n; k++) {
             kf3ds__clip_screen(p, v, &in[k], &sv[k].X, &sv[k].Y, &sv[k].w);
-            memcpy(sv[k].v, in[k].a, sizeof sv[k].v);
+            sv[k].v = in[k].a;
         }
         for (k = 1; k + 1 < n; k++)
             covered |= fill_shaded(fb, &sv[0], &sv[k], &sv[k + 1], surface);
