@@ -50,7 +50,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT_SRC := $(sort $(wildcard tests/support*.c)) tools/write3ds.c
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/tests/obj/%.o,$(notdir $(TEST_SUPPORT_SRC)))
 TEST_SUPPORT := $(BUILD)/tests/libsupport.a
-DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
+DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds data/textured.3ds
 MANPAGE   := docs/kf3ds.1
 
 .PHONY: all lib test check check-core run images bench data install clean deps-build deps-test \
