@@ -154,7 +154,8 @@ static void shaded_face(const kf3ds__render_material *mt, const kf3ds_mesh *m, u
         if (su->map[j])
             nmaps = j + 1;
     }
-    memcpy(su->base, mt->diffuse, sizeof su->base);
+    for (k = 0; k < 3; k++) /* the fill's colours are 0..255 */
+        su->base[k] = mt->diffuse[k] * 255.0f;
     su->blend = mt->additive ? KF3DS__BLEND_ADD : mt->blended ? KF3DS__BLEND_ALPHA
                                                               : KF3DS__BLEND_NONE;
     for (k = 0; k < 3; k++) {

@@ -128,7 +128,7 @@ typedef struct kf3ds__texture {
 #define KF3DS__BLEND_ADD 2
 typedef struct kf3ds__surface {
     const kf3ds__texture *map[KF3DS__MAX_MAPS]; /* texture 1, texture 2, opacity; NULL: none */
-    float base[3];               /* T where texture 1 has no texel */
+    float base[3];               /* T where texture 1 has no texel, 0..255 */
     int blend;                   /* KF3DS__BLEND_* */
 } kf3ds__surface;
 
