@@ -136,7 +136,7 @@ $(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) tools/write3ds.h
 # (test_png_*). Every other suite is one of the core's tests: linked with
 # libkf3ds.a alone, so that it cannot lean on anything else.
 FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_diff_lib3ds test_png_render \
-                test_png_view test_png_maps
+                test_png_view test_png_maps test_plot
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) tools/write3ds.h $(LIB_HDR) include/kf3ds_render.h

@@ -32,6 +32,7 @@ extern const cli_verb cmd_eval_verb;
 #ifndef KF3DS_NO_FRONTENDS
 extern const cli_verb cmd_render_verb;
 extern const cli_verb cmd_view_verb;
+extern const cli_verb cmd_plot_verb;
 #endif
 
 /* ---- usage and help ---------------------------------------------------- */

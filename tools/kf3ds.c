@@ -10,6 +10,7 @@ static const cli_verb *const verbs[] = {
 #ifndef KF3DS_NO_FRONTENDS /* cross and embedded builds: no SDL2, no libpng */
     &cmd_render_verb,
     &cmd_view_verb,
+    &cmd_plot_verb,
 #endif
 };
 #define NUM_VERBS (sizeof verbs / sizeof verbs[0])
