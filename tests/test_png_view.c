@@ -146,6 +146,36 @@ static void test_size(void **state)
     remove(png);
 }
 
+/* Pixels of the motion paths' object colour (0xF0D040). */
+static long path_pixels(const picture *p)
+{
+    long n = 0, i;
+    for (i = 0; i < (long)p->width * p->height; i++)
+        n += p->rgb[3 * i] == 0xF0 && p->rgb[3 * i + 1] == 0xD0 && p->rgb[3 * i + 2] == 0x40;
+    return n;
+}
+
+/* --paths (key m): the orbits of the orrery's moving planets appear as lines
+ * of their colour; without it there are none. */
+static void test_motion_paths(void **state)
+{
+    char png[320];
+    picture p;
+    (void)state;
+    support_tmp_path(png, sizeof png, "paths.png");
+    support_run_ok(headless_env(), "view", "data/orrery.3ds", "--paused", "--frame", "10",
+                   "--paths", "--exit-after-frames", "1", "--screenshot", png, NULL);
+    p = support_read_png(png);
+    assert_true(path_pixels(&p) > 300);
+    free(p.rgb);
+    support_run_ok(headless_env(), "view", "data/orrery.3ds", "--paused", "--frame", "10",
+                   "--exit-after-frames", "1", "--screenshot", png, NULL);
+    p = support_read_png(png);
+    assert_int_equal(path_pixels(&p), 0);
+    free(p.rgb);
+    remove(png);
+}
+
 /* 1 when a line of `text` starts with `prefix`. */
 static int has_line_starting(const char *text, const char *prefix)
 {
@@ -327,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_plays_and_screenshots),
         cmocka_unit_test(test_repeatable_frames),
         cmocka_unit_test(test_size),
+        cmocka_unit_test(test_motion_paths),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_display),
         cmocka_unit_test(test_headless_without_driver),

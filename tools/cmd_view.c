@@ -23,6 +23,7 @@
 #define VIEW_BOUNDS_SAMPLES 64   /* frames sampled to frame the whole animation */
 #define VIEW_FOLLOW_RATIO 0.2f   /* objects at the first frame smaller than this part
                                     of the animation's box: they travel */
+#define VIEW_PATH_SAMPLES 240  /* positions per node along its motion path */
 #define VIEW_MIN_SPEED (1.0 / 64.0)
 #define VIEW_MAX_SPEED 64.0
 
@@ -41,7 +42,7 @@ typedef struct view_opts {
     int has_orbit;
     kf3ds_shading shading;
     unsigned overlays;
-    int cull, no_textures, no_environment;
+    int cull, no_textures, no_environment, paths;
     map_search maps;          /* the --maps folders */
 } view_opts;
 
@@ -64,6 +65,8 @@ typedef struct viewer {
     kf3ds_shading shading;
     unsigned overlays;
     int cull;                 /* one-sided faces (b toggles) */
+    int paths;                /* motion paths shown (m toggles) */
+    float *path_points;       /* per node, VIEW_PATH_SAMPLES world positions over the segment */
     double frame_ms;          /* eval + render time, smoothed */
     /* SDL */
     SDL_Window *window;
@@ -257,6 +260,61 @@ static const char *view_name(const viewer *v)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Motion paths                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Every node's world position (its matrix's translation) at
+ * VIEW_PATH_SAMPLES frames spread over the segment, computed once, the first
+ * time the paths are shown. Returns 0 when out of memory. Leaves the poses at
+ * some sampled frame: evaluate before drawing. */
+static int compute_paths(viewer *v)
+{
+    size_t n = v->scene->num_nodes;
+    int i;
+    uint32_t k;
+    if (v->path_points || !n)
+        return 1;
+    v->path_points = malloc(n * VIEW_PATH_SAMPLES * 3 * sizeof *v->path_points);
+    if (!v->path_points)
+        return 0;
+    for (i = 0; i < VIEW_PATH_SAMPLES; i++) {
+        double f = seg_start(v) + (seg_end(v) - seg_start(v)) * i / (VIEW_PATH_SAMPLES - 1);
+        kf3ds_scene_eval(v->scene, f, 0, v->poses);
+        for (k = 0; k < n; k++) {
+            float *p = v->path_points + ((size_t)k * VIEW_PATH_SAMPLES + (size_t)i) * 3;
+            p[0] = v->poses[k].world.m[0][3];
+            p[1] = v->poses[k].world.m[1][3];
+            p[2] = v->poses[k].world.m[2][3];
+        }
+    }
+    return 1;
+}
+
+/* The paths of the nodes that move: object nodes in yellow, cameras and
+ * their targets in cyan, lights in orange; over the meshes (no depth test). */
+static void draw_paths(viewer *v, const kf3ds_view *view)
+{
+    uint32_t k;
+    int i;
+    if (!v->paths || !v->path_points)
+        return;
+    for (k = 0; k < v->scene->num_nodes; k++) {
+        const float *p = v->path_points + (size_t)k * VIEW_PATH_SAMPLES * 3;
+        kf3ds_node_type t = v->scene->nodes[k].type;
+        uint32_t col = t == KF3DS_NODE_OBJECT ? 0xFFF0D040u
+                       : t == KF3DS_NODE_CAMERA || t == KF3DS_NODE_TARGET ? 0xFF50D0F0u
+                                                                           : 0xFFF09040u;
+        for (i = 1; i < VIEW_PATH_SAMPLES; i++)
+            if (p[3 * i] != p[0] || p[3 * i + 1] != p[1] || p[3 * i + 2] != p[2])
+                break;
+        if (i == VIEW_PATH_SAMPLES)
+            continue; /* it stays where it is */
+        for (i = 1; i < VIEW_PATH_SAMPLES; i++)
+            kf3ds_raster_line(&v->fb, view, p + 3 * (i - 1), p + 3 * i, col, 0);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
 /* Drawing                                                                  */
 /* ------------------------------------------------------------------------ */
 
@@ -282,7 +340,7 @@ static void shade_rows(kf3ds_framebuffer *fb, int y0, int y1)
 
 static const char help_text[] =
     "space play  left/right step  home/end  [ ] speed  w shading  h hierarchy  n names  "
-    "g grid  p pivots  l lights  b back faces  c camera  f frame all  t follow  drag orbit  right-drag pan  "
+    "g grid  p pivots  l lights  b back faces  m motion paths  c camera  f frame all  t follow  drag orbit  right-drag pan  "
     "wheel zoom  q quit";
 
 /* The help on as many lines as the width needs, broken between items (two
@@ -364,6 +422,7 @@ static void draw_frame(viewer *v)
     ro.cull_back_faces = (uint8_t)v->cull;
     ro.no_file_environment = (uint8_t)v->o->no_environment;
     kf3ds_render_scene(v->renderer, v->poses, &view, &ro, &v->fb, NULL);
+    draw_paths(v, &view);
     t1 = SDL_GetPerformanceCounter();
     ms = (double)(t1 - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
     v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
@@ -512,6 +571,11 @@ static int on_key(viewer *v, const SDL_KeyboardEvent *k)
         return EV_REDRAW;
     case SDLK_b:
         v->cull = !v->cull;
+        return EV_REDRAW;
+    case SDLK_m:
+        v->paths = !v->paths;
+        if (v->paths && !compute_paths(v))
+            return EV_NOMEM;
         return EV_REDRAW;
     case SDLK_c:
         v->view_index = (v->view_index + 1) % (v->num_cameras + 1);
@@ -831,6 +895,12 @@ static int run_view(const view_opts *o)
     v.shading = o->shading;
     v.overlays = o->overlays;
     v.cull = o->cull;
+    v.paths = o->paths;
+    if (v.paths && !compute_paths(&v)) {
+        cli_print_error(o->file, "out of memory for the motion paths");
+        status = CLI_EXIT_INPUT;
+        goto done;
+    }
     frame_whole_scene(&v);
     v.frame = wrap_frame(&v, o->has_frame ? o->frame : seg_start(&v));
     /* Objects that travel far (a ship flying off) would be dots in the view
@@ -846,6 +916,7 @@ static int run_view(const view_opts *o)
 done:
     free(v.fb.color);
     free(v.fb.depth);
+    free(v.path_points);
     kf3ds_renderer_free(v.renderer);
     free(v.cameras);
     cli_scene_free(&cs);
@@ -975,6 +1046,8 @@ static int cmd_view(int argc, char **argv)
             o.cull = 1;
         } else if (strcmp(a, "--no-textures") == 0) {
             o.no_textures = 1;
+        } else if (strcmp(a, "--paths") == 0) {
+            o.paths = 1;
         } else if (strcmp(a, "--no-environment") == 0) {
             o.no_environment = 1;
         } else if ((r = map_search_option(&args, &o.maps)) != 0) {
@@ -1041,7 +1114,7 @@ const cli_verb cmd_view_verb = {
     "view FILE [--fps N] [--size WxH] [--frame F] [--paused] [--camera NAME]\n"
     "                  [--orbit AZ,EL] [--shading smooth|flat|wire] [--hierarchy]\n"
     "                  [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
-    "                  [--overlays LIST] [--cull] [--maps DIR]... [--no-textures]\n"
+    "                  [--overlays LIST] [--cull] [--paths] [--maps DIR]... [--no-textures]\n"
     "                  [--no-environment] [--exit-after-frames N] [--screenshot OUT.png]",
     "Play the animation in a window (SDL2), looping over the file's segment.",
     "Options:\n"
@@ -1058,6 +1131,7 @@ const cli_verb cmd_view_verb = {
     "                     its parent's, dummies as boxes; likewise --pivots, --cameras\n"
     "                     (frusta), --lights, --grid (ground plane z = 0), --names\n"
     "  --overlays LIST    the same as a comma-separated list, or all / none\n"
+    "  --paths            start with the motion paths shown (key m)\n"
     "  --maps DIR         also look for texture maps in DIR (repeatable), as\n"
     "                     'kf3ds help render' describes\n"
     "  --no-textures      draw every material in its colour, without maps\n"
@@ -1083,6 +1157,7 @@ const cli_verb cmd_view_verb = {
     "  p            pivots\n"
     "  l            lights and camera frusta\n"
     "  b            back faces: every face drawn (default) / one-sided as in 3D Studio\n"
+    "  m            motion paths: each moving node's trajectory over the segment\n"
     "  c            cycle views: the free orbit view, then every camera in the file\n"
     "  f            orbit view framing the objects over the whole animation\n"
     "  t            orbit view following the objects frame by frame (the start\n"
