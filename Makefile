@@ -218,6 +218,10 @@ images: all
 	  --hierarchy --exit-after-frames 1 --screenshot docs/img/viewer.png
 	SDL_VIDEODRIVER=dummy $(BUILD)/kf3ds view data/arm.3ds --size 480x360 --paused --frame 30 \
 	  --camera Cam01 --exit-after-frames 1 --screenshot docs/img/viewer-cam01.png
+	$(BUILD)/kf3ds render data/textured.3ds --camera Cam01 --size 480x360 --frame 8 -q \
+	  -o docs/img/textured.png
+	$(BUILD)/kf3ds render data/textured.3ds --sheet 4x2 -q -o docs/img/textured-sheet.png
+	$(BUILD)/kf3ds plot data/arm.3ds --node UpperArm --track rot --keys -o docs/img/plot-arm.png
 
 data: $(BUILD)/mk3ds
 	$(BUILD)/mk3ds samples data
