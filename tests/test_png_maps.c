@@ -153,12 +153,9 @@ static void write_cel_pro(const char *path, size_t cut)
  * none) facing the editor camera Cam01. */
 static void write_scene(const char *path, const char *map)
 {
-    static const float pts[12] = { -1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1 };
     static const float uv[8] = { 0, 0, 1, 0, 1, 1, 0, 1 };
-    static const uint16_t faces[6] = { 0, 1, 2, 0, 2, 3 };
     const float eye[3] = { 0, -3, 0 }, target[3] = { 0, 0, 0 };
     w3ds w;
-    int i;
     support_file_begin(&w, KF3DS_CHUNK_MDATA);
     w3ds_begin(&w, KF3DS_CHUNK_MAT_ENTRY);
     support_chunk_str(&w, KF3DS_CHUNK_MAT_NAME, "M");
@@ -174,33 +171,7 @@ static void write_scene(const char *path, const char *map)
     support_chunk_str(&w, KF3DS_CHUNK_MAT_MAPNAME, map);
     w3ds_end(&w);
     w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_NAMED_OBJECT);
-    w3ds_cstr(&w, "Quad");
-    w3ds_begin(&w, KF3DS_CHUNK_N_TRI_OBJECT);
-    w3ds_begin(&w, KF3DS_CHUNK_POINT_ARRAY);
-    w3ds_u16(&w, 4);
-    w3ds_f32v(&w, pts, 12);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_TEX_VERTS);
-    w3ds_u16(&w, 4);
-    w3ds_f32v(&w, uv, 8);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_FACE_ARRAY);
-    w3ds_u16(&w, 2);
-    for (i = 0; i < 6; i++) {
-        w3ds_u16(&w, faces[i]);
-        if (i % 3 == 2)
-            w3ds_u16(&w, 7);
-    }
-    w3ds_begin(&w, KF3DS_CHUNK_MSH_MAT_GROUP);
-    w3ds_cstr(&w, "M");
-    w3ds_u16(&w, 2);
-    w3ds_u16(&w, 0);
-    w3ds_u16(&w, 1);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
+    support_textured_quad(&w, "Quad", uv, "M");
     w3ds_camera(&w, "Cam01", eye, target, 0, 50);
     support_end_all(&w);
     assert_int_equal(w3ds_save(&w, path), 0);

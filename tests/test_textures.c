@@ -82,13 +82,10 @@ static void write_map(w3ds *w, uint16_t id, const map_params *m)
  * with its material; `environment` writes more MDATA chunks. */
 static kf3ds_scene *quad_scene(const quad_params *q, void (*environment)(w3ds *))
 {
-    static const float pts[12] = { -1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1 };
-    static const uint16_t faces[6] = { 0, 1, 2, 0, 2, 3 };
     float uv[8];
     kf3ds_diag err;
     kf3ds_scene *s;
     w3ds w;
-    int i;
     uv[0] = q->uv0[0], uv[1] = q->uv0[1];
     uv[2] = q->uv1[0], uv[3] = q->uv0[1];
     uv[4] = q->uv1[0], uv[5] = q->uv1[1];
@@ -112,33 +109,7 @@ static kf3ds_scene *quad_scene(const quad_params *q, void (*environment)(w3ds *)
     write_map(&w, KF3DS_CHUNK_MAT_TEX2MAP, &q->tex2);
     write_map(&w, KF3DS_CHUNK_MAT_OPACMAP, &q->opac);
     w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_NAMED_OBJECT);
-    w3ds_cstr(&w, "Quad");
-    w3ds_begin(&w, KF3DS_CHUNK_N_TRI_OBJECT);
-    w3ds_begin(&w, KF3DS_CHUNK_POINT_ARRAY);
-    w3ds_u16(&w, 4);
-    w3ds_f32v(&w, pts, 12);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_TEX_VERTS);
-    w3ds_u16(&w, 4);
-    w3ds_f32v(&w, uv, 8);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_FACE_ARRAY);
-    w3ds_u16(&w, 2);
-    for (i = 0; i < 6; i++) {
-        w3ds_u16(&w, faces[i]);
-        if (i % 3 == 2)
-            w3ds_u16(&w, 7);
-    }
-    w3ds_begin(&w, KF3DS_CHUNK_MSH_MAT_GROUP);
-    w3ds_cstr(&w, "M");
-    w3ds_u16(&w, 2);
-    w3ds_u16(&w, 0);
-    w3ds_u16(&w, 1);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    w3ds_end(&w);
+    support_textured_quad(&w, "Quad", uv, "M");
     support_end_all(&w);
     s = support_load_w3ds(&w, NULL, &err);
     assert_int_equal(err.code, KF3DS_OK);

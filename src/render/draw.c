@@ -124,6 +124,12 @@ static void class_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, u
     kf3ds__shade_terms(r, n, v->x, v->y, -v->d, rm->class_material[ci], out, out + 3);
 }
 
+/* The colour of lighting terms on the diffuse colour d: add + mul·d. */
+static inline uint32_t terms_color(const float t[6], const float d[3])
+{
+    return kf3ds__pack_rgb(t[0] + t[3] * d[0], t[1] + t[4] * d[1], t[2] + t[5] * d[2]);
+}
+
 /* The same for flat shading: the face normal, at the face's centre. */
 static void face_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, uint32_t f,
                        uint32_t mat, const float C[3][3], float sign,
@@ -259,19 +265,12 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
             continue;
         }
         if (smooth) {
-            const uint32_t *cc = &rm->corner_class[3 * f];
             for (k = 0; k < 3; k++) {
-                uint32_t ci = cc[k], slot = 2 * ci + (uint32_t)back;
+                uint32_t ci = rm->corner_class[3 * f + k], slot = 2 * ci + (uint32_t)back;
                 if (r->class_color_stamp[slot] != r->color_stamp) {
-                    const float *cn = rm->class_normals[ci];
-                    const kf3ds__vertex *v = &V[rm->class_vertex[ci]];
-                    float n[3];
-                    int j;
-                    for (j = 0; j < 3; j++)
-                        n[j] = sign * (C[j][0] * cn[0] + C[j][1] * cn[1] + C[j][2] * cn[2]);
-                    kf3ds__normalize3f(n);
-                    r->class_color[slot] =
-                        kf3ds__shade(r, n, v->x, v->y, -v->d, rm->class_material[ci]);
+                    float t[6];
+                    class_terms(r, rm, ci, (const float(*)[3])C, sign, &V[rm->class_vertex[ci]], t);
+                    r->class_color[slot] = terms_color(t, mt->diffuse);
                     r->class_color_stamp[slot] = r->color_stamp;
                 }
                 col[k] = r->class_color[slot];
@@ -279,9 +278,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         } else {
             float t[6];
             face_terms(r, rm, f, mat, (const float(*)[3])C, sign, vs, t);
-            col[0] = kf3ds__pack_rgb(t[0] + t[3] * mt->diffuse[0], t[1] + t[4] * mt->diffuse[1],
-                                     t[2] + t[5] * mt->diffuse[2]);
-            col[1] = col[2] = col[0];
+            col[0] = col[1] = col[2] = terms_color(t, mt->diffuse);
         }
         st->triangles_drawn += (uint32_t)kf3ds__triangle(fb, p, vs[0], vs[1], vs[2], col, 0);
     }

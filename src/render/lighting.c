@@ -214,12 +214,3 @@ void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px
     }
     kf3ds__fog_terms(r, px, py, pz, add, mul);
 }
-
-uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
-                      float pz, uint32_t material)
-{
-    const float *d = r->materials[material].diffuse;
-    float add[3], mul[3];
-    kf3ds__shade_terms(r, normal, px, py, pz, material, add, mul);
-    return kf3ds__pack_rgb(add[0] + mul[0] * d[0], add[1] + mul[1] * d[1], add[2] + mul[2] * d[2]);
-}

@@ -201,9 +201,6 @@ int kf3ds__light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i,
  * the surface colour T (the lighting model, fog included: lighting.c). */
 void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px, float py,
                         float pz, uint32_t material, float add[3], float mul[3]);
-/* The same packed, with T the material's diffuse colour. */
-uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
-                      float pz, uint32_t material);
 
 /* ------------------------------------------------------------------------ */
 /* Background and atmosphere (environment.c)                                */
