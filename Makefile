@@ -24,10 +24,10 @@ LIB_CFLAGS := -fno-math-errno -fno-trapping-math
 LIB_VISIBILITY := -fvisibility=hidden
 # Front ends only: the viewer links SDL2, rendering to PNG libpng, decoding
 # texture maps SDL2_image, plotting cairo.
-FRONT_PKGS   = sdl2 SDL2_image libpng cairo
+FRONT_PKGS   = sdl2 SDL2_image libpng cairo fontconfig
 FRONT_CFLAGS = $(shell pkg-config --cflags $(FRONT_PKGS) 2>/dev/null)
 FRONT_LIBS   = $(shell pkg-config --libs $(FRONT_PKGS) 2>/dev/null || \
-                 echo -lSDL2 -lSDL2_image -lpng -lcairo)
+                 echo -lSDL2 -lSDL2_image -lpng -lcairo -lfontconfig)
 
 # The version lives in include/kf3ds.h only.
 version_part = $(shell sed -n 's/^\#define KF3DS_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' include/kf3ds.h)

@@ -9,6 +9,7 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -456,6 +457,10 @@ static int run_plot(const plot_opts *o)
     }
     free(panels);
     cli_scene_free(&cs);
+    /* cairo's and fontconfig's caches, given back so that leak checkers see
+     * a clean exit */
+    cairo_debug_reset_static_data();
+    FcFini();
     return status;
 }
 

@@ -1023,77 +1023,78 @@ static int parse_overlays(const char *s, unsigned *bits)
     return 1;
 }
 
-static int cmd_view(int argc, char **argv)
+/* Parses the command line into *o and runs the verb; the caller frees what
+ * *o holds. */
+static int cmd_view_parsed(view_opts *o, int argc, char **argv)
 {
-    view_opts o;
     unsigned bit;
     cli_args args;
     int more;
-    memset(&o, 0, sizeof o);
-    o.fps = VIEW_DEFAULT_FPS;
-    o.width = VIEW_DEFAULT_W;
-    o.height = VIEW_DEFAULT_H;
-    o.az = VIEW_ORBIT_AZ;
-    o.el = VIEW_ORBIT_EL;
-    o.shading = KF3DS_SHADE_SMOOTH;
+    memset(o, 0, sizeof *o);
+    o->fps = VIEW_DEFAULT_FPS;
+    o->width = VIEW_DEFAULT_W;
+    o->height = VIEW_DEFAULT_H;
+    o->az = VIEW_ORBIT_AZ;
+    o->el = VIEW_ORBIT_EL;
+    o->shading = KF3DS_SHADE_SMOOTH;
     cli_args_begin(&args, "view", argc, argv);
     while ((more = cli_next_option(&args)) > 0) {
         const char *a = cli_option(&args), *value = NULL;
         int r;
         if (strcmp(a, "--paused") == 0) {
-            o.paused = 1;
+            o->paused = 1;
         } else if (strcmp(a, "--cull") == 0) {
-            o.cull = 1;
+            o->cull = 1;
         } else if (strcmp(a, "--no-textures") == 0) {
-            o.no_textures = 1;
+            o->no_textures = 1;
         } else if (strcmp(a, "--paths") == 0) {
-            o.paths = 1;
+            o->paths = 1;
         } else if (strcmp(a, "--no-environment") == 0) {
-            o.no_environment = 1;
-        } else if ((r = map_search_option(&args, &o.maps)) != 0) {
+            o->no_environment = 1;
+        } else if ((r = map_search_option(&args, &o->maps)) != 0) {
             if (r < 0)
                 return CLI_EXIT_USAGE;
         } else if (a[1] == '-' && (bit = overlay_bit(a + 2, strlen(a + 2))) != 0) {
-            o.overlays |= bit;
+            o->overlays |= bit;
         } else if ((r = cli_option_value(&args, "--overlays", &value)) != 0) {
-            if (r < 0 || !parse_overlays(value, &o.overlays))
+            if (r < 0 || !parse_overlays(value, &o->overlays))
                 return cli_usage_error("view", "--overlays needs a comma-separated list of "
                                                "hierarchy, pivots, cameras, lights, grid, "
                                                "names, or all / none");
         } else if ((r = cli_option_value(&args, "--fps", &value)) != 0) {
-            if (r < 0 || !cli_parse_frame(value, &o.fps) || o.fps <= 0 || o.fps > 1000)
+            if (r < 0 || !cli_parse_frame(value, &o->fps) || o->fps <= 0 || o->fps > 1000)
                 return cli_usage_error("view", "--fps needs a number of frames per second "
                                                "above 0 and up to 1000");
         } else if ((r = cli_option_value(&args, "--exit-after-frames", &value)) != 0) {
-            if (r < 0 || !parse_count(value, &o.exit_after))
+            if (r < 0 || !parse_count(value, &o->exit_after))
                 return cli_usage_error("view", "--exit-after-frames needs a count of 1 or more");
         } else if ((r = cli_option_value(&args, "--screenshot", &value)) != 0) {
             if (r < 0 || !value[0])
                 return cli_usage_error("view", "--screenshot needs a PNG file name");
-            o.screenshot = value;
+            o->screenshot = value;
         } else if ((r = cli_option_value(&args, "--size", &value)) != 0) {
-            if (r < 0 || !parse_size(value, &o.width, &o.height))
+            if (r < 0 || !parse_size(value, &o->width, &o->height))
                 return cli_usage_error("view", "--size needs WIDTHxHEIGHT, like 640x480");
         } else if ((r = cli_option_value(&args, "--frame", &value)) != 0) {
-            if (r < 0 || !cli_parse_frame(value, &o.frame))
+            if (r < 0 || !cli_parse_frame(value, &o->frame))
                 return cli_usage_error("view", "--frame needs a finite number");
-            o.has_frame = 1;
+            o->has_frame = 1;
         } else if ((r = cli_option_value(&args, "--camera", &value)) != 0) {
             if (r < 0)
                 return cli_usage_error("view", "--camera needs a camera name");
-            o.camera = value;
+            o->camera = value;
         } else if ((r = cli_option_value(&args, "--orbit", &value)) != 0) {
-            if (r < 0 || !parse_orbit(value, &o.az, &o.el))
+            if (r < 0 || !parse_orbit(value, &o->az, &o->el))
                 return cli_usage_error("view", "--orbit needs AZ,EL in degrees (EL from -90 "
                                                "to 90)");
-            o.has_orbit = 1;
+            o->has_orbit = 1;
         } else if ((r = cli_option_value(&args, "--shading", &value)) != 0) {
             if (r > 0 && strcmp(value, "smooth") == 0)
-                o.shading = KF3DS_SHADE_SMOOTH;
+                o->shading = KF3DS_SHADE_SMOOTH;
             else if (r > 0 && strcmp(value, "flat") == 0)
-                o.shading = KF3DS_SHADE_FLAT;
+                o->shading = KF3DS_SHADE_FLAT;
             else if (r > 0 && (strcmp(value, "wire") == 0 || strcmp(value, "wireframe") == 0))
-                o.shading = KF3DS_SHADE_WIRE;
+                o->shading = KF3DS_SHADE_WIRE;
             else
                 return cli_usage_error("view", "--shading needs smooth, flat or wire");
         } else {
@@ -1102,10 +1103,16 @@ static int cmd_view(int argc, char **argv)
     }
     if (more < 0)
         return CLI_EXIT_USAGE;
-    o.file = args.file;
-    more = run_view(&o);
+    o->file = args.file;
+    return run_view(o);
+}
+
+static int cmd_view(int argc, char **argv)
+{
+    view_opts o;
+    int status = cmd_view_parsed(&o, argc, argv);
     map_search_free(&o.maps);
-    return more;
+    return status;
 }
 
 const cli_verb cmd_view_verb = {
