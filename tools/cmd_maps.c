@@ -2,6 +2,9 @@
  * mostly in capitals, while the files beside it come in any case, so a name
  * is matched case-insensitively, folder by folder (cmd_maps.h). */
 #define _POSIX_C_SOURCE 200809L
+/* 64-bit directory offsets on 32-bit hosts too: readdir fails there with
+ * EOVERFLOW on file systems whose offsets are hashes (ext4) otherwise. */
+#define _FILE_OFFSET_BITS 64
 #include "cmd_maps.h"
 #include <dirent.h>
 #include <stdlib.h>
@@ -94,22 +97,23 @@ char *map_find(const map_search *s, const char *stored)
     if (!*base)
         return NULL;
     for (i = 0; i < s->num; i++) {
-        DIR *d = opendir(s->dirs[i]);
+        DIR *d;
         struct dirent *e;
-        char *found = NULL;
+        char *found = join(s->dirs[i], base);
+        FILE *f = found ? fopen(found, "rb") : NULL;
+        /* the stored spelling first, so that of FOO.JPG and foo.jpg it wins */
+        if (f) {
+            fclose(f);
+            return found;
+        }
+        free(found);
+        found = NULL;
+        d = opendir(s->dirs[i]);
         if (!d)
             continue;
-        /* an exact match first, so that of FOO.JPG and foo.jpg the stored spelling wins */
-        while ((e = readdir(d)) != NULL)
-            if (strcasecmp(e->d_name, base) == 0) {
-                int exact = strcmp(e->d_name, base) == 0;
-                if (!found || exact) {
-                    free(found);
-                    found = join(s->dirs[i], e->d_name);
-                }
-                if (exact)
-                    break;
-            }
+        while (!found && (e = readdir(d)) != NULL)
+            if (strcasecmp(e->d_name, base) == 0)
+                found = join(s->dirs[i], e->d_name);
         closedir(d);
         if (found)
             return found;
