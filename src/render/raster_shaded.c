@@ -23,7 +23,7 @@ static inline float wrap_tile(float s)
 {
     if (!(s > -8388608.0f && s < 8388608.0f))
         return 0.0f;
-    return s - floorf(s);
+    return s - (float)floor((double)s);
 }
 
 static inline float wrap_mirror(float s)
