@@ -22,9 +22,12 @@ LDLIBS  += -lm
 # are visible outside the shared library (KF3DS_API in the headers).
 LIB_CFLAGS := -fno-math-errno -fno-trapping-math
 LIB_VISIBILITY := -fvisibility=hidden
-# Front ends only: the viewer links SDL2, rendering to PNG libpng.
-FRONT_CFLAGS = $(shell pkg-config --cflags sdl2 libpng 2>/dev/null)
-FRONT_LIBS   = $(shell pkg-config --libs sdl2 libpng 2>/dev/null || echo -lSDL2 -lpng)
+# Front ends only: the viewer links SDL2, rendering to PNG libpng, decoding
+# texture maps SDL2_image, plotting cairo.
+FRONT_PKGS   = sdl2 SDL2_image libpng cairo fontconfig
+FRONT_CFLAGS = $(shell pkg-config --cflags $(FRONT_PKGS) 2>/dev/null)
+FRONT_LIBS   = $(shell pkg-config --libs $(FRONT_PKGS) 2>/dev/null || \
+                 echo -lSDL2 -lSDL2_image -lpng -lcairo -lfontconfig)
 
 # The version lives in include/kf3ds.h only.
 version_part = $(shell sed -n 's/^\#define KF3DS_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' include/kf3ds.h)
@@ -47,7 +50,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT_SRC := $(sort $(wildcard tests/support*.c)) tools/write3ds.c
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/tests/obj/%.o,$(notdir $(TEST_SUPPORT_SRC)))
 TEST_SUPPORT := $(BUILD)/tests/libsupport.a
-DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds
+DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds data/textured.3ds
 MANPAGE   := docs/kf3ds.1
 
 .PHONY: all lib test check check-core run images bench data install clean deps-build deps-test \
@@ -141,8 +144,8 @@ $(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) tools/write3ds.h
 # which also renders), lib3ds and mk3ds (test_diff_lib3ds), SDL2 and libpng
 # (test_png_*). Every other suite is one of the core's tests: linked with
 # libkf3ds.a alone, so that it cannot lean on anything else.
-FRONT_SUITES := test_render test_cli test_fuzz_regressions test_diff_lib3ds test_png_render \
-                test_png_view test_export test_bake
+FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_diff_lib3ds \
+                test_png_render test_png_view test_png_maps test_plot test_export test_bake
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) tools/write3ds.h $(LIB_HDR) include/kf3ds_render.h
@@ -209,7 +212,8 @@ npm-tools:
 	npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error $(NPM_PACKAGES)
 
 deps-build:
-	@sh tools/ensure-deps.sh make gcc libc6-dev pkg-config libsdl2-dev libpng-dev
+	@sh tools/ensure-deps.sh make gcc libc6-dev pkg-config libsdl2-dev libpng-dev \
+	  libsdl2-image-dev libcairo2-dev
 
 # The main job: the bundled arm's node tree, then the animation playing in the
 # viewer — or, without a display, its contact sheet written to a PNG.
@@ -232,6 +236,10 @@ images: all
 	  --hierarchy --exit-after-frames 1 --screenshot docs/img/viewer.png
 	SDL_VIDEODRIVER=dummy $(BUILD)/kf3ds view data/arm.3ds --size 480x360 --paused --frame 30 \
 	  --camera Cam01 --exit-after-frames 1 --screenshot docs/img/viewer-cam01.png
+	$(BUILD)/kf3ds render data/textured.3ds --camera Cam01 --size 480x360 --frame 8 -q \
+	  -o docs/img/textured.png
+	$(BUILD)/kf3ds render data/textured.3ds --sheet 4x2 -q -o docs/img/textured-sheet.png
+	$(BUILD)/kf3ds plot data/arm.3ds --node UpperArm --track rot --keys -o docs/img/plot-arm.png
 
 # The README's picture of an export as another program shows it: Blender
 # (Debian's blender and python3-numpy) imports the glTF and renders frame 120.

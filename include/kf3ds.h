@@ -189,6 +189,30 @@ typedef struct kf3ds_material {
         shininess_map, self_illum_map, reflection;
 } kf3ds_material;
 
+/* The eight maps of a material, in the order of this enum; kf3ds_material_map
+ * gives one by its kind. */
+typedef enum kf3ds_map_kind {
+    KF3DS_MAP_TEXTURE1 = 0, KF3DS_MAP_TEXTURE2, KF3DS_MAP_OPACITY, KF3DS_MAP_BUMP,
+    KF3DS_MAP_SPECULAR, KF3DS_MAP_SHININESS, KF3DS_MAP_SELF_ILLUM, KF3DS_MAP_REFLECTION,
+    KF3DS_MAP_COUNT
+} kf3ds_map_kind;
+/* Bits of kf3ds_texture_map.tiling (MAT_MAP_TILING). */
+#define KF3DS_TILE_DECAL        0x001
+#define KF3DS_TILE_MIRROR       0x002
+#define KF3DS_TILE_NEGATIVE     0x008
+#define KF3DS_TILE_NONE         0x010 /* no tiling: nothing of the map outside 0..1 */
+#define KF3DS_TILE_SAT          0x020
+#define KF3DS_TILE_ALPHA_SOURCE 0x040
+#define KF3DS_TILE_TINT         0x080
+#define KF3DS_TILE_IGNORE_ALPHA 0x100
+#define KF3DS_TILE_RGB_TINT     0x200
+
+/* One of the material's maps (NULL for a kind out of range or m NULL). */
+KF3DS_API const kf3ds_texture_map *kf3ds_material_map(const kf3ds_material *m, kf3ds_map_kind kind);
+/* Its short name: "texture1", "texture2", "opacity", "bump", "specular",
+ * "shininess", "self_illum", "reflection" ("?" out of range). */
+KF3DS_API const char *kf3ds_map_kind_name(kf3ds_map_kind kind);
+
 /* 8 bytes, as in the file: big meshes stay small. A face's smoothing groups
  * and material are in the mesh's optional per-face arrays; see
  * kf3ds_face_smoothing and kf3ds_face_material. */
@@ -341,11 +365,46 @@ typedef struct kf3ds_node {
     uint32_t depth;         /* 0 for roots */
 } kf3ds_node;
 
+/* Which of the file's backgrounds and atmospheres is switched on: by its USE_
+ * chunk (USE_BIT_MAP, USE_SOLID_BGND, USE_V_GRADIENT; USE_FOG, USE_LAYER_FOG,
+ * USE_DISTANCE_CUE). 3D Studio writes every setting with defaults, so a
+ * setting without its USE_ chunk is not in effect. */
+typedef enum kf3ds_background_kind {
+    KF3DS_BACKGROUND_NONE = 0, KF3DS_BACKGROUND_BITMAP, KF3DS_BACKGROUND_SOLID,
+    KF3DS_BACKGROUND_GRADIENT
+} kf3ds_background_kind;
+typedef enum kf3ds_atmosphere_kind {
+    KF3DS_ATMOSPHERE_NONE = 0, KF3DS_ATMOSPHERE_FOG, KF3DS_ATMOSPHERE_LAYER_FOG,
+    KF3DS_ATMOSPHERE_DISTANCE_CUE
+} kf3ds_atmosphere_kind;
+
+/* MDATA's background and atmosphere settings (docs/format.md, 'Background and
+ * atmosphere'). Densities and dimming are fractions (the file's percent / 100);
+ * distances are in scene units along the view direction. */
+typedef struct kf3ds_environment {
+    kf3ds_background_kind background; /* the one in effect (NONE: no USE_ chunk) */
+    kf3ds_atmosphere_kind atmosphere;
+    const char *bitmap;        /* BIT_MAP image name, "" when absent */
+    float solid[3];            /* SOLID_BGND */
+    float gradient_mid;        /* V_GRADIENT: where the middle colour sits, 0 bottom .. 1 top */
+    float gradient[3][3];      /* top, middle, bottom */
+    float fog_near, fog_near_density, fog_far, fog_far_density;
+    float fog_color[3];
+    uint8_t fog_background;    /* FOG_BGND: the background is fogged too */
+    float layer_bottom, layer_top, layer_density;
+    uint32_t layer_flags;      /* 0x1 falls off towards the bottom, 0x2 towards the top,
+                                * 0x10000 (some writers 0x100000) fogs the background */
+    float layer_color[3];
+    float cue_near, cue_near_dim, cue_far, cue_far_dim;
+    uint8_t cue_background;    /* DCUE_BGND */
+} kf3ds_environment;
+
 typedef struct kf3ds_scene {
     uint32_t version;       /* M3D_VERSION, 0 when absent */
     uint32_t mesh_version;
     float master_scale;     /* reported, never applied; 1 when absent */
     float ambient[3];
+    kf3ds_environment environment;
 
     kf3ds_mesh *meshes;         uint32_t num_meshes;
     kf3ds_material *materials;  uint32_t num_materials;

@@ -99,13 +99,21 @@ typedef struct kf3ds_render_options {
     kf3ds_shading shading;      /* default smooth */
     unsigned overlays;          /* KF3DS_OVERLAY_* bits; default none */
     uint32_t background;        /* 0xRRGGBB (the alpha byte is ignored, so
-                                 * 0xFF000000 is black); 0: a dark grey */
+                                 * 0xFF000000 is black); 0: a dark grey; used
+                                 * where the file has no background in effect */
     uint8_t no_file_lights;     /* 1: leave the file's omni and spot lights out
                                  * (the headlight and the ambient light stay) */
     uint8_t has_camera_node;    /* 1: the view is the one through camera_node */
     uint32_t camera_node;       /* that camera node (index into scene->nodes, as
                                  * given to kf3ds_view_from_camera): its frustum
                                  * and name are not drawn over its own view */
+    uint8_t no_file_environment; /* 1: leave out the file's background and
+                                 * atmosphere (scene->environment), which are
+                                 * drawn when its USE_ chunks switch them on */
+    uint8_t cull_back_faces;    /* 0: every face is drawn, a face seen from behind
+                                 * lit on its flipped normal; 1: 3D Studio's
+                                 * renderer, faces are one-sided unless their
+                                 * material is two-sided */
 } kf3ds_render_options;
 
 typedef struct kf3ds_render_stats {
@@ -130,16 +138,46 @@ KF3DS_API kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const 
 KF3DS_API void kf3ds_renderer_free(kf3ds_renderer *renderer);
 
 /* Draws every visible object node's mesh at the given poses (from
- * kf3ds_scene_eval), lit by a headlight, the ambient light and the file's omni
+ * kf3ds_scene_eval) over the file's background (or options->background), lit by a headlight, the ambient light and the file's omni
  * and spot lights that are not switched off (the light nodes at these poses, or
- * the editor's lights when there are none), honouring two-sided materials and
- * the winding flip of mirrored meshes, then the requested overlays. A scene
+ * the editor's lights when there are none), every face from both sides or,
+ * with options->cull_back_faces, one-sided but for two-sided materials (the
+ * winding flip of mirrored meshes honoured), textured where pictures were
+ * given, transparent and additive faces after the opaque ones, far to near,
+ * in the file's atmosphere, then the requested overlays. A scene
  * whose keyframer places no mesh is drawn from its editor data instead: every
  * mesh not hidden, where the editor had it (poses may then be NULL). The
  * framebuffer is cleared first. options and stats may be NULL. */
 KF3DS_API void kf3ds_render_scene(kf3ds_renderer *renderer, const kf3ds_pose *poses,
                         const kf3ds_view *view, const kf3ds_render_options *options,
                         kf3ds_framebuffer *fb, kf3ds_render_stats *stats);
+
+/* ---- maps: pictures the caller decodes --------------------------------- */
+
+/* A decoded picture: width×height pixels 0xAARRGGBB (alpha 0xFF opaque),
+ * row-major, top row first, as image files store them. */
+typedef struct kf3ds_image {
+    const uint32_t *pixels;
+    int width, height;          /* 1 .. 32768 */
+} kf3ds_image;
+
+/* Gives the picture of one of a material's maps (the image file its
+ * kf3ds_texture_map names; the caller finds and decodes it). The renderer
+ * draws texture 1, texture 2 and the opacity map: it copies the picture once
+ * (resampled to power-of-two sides of at most 1024, with its mipmaps, the
+ * map's strength, tiling bits and the material's diffuse colour taken into
+ * account) and maps it with the mesh's texture coordinates, perspective-
+ * correct, bilinear, mipmapped, placed by the map's scale, offset and angle
+ * (docs/format.md, 'Texture mapping'). The other kinds are not drawn.
+ * image NULL removes the picture. Allocates (the renderer's allocator);
+ * rendering still does not. Returns 1 when the renderer uses the picture, 0
+ * for a kind it does not draw, -1 for no such material, a picture out of
+ * range, or out of memory (the map then has no picture). */
+KF3DS_API int kf3ds_renderer_set_map(kf3ds_renderer *renderer, uint32_t material,
+                                     kf3ds_map_kind kind, const kf3ds_image *image);
+/* The picture of the file's bitmap background (environment.bitmap), shown
+ * stretched over the frame when the file switches it on. Same rules. */
+KF3DS_API int kf3ds_renderer_set_background(kf3ds_renderer *renderer, const kf3ds_image *image);
 
 /* An orbit view looking at the centre of [min, max] from azimuth/elevation
  * (degrees; azimuth 0 looks along +y, 90 along +x; elevation up from the ground

@@ -5,7 +5,8 @@
 #                     optional corpus is there (FUZZ_CORPUS: $KF3DS_CORPUS, else
 #                     ../shared/corpus), a seed corpus built from it
 #                     (build/fuzz/corpus, never copied into the repository)
-#   make fuzz-smoke   replays tests/fuzz-regressions, then runs the targets for
+#                     (fuzz_cel, the Animator picture decoder, has seeds of its own)
+#   make fuzz-smoke   replays tests/fuzz-regressions, then runs every target for
 #                     FUZZ_TIME seconds each (in parallel) over the seeds; any
 #                     crash, leak, timeout or sanitizer report fails the target
 #                     (fuzz_kfb, the .kfb reader, starts from files kf3ds bake
@@ -31,7 +32,7 @@ fuzz-deps:
 	@sh tools/ensure-deps.sh clang libclang-rt-14-dev
 
 fuzz: fuzz-deps
-	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk $(FUZZ_DIR)/fuzz_kfb fuzz-seeds
+	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk $(FUZZ_DIR)/fuzz_kfb $(FUZZ_DIR)/fuzz_cel fuzz-seeds
 
 $(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c tests/support_oracle.c tests/support.h $(FUZZ_COMMON)
 	@mkdir -p $(@D)
@@ -50,6 +51,15 @@ $(FUZZ_DIR)/fuzz_kfb: fuzz/fuzz_kfb.c include/kf3ds_kfb.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kfb.c
 
+# The Animator CEL/PIC decoder of the command (tools/cmd_cel.c).
+$(FUZZ_DIR)/fuzz_cel: fuzz/fuzz_cel.c tools/cmd_cel.c tools/cmd_maps.h tools/cmd.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DKF3DS_NO_FRONTENDS -o $@ fuzz/fuzz_cel.c tools/cmd_cel.c
+
+$(FUZZ_DIR)/gen_cel_seeds: fuzz/gen_cel_seeds.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -g $(WARN) -o $@ fuzz/gen_cel_seeds.c
+
 $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h tools/write3ds.c \
   tools/write3ds.h
 	@mkdir -p $(@D)
@@ -58,11 +68,14 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h to
 
 # Seeds: the project's own small strange files, its samples, and (when it is
 # there) the public corpus, files up to 256 KB, copied into build/ only.
-fuzz-seeds: $(FUZZ_DIR)/gen_seeds $(BUILD)/kf3ds
-	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/kfb-seeds
+fuzz-seeds: $(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/gen_cel_seeds $(BUILD)/kf3ds
+	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/kfb-seeds $(FUZZ_DIR)/cel-seeds
 	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts $(FUZZ_DIR)/kfb-seeds \
-	  $(FUZZ_DIR)/work/load $(FUZZ_DIR)/work/walk $(FUZZ_DIR)/work/kfb
+	  $(FUZZ_DIR)/work/load $(FUZZ_DIR)/work/walk $(FUZZ_DIR)/work/kfb $(FUZZ_DIR)/work/cel \
+	  $(FUZZ_DIR)/cel-seeds
 	$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds
+	$(FUZZ_DIR)/gen_cel_seeds $(FUZZ_DIR)/cel-seeds
+	@cp data/*.cel $(FUZZ_DIR)/cel-seeds/
 	@cp data/*.3ds $(FUZZ_DIR)/seeds/
 	@for f in data/*.3ds; do b=$$(basename $$f .3ds); \
 	  $(BUILD)/kf3ds bake $$f -q --frames 0:3 -o $(FUZZ_DIR)/kfb-seeds/$$b.kfb && \
@@ -87,13 +100,20 @@ fuzz_one = $(FUZZ_DIR)/$(1) $(FUZZ_RUN) -runs=1 $(or $(3),$(FUZZ_REGRESSIONS) $(
 	  || { tail -n 80 $(FUZZ_DIR)/$(1).log; echo "fuzz-smoke: $(1) found a crash (see $(FUZZ_DIR)/artifacts/)"; exit 1; }; \
 	grep -E 'DONE|stat::number_of_executed_units|stat::peak_rss' $(FUZZ_DIR)/$(1).log | sed 's/^/$(1): /'
 
+# The decoder's run: its own seeds, no .3ds regressions.
+fuzz_cel_run = $(FUZZ_DIR)/fuzz_cel $(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) $(FUZZ_DIR)/work/cel \
+	  $(FUZZ_DIR)/cel-seeds > $(FUZZ_DIR)/fuzz_cel.log 2>&1 \
+	  || { tail -n 80 $(FUZZ_DIR)/fuzz_cel.log; echo "fuzz-smoke: fuzz_cel found a crash (see $(FUZZ_DIR)/artifacts/)"; exit 1; }; \
+	grep -E 'DONE|stat::number_of_executed_units|stat::peak_rss' $(FUZZ_DIR)/fuzz_cel.log | sed 's/^/fuzz_cel: /'
+
 fuzz-smoke: fuzz
-	@echo "fuzz-smoke: 3 targets, $(FUZZ_TIME) s each, in parallel"
+	@echo "fuzz-smoke: 4 targets, $(FUZZ_TIME) s each, in parallel"
 	@( $(call fuzz_one,fuzz_load,load) ) & p1=$$!; \
 	 ( $(call fuzz_one,fuzz_walk,walk) ) & p2=$$!; \
 	 ( $(call fuzz_one,fuzz_kfb,kfb,$(FUZZ_DIR)/kfb-seeds/*,$(FUZZ_DIR)/kfb-seeds) ) & p3=$$!; \
-	 s=0; wait $$p1 || s=1; wait $$p2 || s=1; wait $$p3 || s=1; \
-	 if [ $$s = 0 ]; then echo "fuzz-smoke: 3 passed, 0 failed"; else echo "fuzz-smoke: failed"; fi; exit $$s
+	 ( $(fuzz_cel_run) ) & p4=$$!; \
+	 s=0; wait $$p1 || s=1; wait $$p2 || s=1; wait $$p3 || s=1; wait $$p4 || s=1; \
+	 if [ $$s = 0 ]; then echo "fuzz-smoke: 4 passed, 0 failed"; else echo "fuzz-smoke: failed"; fi; exit $$s
 
 fuzz-run: FUZZ_TIME = 900
 fuzz-run: fuzz-smoke

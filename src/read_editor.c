@@ -1,4 +1,5 @@
-/* MDATA: meshes, materials, cameras, lights, ambient colour, master scale.
+/* MDATA: meshes, materials, cameras, lights, ambient colour, master scale,
+ * background and atmosphere.
  * Runs in both passes: the counting pass only counts the objects, so that
  * the filling pass can fill arrays of the right size. Validation that needs
  * the whole section (face indices, material names, mirrored meshes) happens
@@ -456,6 +457,115 @@ static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc
     }
 }
 
+/* ---- background and atmosphere (docs/format.md, 'Background and atmosphere') */
+
+/* Floats at the start of a payload, cleaned (NaN and huge values become
+ * `fallback`, with one warning). Returns 0 after a short read. */
+static int read_floats(kf3ds__ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *c, float *v, int n,
+                       const char *what)
+{
+    uint32_t bad = 0, big = 0;
+    int i;
+    for (i = 0; i < n; i++)
+        v[i] = kf3ds_read_f32(b);
+    if (kf3ds__check_short(ctx, b, c))
+        return 0;
+    kf3ds__clean_floats(v, (size_t)n, 0.0f, KF3DS__MAX_VALUE, &bad, &big);
+    kf3ds__warn_cleaned(ctx, bad, big, c->offset, c->id, what);
+    return 1;
+}
+
+/* V_GRADIENT: the middle colour's position, then three colours, top first,
+ * each a COLOR_ chunk that a linear one after it may replace. */
+static void read_gradient(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *gc,
+                          kf3ds_environment *e)
+{
+    kf3ds_chunk c;
+    kf3ds_reader cb;
+    int slot = -1, i;
+    if (!read_floats(ctx, &b, gc, &e->gradient_mid, 1, "gradient position"))
+        return;
+    while (kf3ds__next_chunk(ctx, &b, gc->id, &c, &cb)) {
+        int linear = c.id == KF3DS_CHUNK_LIN_COLOR_F || c.id == KF3DS_CHUNK_LIN_COLOR_24;
+        float v[3];
+        if (c.id == KF3DS_CHUNK_COLOR_F || c.id == KF3DS_CHUNK_LIN_COLOR_F) {
+            for (i = 0; i < 3; i++)
+                v[i] = kf3ds_read_f32(&cb);
+        } else if (c.id == KF3DS_CHUNK_COLOR_24 || c.id == KF3DS_CHUNK_LIN_COLOR_24) {
+            for (i = 0; i < 3; i++)
+                v[i] = kf3ds_read_u8(&cb) / 255.0f;
+        } else {
+            continue;
+        }
+        if (!linear || slot < 0)
+            slot++;
+        if (kf3ds__check_short(ctx, &cb, &c) || slot > 2)
+            continue;
+        kf3ds__sanitize(ctx, v, 3, 0.0f, KF3DS__MAX_VALUE, c.offset, c.id, "colour");
+        memcpy(e->gradient[slot], v, sizeof v);
+    }
+}
+
+/* FOG, LAYER_FOG, DISTANCE_CUE: fixed floats, then a colour and the flag
+ * that fogs the background. */
+static void read_atmosphere(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
+                            kf3ds_environment *e)
+{
+    float v[4];
+    kf3ds_chunk sc;
+    kf3ds_reader sb;
+    if (c->id == KF3DS_CHUNK_LAYER_FOG) {
+        if (!read_floats(ctx, &b, c, v, 3, "layer fog"))
+            return;
+        e->layer_flags = kf3ds_read_u32(&b);
+        if (kf3ds__check_short(ctx, &b, c))
+            return;
+        e->layer_bottom = v[0];
+        e->layer_top = v[1];
+        e->layer_density = v[2];
+        read_color(ctx, b, c->id, e->layer_color);
+        return;
+    }
+    if (!read_floats(ctx, &b, c, v, 4, c->id == KF3DS_CHUNK_FOG ? "fog" : "distance cue"))
+        return;
+    if (c->id == KF3DS_CHUNK_FOG) {
+        e->fog_near = v[0];
+        e->fog_near_density = v[1] / 100.0f;
+        e->fog_far = v[2];
+        e->fog_far_density = v[3] / 100.0f;
+        read_color(ctx, b, c->id, e->fog_color);
+    } else {
+        e->cue_near = v[0];
+        e->cue_near_dim = v[1] / 100.0f;
+        e->cue_far = v[2];
+        e->cue_far_dim = v[3] / 100.0f;
+    }
+    while (kf3ds__next_chunk(ctx, &b, c->id, &sc, &sb)) {
+        if (sc.id == KF3DS_CHUNK_FOG_BGND && c->id == KF3DS_CHUNK_FOG)
+            e->fog_background = 1;
+        if (sc.id == KF3DS_CHUNK_DCUE_BGND && c->id == KF3DS_CHUNK_DISTANCE_CUE)
+            e->cue_background = 1;
+    }
+}
+
+/* The USE_ chunks: one background and one atmosphere are in effect; when a
+ * file has several, the first of the order below wins (the 3DS toolkit's). */
+static void use_environment(kf3ds_environment *e, uint16_t id)
+{
+    static const uint16_t order[6] = { KF3DS_CHUNK_USE_BIT_MAP, KF3DS_CHUNK_USE_SOLID_BGND,
+                                       KF3DS_CHUNK_USE_V_GRADIENT, KF3DS_CHUNK_USE_FOG,
+                                       KF3DS_CHUNK_USE_LAYER_FOG,
+                                       KF3DS_CHUNK_USE_DISTANCE_CUE };
+    int i;
+    for (i = 0; i < 6 && order[i] != id; i++)
+        continue;
+    if (i < 3 && (e->background == KF3DS_BACKGROUND_NONE || (int)e->background > i + 1))
+        e->background = (kf3ds_background_kind)(i + 1);
+    else if (i >= 3 && i < 6 &&
+             (e->atmosphere == KF3DS_ATMOSPHERE_NONE || (int)e->atmosphere > i - 2))
+        e->atmosphere = (kf3ds_atmosphere_kind)(i - 2);
+}
+
 /* Takes the next slot of an array sized by the counting pass (NULL in the
  * counting pass or when full). */
 #define NEXT_SLOT(ctx, arr, num, cap) \
@@ -525,6 +635,18 @@ void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body)
                                     c.id, "master scale");
                 break;
             case KF3DS_CHUNK_AMBIENT_LIGHT: read_color(ctx, b, c.id, s->ambient); break;
+            case KF3DS_CHUNK_BIT_MAP: s->environment.bitmap = kf3ds__read_name(ctx, &b, &c); break;
+            case KF3DS_CHUNK_SOLID_BGND: read_color(ctx, b, c.id, s->environment.solid); break;
+            case KF3DS_CHUNK_V_GRADIENT: read_gradient(ctx, b, &c, &s->environment); break;
+            case KF3DS_CHUNK_FOG:
+            case KF3DS_CHUNK_LAYER_FOG:
+            case KF3DS_CHUNK_DISTANCE_CUE: read_atmosphere(ctx, b, &c, &s->environment); break;
+            case KF3DS_CHUNK_USE_BIT_MAP:
+            case KF3DS_CHUNK_USE_SOLID_BGND:
+            case KF3DS_CHUNK_USE_V_GRADIENT:
+            case KF3DS_CHUNK_USE_FOG:
+            case KF3DS_CHUNK_USE_LAYER_FOG:
+            case KF3DS_CHUNK_USE_DISTANCE_CUE: use_environment(&s->environment, c.id); break;
             default: break;
             }
             kf3ds__check_short(ctx, &b, &c);
@@ -624,17 +746,17 @@ void kf3ds__finish_editor(kf3ds__ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     uint32_t i, j;
+    if (!s->environment.bitmap)
+        s->environment.bitmap = "";
     for (i = 0; i < s->num_materials; i++) {
         kf3ds_material *m = &s->materials[i];
-        kf3ds_texture_map *maps[8];
-        maps[0] = &m->texture1; maps[1] = &m->texture2; maps[2] = &m->opacity;
-        maps[3] = &m->bump; maps[4] = &m->specular_map; maps[5] = &m->shininess_map;
-        maps[6] = &m->self_illum_map; maps[7] = &m->reflection;
         if (!m->name)
             m->name = "";
-        for (j = 0; j < 8; j++)
-            if (!maps[j]->file)
-                maps[j]->file = "";
+        for (j = 0; j < KF3DS_MAP_COUNT; j++) {
+            kf3ds_texture_map *map = (kf3ds_texture_map *)kf3ds_material_map(m, (kf3ds_map_kind)j);
+            if (!map->file)
+                map->file = "";
+        }
     }
     for (i = 0; i < s->num_meshes; i++)
         validate_mesh(ctx, &s->meshes[i]);

@@ -11,6 +11,32 @@ const char *kf3ds_node_type_name(kf3ds_node_type type)
     return (unsigned)type < 7 ? names[type] : "?";
 }
 
+const kf3ds_texture_map *kf3ds_material_map(const kf3ds_material *m, kf3ds_map_kind kind)
+{
+    if (!m)
+        return NULL;
+    switch (kind) {
+    case KF3DS_MAP_TEXTURE1: return &m->texture1;
+    case KF3DS_MAP_TEXTURE2: return &m->texture2;
+    case KF3DS_MAP_OPACITY: return &m->opacity;
+    case KF3DS_MAP_BUMP: return &m->bump;
+    case KF3DS_MAP_SPECULAR: return &m->specular_map;
+    case KF3DS_MAP_SHININESS: return &m->shininess_map;
+    case KF3DS_MAP_SELF_ILLUM: return &m->self_illum_map;
+    case KF3DS_MAP_REFLECTION: return &m->reflection;
+    default: return NULL;
+    }
+}
+
+const char *kf3ds_map_kind_name(kf3ds_map_kind kind)
+{
+    static const char *const names[KF3DS_MAP_COUNT] = {
+        "texture1", "texture2", "opacity", "bump", "specular", "shininess", "self_illum",
+        "reflection"
+    };
+    return (unsigned)kind < KF3DS_MAP_COUNT ? names[kind] : "?";
+}
+
 int32_t kf3ds_scene_find_node(const kf3ds_scene *scene, const char *name)
 {
     uint32_t i;

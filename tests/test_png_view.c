@@ -146,6 +146,36 @@ static void test_size(void **state)
     remove(png);
 }
 
+/* Pixels of the motion paths' object colour (0xF0D040). */
+static long path_pixels(const picture *p)
+{
+    long n = 0, i;
+    for (i = 0; i < (long)p->width * p->height; i++)
+        n += p->rgb[3 * i] == 0xF0 && p->rgb[3 * i + 1] == 0xD0 && p->rgb[3 * i + 2] == 0x40;
+    return n;
+}
+
+/* --paths (key m): the orbits of the orrery's moving planets appear as lines
+ * of their colour; without it there are none. */
+static void test_motion_paths(void **state)
+{
+    char png[320];
+    picture p;
+    (void)state;
+    support_tmp_path(png, sizeof png, "paths.png");
+    support_run_ok(headless_env(), "view", "data/orrery.3ds", "--paused", "--frame", "10",
+                   "--paths", "--exit-after-frames", "1", "--screenshot", png, NULL);
+    p = support_read_png(png);
+    assert_true(path_pixels(&p) > 300);
+    free(p.rgb);
+    support_run_ok(headless_env(), "view", "data/orrery.3ds", "--paused", "--frame", "10",
+                   "--exit-after-frames", "1", "--screenshot", png, NULL);
+    p = support_read_png(png);
+    assert_int_equal(path_pixels(&p), 0);
+    free(p.rgb);
+    remove(png);
+}
+
 /* 1 when a line of `text` starts with `prefix`. */
 static int has_line_starting(const char *text, const char *prefix)
 {
@@ -223,6 +253,28 @@ static void test_no_display(void **state)
     assert_non_null(nl);
     assert_int_equal(nl[1], '\0');    /* one line */
     assert_false(file_exists(png));
+    run_free(&r);
+}
+
+/* No display and no driver chosen: SDL would fall back to its invisible
+ * offscreen window and play there forever; the viewer says why it cannot
+ * show anything and exits 1 instead (no --exit-after-frames: a viewer that
+ * ran would never return). */
+static void test_headless_without_driver(void **state)
+{
+    run_result r;
+    const char *nl;
+    (void)state;
+    r = run_view("env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER", "view", "data/arm.3ds",
+                 NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(strncmp(r.err, "kf3ds: view: cannot open a window (", 35), 0);
+    assert_non_null(strstr(r.err, "no display"));
+    assert_non_null(strstr(r.err, "SDL_VIDEODRIVER=dummy"));
+    nl = strchr(r.err, '\n');
+    assert_non_null(nl);
+    assert_int_equal(nl[1], '\0'); /* one line */
+    assert_string_equal(r.out, "");
     run_free(&r);
 }
 
@@ -305,8 +357,10 @@ int main(void)
         cmocka_unit_test(test_plays_and_screenshots),
         cmocka_unit_test(test_repeatable_frames),
         cmocka_unit_test(test_size),
+        cmocka_unit_test(test_motion_paths),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_display),
+        cmocka_unit_test(test_headless_without_driver),
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_help),
     };

@@ -182,7 +182,9 @@ static kf3ds_scene *load_w3ds(w3ds *w)
     return s;
 }
 
-/* Renders a scene at frame 0 (poses from scene_eval). */
+/* Renders a scene at frame 0 (poses from scene_eval), faces one-sided as 3D
+ * Studio draws them when render_cull is set. */
+static int render_cull;
 static void render(const kf3ds_scene *s, const kf3ds_view *v, kf3ds_shading shading,
                    unsigned overlays, picture *pic, kf3ds_render_stats *st)
 {
@@ -195,6 +197,7 @@ static void render(const kf3ds_scene *s, const kf3ds_view *v, kf3ds_shading shad
     o.shading = shading;
     o.overlays = overlays;
     o.background = BG;
+    o.cull_back_faces = (uint8_t)render_cull;
     if (s->num_nodes)
         kf3ds_scene_eval(s, 0.0, 0, poses);
     kf3ds_render_scene(r, poses, v, &o, &pic->fb, st);
@@ -409,7 +412,7 @@ static void test_depth_order(void **state)
  * (MESH_MATRIX X axis (−1,0,0), origin (5,0,0); a node at (5,0,0) puts it
  * back at its file position) the file's winding is inside-out, so the
  * clockwise one is the front. The picture of a drawn quad is the same. */
-static long render_quad(int mirrored, int ccw, int two_sided, int box[4])
+static long render_quad(int mirrored, int ccw, int two_sided, int box[4], uint32_t *centre)
 {
     static const float pts[12] = { 4, 0, -1, 6, 0, -1, 6, 0, 1, 4, 0, 1 };
     static const uint16_t ccw_faces[6] = { 0, 1, 2, 0, 2, 3 }; /* seen from −y */
@@ -437,30 +440,56 @@ static long render_quad(int mirrored, int ccw, int two_sided, int box[4])
     render(s, &v, KF3DS_SHADE_SMOOTH, 0, &pic, &st);
     assert_int_equal(st.triangles_submitted, 2);
     n = drawn_box(&pic, BG, box);
+    if (centre)
+        *centre = px(&pic, 100, 100);
     pic_free(&pic);
     kf3ds_scene_free(s);
     return n;
 }
 
+/* With --cull (3D Studio's renderer) faces are one-sided unless two-sided. */
 static void test_mirrored_culling(void **state)
 {
     int box[4], ref[4];
     long n;
     (void)state;
+    render_cull = 1;
     /* plain: 100 ± 100/10 → pixels 90..109 */
-    n = render_quad(0, 1, 0, ref);
+    n = render_quad(0, 1, 0, ref, NULL);
     assert_int_equal(n, 400);
     assert_int_equal(ref[0], 90);
     assert_int_equal(ref[2], 109);
-    assert_int_equal(render_quad(0, 0, 0, box), 0);
+    assert_int_equal(render_quad(0, 0, 0, box, NULL), 0);
     /* mirrored: the other winding is the front, at the same place */
-    n = render_quad(1, 0, 0, box);
+    n = render_quad(1, 0, 0, box, NULL);
     assert_int_equal(n, 400);
     assert_memory_equal(box, ref, sizeof box);
-    assert_int_equal(render_quad(1, 1, 0, box), 0);
+    assert_int_equal(render_quad(1, 1, 0, box, NULL), 0);
     /* two-sided materials are never culled */
-    assert_int_equal(render_quad(0, 0, 1, box), 400);
-    assert_int_equal(render_quad(1, 1, 1, box), 400);
+    assert_int_equal(render_quad(0, 0, 1, box, NULL), 400);
+    assert_int_equal(render_quad(1, 1, 1, box, NULL), 400);
+    render_cull = 0;
+}
+
+/* By default every face is drawn, and a face seen from behind is lit on its
+ * flipped normal: the quad facing away looks exactly like the one facing the
+ * camera (lit by the headlight along the view axis). Lit on its own normal it
+ * would get only the fill light: 0.08 · 200 → 16 per channel, not 0.98 · 200. */
+static void test_back_faces_drawn(void **state)
+{
+    int box[4], ref[4];
+    uint32_t front, back;
+    int mirrored;
+    (void)state;
+    render_cull = 0;
+    for (mirrored = 0; mirrored < 2; mirrored++) {
+        assert_int_equal(render_quad(mirrored, !mirrored, 0, ref, &front), 400);
+        assert_int_equal(render_quad(mirrored, mirrored, 0, box, &back), 400);
+        assert_memory_equal(box, ref, sizeof box);
+        assert_int_equal(back, front);
+        /* 200 · (0.08 fill + 0.9 headlight) = 196 */
+        assert_int_equal(front & 0xFF, 196);
+    }
 }
 
 /* A ridge towards the camera: faces (L, S0, S1) and (R, S1, S0) meet along
@@ -1299,6 +1328,7 @@ int main(void)
         cmocka_unit_test(test_near_plane_clip),
         cmocka_unit_test(test_depth_order),
         cmocka_unit_test(test_mirrored_culling),
+        cmocka_unit_test(test_back_faces_drawn),
         cmocka_unit_test(test_smoothing_groups),
         cmocka_unit_test(test_wireframe_edge_flags),
         cmocka_unit_test(test_text),

@@ -1,7 +1,7 @@
 /* kf3ds-bench: load and evaluation timings (run by `make bench`, tools/bench.sh).
  *
  *   kf3ds-bench FILE [FRAMES]
- *   kf3ds-bench --render WxH FILE [FRAMES]
+ *   kf3ds-bench --render WxH [--textured] FILE [FRAMES]
  *
  * Loads FILE, then evaluates every node at FRAMES frames (default: the file's
  * animation length, anim_length or segment_end - segment_start if larger,
@@ -31,6 +31,11 @@
  *   render_ms_per_frame 9.87 triangles 100000
  *
  * where triangles is the mean number submitted per frame (render stats).
+ * --textured times the file twice in one run: as it is (no pictures), then
+ * with a generated 256×256 checker given as texture 1 of every material that
+ * names one (mk3ds bench-render-textured writes such a file), and ends with
+ *
+ *   render_ms_per_frame 9.87 triangles 100000 untextured_ms_per_frame 8.12 textured_ratio 1.215
  *
  * Exit status: 0 success, 1 the file cannot be loaded, 2 wrong usage.
  */
@@ -53,7 +58,7 @@
 static int usage(void)
 {
     fputs("usage: kf3ds-bench FILE [FRAMES]\n"
-          "       kf3ds-bench --render WxH FILE [FRAMES]\n"
+          "       kf3ds-bench --render WxH [--textured] FILE [FRAMES]\n"
           "  FRAMES: number of frames to evaluate (positive integer; default: the\n"
           "  file's animation length), or to render (default 100, spread over the\n"
           "  segment) at WxH pixels\n",
@@ -110,11 +115,83 @@ static double bench_frame(double start, double end, long i, long n)
     return n > 1 ? start + (end - start) * (double)i / (double)(n - 1) : start;
 }
 
+/* What one timing of the render loop gives. */
+typedef struct render_timing {
+    int runs;
+    double best, total;              /* ms for all frames: the best run, all runs */
+    unsigned long long submitted, drawn;
+} render_timing;
+
+/* Renders every frame once per run, runs as the method above says. */
+static render_timing time_render(const kf3ds_scene *scene, kf3ds_pose *poses,
+                                 kf3ds_renderer *renderer, const kf3ds_view *view,
+                                 const kf3ds_render_options *ro, kf3ds_framebuffer *fb,
+                                 long frames, double start, double end)
+{
+    render_timing tm;
+    kf3ds_render_stats st;
+    volatile uint32_t sink = 0;
+    long f;
+    memset(&tm, 0, sizeof tm);
+    /* Warm-up: one frame, so that the first run does not pay page faults. */
+    kf3ds_scene_eval(scene, start, 0, poses);
+    kf3ds_render_scene(renderer, poses, view, ro, fb, &st);
+    for (tm.runs = 0;
+         tm.runs < RENDER_MAX_RUNS && (tm.runs < RENDER_MIN_RUNS || tm.total < RENDER_TARGET_MS);
+         tm.runs++) {
+        unsigned long long sub = 0, drw = 0;
+        double t0 = now_ms(), t;
+        for (f = 0; f < frames; f++) {
+            kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
+            kf3ds_render_scene(renderer, poses, view, ro, fb, &st);
+            sub += st.triangles_submitted;
+            drw += st.triangles_drawn;
+        }
+        t = now_ms() - t0;
+        tm.total += t;
+        if (tm.runs == 0 || t < tm.best)
+            tm.best = t;
+        tm.submitted = sub;
+        tm.drawn = drw;
+        sink += fb->color[(size_t)(fb->height / 2) * (size_t)fb->width + (size_t)(fb->width / 2)];
+    }
+    (void)sink;
+    return tm;
+}
+
+/* --textured: a 256×256 checkerboard of 16×16 cells with a thin grid,
+ * given as texture 1 of every material that names one. Returns how many. */
+static int attach_checkers(const kf3ds_scene *scene, kf3ds_renderer *renderer)
+{
+    static uint32_t px[256 * 256];
+    kf3ds_image img;
+    uint32_t i;
+    int x, y, n = 0;
+    for (y = 0; y < 256; y++)
+        for (x = 0; x < 256; x++)
+            px[y * 256 + x] = x % 16 == 0 || y % 16 == 0 ? 0xFF202020u
+                              : ((x / 16 + y / 16) & 1) ? 0xFFE8C070u : 0xFF3060A0u;
+    img.pixels = px;
+    img.width = img.height = 256;
+    for (i = 0; i < scene->num_materials; i++)
+        if (scene->materials[i].texture1.file[0])
+            n += kf3ds_renderer_set_map(renderer, i, KF3DS_MAP_TEXTURE1, &img) == 1;
+    return n;
+}
+
+static void print_timing(const char *what, const render_timing *tm, long frames)
+{
+    printf("%s runs %d best %.3f ms mean %.3f ms (%.3f ms per frame; %.1f triangles "
+           "drawn per frame)\n",
+           what, tm->runs, tm->best, tm->total / tm->runs, tm->best / (double)frames,
+           (double)tm->drawn / (double)frames);
+}
+
 static int bench_render(int argc, char **argv)
 {
     const char *file;
     long frames = RENDER_DEFAULT_FRAMES, f;
-    int width, height, runs, have = 0, k;
+    int width, height, have = 0, k, textured = 0, maps = 0;
     kf3ds_diag err;
     kf3ds_scene *scene;
     kf3ds_pose *poses;
@@ -122,12 +199,16 @@ static int bench_render(int argc, char **argv)
     kf3ds_framebuffer fb;
     kf3ds_view view;
     kf3ds_render_options ro;
-    kf3ds_render_stats st;
     float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1};
-    double t0, t, total, best = 0.0, start, end;
-    unsigned long long submitted = 0, drawn = 0;
-    volatile uint32_t sink = 0;
+    double start, end;
+    render_timing plain, tex;
 
+    if (argc >= 4 && strcmp(argv[3], "--textured") == 0) {
+        textured = 1;
+        argv[3] = argv[2]; /* drop the switch: --render WxH FILE [FRAMES] */
+        argv++;
+        argc--;
+    }
     if (argc < 4 || argc > 5 || !parse_size(argv[2], &width, &height) || argv[3][0] == '\0') {
         if (argc >= 3 && !parse_size(argv[2], &width, &height))
             fprintf(stderr, "kf3ds-bench: --render needs WxH (1 to 16384 each), not '%s'\n",
@@ -180,38 +261,25 @@ static int bench_render(int argc, char **argv)
     memset(&ro, 0, sizeof ro);
     ro.shading = KF3DS_SHADE_SMOOTH;
 
-    /* Warm-up: one frame, so that the first run does not pay page faults. */
-    kf3ds_scene_eval(scene, start, 0, poses);
-    kf3ds_render_scene(renderer, poses, &view, &ro, &fb, &st);
-
-    total = 0.0;
-    for (runs = 0; runs < RENDER_MAX_RUNS && (runs < RENDER_MIN_RUNS || total < RENDER_TARGET_MS);
-         runs++) {
-        unsigned long long sub = 0, drw = 0;
-        t0 = now_ms();
-        for (f = 0; f < frames; f++) {
-            kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
-            kf3ds_render_scene(renderer, poses, &view, &ro, &fb, &st);
-            sub += st.triangles_submitted;
-            drw += st.triangles_drawn;
-        }
-        t = now_ms() - t0;
-        total += t;
-        if (runs == 0 || t < best)
-            best = t;
-        submitted = sub;
-        drawn = drw;
-        sink += fb.color[(size_t)(height / 2) * (size_t)width + (size_t)(width / 2)];
-    }
+    plain = time_render(scene, poses, renderer, &view, &ro, &fb, frames, start, end);
     printf("file %s\n", file);
     printf("render %dx%d frames %ld over %g..%g, smooth shading, orbit view\n", width, height,
            frames, start, end);
-    printf("render runs %d best %.3f ms mean %.3f ms (%.3f ms per frame; %.1f triangles "
-           "drawn per frame)\n",
-           runs, best, total / runs, best / (double)frames, (double)drawn / (double)frames);
-    printf("render_ms_per_frame %.2f triangles %llu\n", best / (double)frames,
-           (submitted + (unsigned long long)frames / 2) / (unsigned long long)frames);
-    (void)sink;
+    print_timing(textured ? "untextured" : "render", &plain, frames);
+    if (textured) {
+        maps = attach_checkers(scene, renderer);
+        tex = time_render(scene, poses, renderer, &view, &ro, &fb, frames, start, end);
+        printf("textured: a 256x256 checker as texture 1 of %d materials\n", maps);
+        print_timing("textured", &tex, frames);
+        printf("render_ms_per_frame %.2f triangles %llu untextured_ms_per_frame %.2f "
+               "textured_ratio %.3f\n",
+               tex.best / (double)frames,
+               (tex.submitted + (unsigned long long)frames / 2) / (unsigned long long)frames,
+               plain.best / (double)frames, plain.best > 0 ? tex.best / plain.best : 0.0);
+    } else {
+        printf("render_ms_per_frame %.2f triangles %llu\n", plain.best / (double)frames,
+               (plain.submitted + (unsigned long long)frames / 2) / (unsigned long long)frames);
+    }
     free(fb.color);
     free(fb.depth);
     kf3ds_renderer_free(renderer);

@@ -34,6 +34,7 @@ extern const cli_verb cmd_bake_verb;
 extern const cli_verb cmd_export_verb;
 extern const cli_verb cmd_render_verb;
 extern const cli_verb cmd_view_verb;
+extern const cli_verb cmd_plot_verb;
 #endif
 
 /* ---- usage and help ---------------------------------------------------- */

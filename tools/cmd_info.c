@@ -1,6 +1,6 @@
 /* kf3ds info FILE — the summary a person reads first: sizes, counts, frame
  * range, the node hierarchy with key counts, and the diagnostics. */
-#include "cmd.h"
+#include "cmd_maps.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,7 +173,70 @@ static void print_diag_list(FILE *out, const kf3ds_scene *s, const kf3ds_diag *e
     }
 }
 
-static int run_info(const char *file)
+/* One map: its kind, stored name and where it was found (or where not). */
+static void print_map(FILE *out, const map_search *ms, const char *kind, const char *name)
+{
+    char *path = map_find(ms, name);
+    fprintf(out, " %s ", kind);
+    cli_text_name(out, name);
+    if (path) {
+        fputs(" found ", out);
+        cli_text_cstr(out, path);
+    } else {
+        fputs(" missing", out);
+    }
+    free(path);
+}
+
+/* The maps of each material that has any, and the background and
+ * atmosphere the file switches on (docs/output.md, 'info'). */
+static void print_maps(FILE *out, const kf3ds_scene *s, const map_search *ms)
+{
+    static const char *const backgrounds[4] = { "none", "bitmap", "solid", "gradient" };
+    static const char *const atmospheres[4] = { "none", "fog", "layer fog", "distance cue" };
+    const kf3ds_environment *e = &s->environment;
+    uint32_t i;
+    int k, listed = 0;
+    for (i = 0; i < s->num_materials; i++) {
+        const kf3ds_material *m = &s->materials[i];
+        int any = 0;
+        for (k = 0; k < KF3DS_MAP_COUNT; k++) {
+            const kf3ds_texture_map *t = kf3ds_material_map(m, (kf3ds_map_kind)k);
+            if (!t->file[0])
+                continue;
+            if (!any) {
+                fprintf(out, "  [%lu] ", (unsigned long)i);
+                cli_text_name(out, m->name);
+                fputc(':', out);
+            }
+            if (any)
+                fputc(';', out);
+            print_map(out, ms, kf3ds_map_kind_name((kf3ds_map_kind)k), t->file);
+            any = 1;
+        }
+        if (any)
+            fputc('\n', out);
+        listed |= any;
+    }
+    if (listed || (e->background == KF3DS_BACKGROUND_BITMAP && e->bitmap[0])) {
+        fputs("  maps looked for in ", out);
+        map_search_print(ms, out);
+        fputc('\n', out);
+    }
+    if (e->background == KF3DS_BACKGROUND_NONE && e->atmosphere == KF3DS_ATMOSPHERE_NONE)
+        return;
+    fprintf(out, "environment: background %s", backgrounds[e->background & 3]);
+    if (e->background == KF3DS_BACKGROUND_SOLID) {
+        fputc(' ', out);
+        print_vec3(out, e->solid);
+    } else if (e->background == KF3DS_BACKGROUND_BITMAP && e->bitmap[0]) {
+        fputc(',', out);
+        print_map(out, ms, "bitmap", e->bitmap);
+    }
+    fprintf(out, ", atmosphere %s\n", atmospheres[e->atmosphere & 3]);
+}
+
+static int run_info(const char *file, const map_search *given)
 {
     size_t size;
     kf3ds_diag err;
@@ -209,6 +272,12 @@ static int run_info(const char *file)
     fprintf(out, "meshes: %lu (%llu vertices, %llu faces)\n", (unsigned long)s->num_meshes,
             verts, faces);
     fprintf(out, "materials: %lu\n", (unsigned long)s->num_materials);
+    {
+        map_search ms;
+        if (map_search_begin(&ms, file, given))
+            print_maps(out, s, &ms);
+        map_search_free(&ms);
+    }
     fprintf(out, "cameras: %lu\n", (unsigned long)s->num_cameras);
     fprintf(out, "lights: %lu (%lu spot)\n", (unsigned long)s->num_lights, (unsigned long)spots);
     fprintf(out, "ambient: ");
@@ -245,26 +314,45 @@ static int run_info(const char *file)
 static int cmd_info(int argc, char **argv)
 {
     cli_args a;
+    map_search given;
     int r;
+    memset(&given, 0, sizeof given);
     cli_args_begin(&a, "info", argc, argv);
-    while ((r = cli_next_option(&a)) > 0)
-        return cli_unknown_option(&a);
-    if (r < 0)
+    while ((r = cli_next_option(&a)) > 0) {
+        int m = map_search_option(&a, &given);
+        if (m == 0)
+            m = (cli_unknown_option(&a), -1);
+        if (m < 0) {
+            map_search_free(&given);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (r < 0) {
+        map_search_free(&given);
         return CLI_EXIT_USAGE;
-    return run_info(a.file);
+    }
+    r = run_info(a.file, &given);
+    map_search_free(&given);
+    return r;
 }
 
 const cli_verb cmd_info_verb = {
     "info",
     cmd_info,
-    "info FILE",
+    "info FILE [--maps DIR]...",
     "Summarise a file: size, version, counts, frame range, node tree, problems.",
     "Prints the file size, M3D_VERSION, MESH_VERSION and MASTER_SCALE, the number of\n"
-    "meshes (with their total vertices and faces), materials, cameras and lights, the\n"
+    "meshes (with their total vertices and faces), materials (with the maps each one\n"
+    "uses and whether its picture was found, see --maps), cameras and lights, the\n"
     "keyframer's segment (KFSEG) and animation length, then the node hierarchy as an\n"
     "indented tree: each node's [index], type, name (instance name), pivot and the\n"
     "key count of every track it has, e.g. \"pos 5 rot 3 (multi-turn) scl 1\"\n"
     "(multi-turn: a rotation key of half a turn or more; wrap/repeat/loop: the track's\n"
     "loop mode). Last come the warnings and errors found while reading; they are\n"
-    "also printed on standard error.\n",
+    "also printed on standard error. A line 'environment:' names the background and\n"
+    "atmosphere the file switches on, when it does.\n"
+    "\n"
+    "Options:\n"
+    "  --maps DIR         also look for texture maps in DIR (repeatable; after the\n"
+    "                     .3ds file's folder, before the folders of $KF3DS_MAPS)\n",
 };

@@ -2,7 +2,7 @@
  * Renders frames of the animation headless with the library's software
  * rasterizer and writes them as PNG (cmd_png.c): one frame, a numbered
  * sequence (--frames), or a contact sheet (--sheet). */
-#include "cmd.h"
+#include "cmd_maps.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,8 @@ typedef struct render_opts {
     int has_orbit;
     kf3ds_shading shading;
     unsigned overlays;
-    int no_ease, no_label, quiet;
+    int no_ease, no_label, quiet, cull, no_textures, no_environment;
+    map_search maps;           /* the --maps folders */
     out_pattern pattern;
 } render_opts;
 
@@ -375,6 +376,8 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     ro.overlays = c->o->overlays;
     ro.has_camera_node = c->camera_node != KF3DS_NONE;
     ro.camera_node = ro.has_camera_node ? (uint32_t)c->camera_node : 0;
+    ro.cull_back_faces = (uint8_t)c->o->cull;
+    ro.no_file_environment = (uint8_t)c->o->no_environment;
     kf3ds_render_scene(c->renderer, c->poses, &view, &ro, fb, NULL);
     if (!c->o->no_label) {
         format_frame(num, sizeof num, frame);
@@ -598,7 +601,11 @@ static int run_render(render_opts *o)
         cli_scene_free(&cs);
         return CLI_EXIT_INPUT;
     }
-    if (o->sheet_cols)
+    if (!o->no_textures)
+        status = cli_attach_maps(c.renderer, cs.scene, o->file, &o->maps);
+    if (status)
+        ; /* (printed) */
+    else if (o->sheet_cols)
         status = render_sheet(&c);
     else if (o->has_frames)
         status = render_sequence(&c);
@@ -611,16 +618,17 @@ static int run_render(render_opts *o)
 
 /* ---- the verb ------------------------------------------------------------ */
 
-static int cmd_render(int argc, char **argv)
+/* Parses the command line into *o and runs the verb; the caller frees what
+ * *o holds. */
+static int cmd_render_parsed(render_opts *o, int argc, char **argv)
 {
-    render_opts o;
     cli_args args;
-    int more, status;
+    int more;
     const char *why = NULL;
-    memset(&o, 0, sizeof o);
-    o.azimuth = DEFAULT_AZIMUTH;
-    o.elevation = DEFAULT_ELEVATION;
-    o.shading = KF3DS_SHADE_SMOOTH;
+    memset(o, 0, sizeof *o);
+    o->azimuth = DEFAULT_AZIMUTH;
+    o->elevation = DEFAULT_ELEVATION;
+    o->shading = KF3DS_SHADE_SMOOTH;
 
     cli_args_begin(&args, VERB, argc, argv);
     while ((more = cli_next_option(&args)) > 0) {
@@ -628,67 +636,76 @@ static int cmd_render(int argc, char **argv)
         unsigned bit;
         int r;
         if (strcmp(a, "--no-ease") == 0) {
-            o.no_ease = 1;
+            o->no_ease = 1;
         } else if (strcmp(a, "--no-label") == 0) {
-            o.no_label = 1;
+            o->no_label = 1;
+        } else if (strcmp(a, "--cull") == 0) {
+            o->cull = 1;
+        } else if (strcmp(a, "--no-textures") == 0) {
+            o->no_textures = 1;
+        } else if (strcmp(a, "--no-environment") == 0) {
+            o->no_environment = 1;
+        } else if ((r = map_search_option(&args, &o->maps)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            o.quiet = 1;
+            o->quiet = 1;
         } else if ((bit = overlay_switch(a)) != 0) {
-            o.overlays |= bit;
+            o->overlays |= bit;
         } else if ((r = cli_option_value(&args, "-o", &v)) != 0 ||
                    (r = cli_option_value(&args, "--output", &v)) != 0) {
             if (r < 0)
                 return cli_usage_error(VERB, "%s needs a file name", a);
-            if (o.out)
-                return cli_usage_error(VERB, "more than one output ('%s' and '%s')", o.out, v);
+            if (o->out)
+                return cli_usage_error(VERB, "more than one output ('%s' and '%s')", o->out, v);
             if (!*v)
                 return cli_usage_error(VERB, "the output file name is empty");
-            o.out = v;
+            o->out = v;
         } else if ((r = cli_option_value(&args, "--frame", &v)) != 0) {
             if (r < 0)
                 return cli_usage_error(VERB, "--frame needs a number");
-            if (!cli_parse_frame(v, &o.frame) || fabs(o.frame) > 1e9)
+            if (!cli_parse_frame(v, &o->frame) || fabs(o->frame) > 1e9)
                 return cli_usage_error(VERB, "--frame '%s' is not a finite number", v);
-            o.has_frame = 1;
+            o->has_frame = 1;
         } else if ((r = cli_option_value(&args, "--frames", &v)) != 0) {
-            if (r < 0 || !parse_range(v, &o.first, &o.last, &o.step))
+            if (r < 0 || !parse_range(v, &o->first, &o->last, &o->step))
                 return cli_usage_error(VERB,
                                        "--frames needs A:B or A:B:STEP (integers, A <= B, "
                                        "STEP >= 1), not '%s'",
                                        r < 0 ? "" : v);
-            if ((o.last - o.first) / o.step + 1 > MAX_SEQUENCE)
+            if ((o->last - o->first) / o->step + 1 > MAX_SEQUENCE)
                 return cli_usage_error(VERB, "--frames '%s' makes more than %ld pictures", v,
                                        MAX_SEQUENCE);
-            o.has_frames = 1;
+            o->has_frames = 1;
         } else if ((r = cli_option_value(&args, "--sheet", &v)) != 0) {
-            if (r < 0 || !parse_dims(v, MAX_SHEET_CELLS, &o.sheet_cols, &o.sheet_rows))
+            if (r < 0 || !parse_dims(v, MAX_SHEET_CELLS, &o->sheet_cols, &o->sheet_rows))
                 return cli_usage_error(VERB, "--sheet needs COLSxROWS (1 to %d each), not '%s'",
                                        MAX_SHEET_CELLS, r < 0 ? "" : v);
         } else if ((r = cli_option_value(&args, "--size", &v)) != 0) {
-            if (r < 0 || !parse_dims(v, MAX_SIDE, &o.width, &o.height))
+            if (r < 0 || !parse_dims(v, MAX_SIDE, &o->width, &o->height))
                 return cli_usage_error(VERB, "--size needs WxH (1 to %d pixels each), not '%s'",
                                        MAX_SIDE, r < 0 ? "" : v);
-            o.has_size = 1;
+            o->has_size = 1;
         } else if ((r = cli_option_value(&args, "--camera", &v)) != 0) {
             if (r < 0 || !*v)
                 return cli_usage_error(VERB, "--camera needs a camera name");
-            o.camera = v;
+            o->camera = v;
         } else if ((r = cli_option_value(&args, "--orbit", &v)) != 0) {
-            if (r < 0 || !parse_orbit(v, &o.azimuth, &o.elevation))
+            if (r < 0 || !parse_orbit(v, &o->azimuth, &o->elevation))
                 return cli_usage_error(VERB,
                                        "--orbit needs AZ,EL in degrees (elevation -90 to 90), "
                                        "not '%s'",
                                        r < 0 ? "" : v);
-            o.has_orbit = 1;
+            o->has_orbit = 1;
         } else if ((r = cli_option_value(&args, "--shading", &v)) != 0) {
-            if (r < 0 || !parse_shading(v, &o.shading))
+            if (r < 0 || !parse_shading(v, &o->shading))
                 return cli_usage_error(VERB, "--shading needs smooth, flat or wire, not '%s'",
                                        r < 0 ? "" : v);
         } else if ((r = cli_option_value(&args, "--overlays", &v)) != 0) {
             char bad[48];
             if (r < 0)
                 return cli_usage_error(VERB, "--overlays needs a list (e.g. hierarchy,names)");
-            if (!parse_overlays(v, &o.overlays, bad, sizeof bad))
+            if (!parse_overlays(v, &o->overlays, bad, sizeof bad))
                 return cli_usage_error(VERB,
                                        "--overlays: unknown overlay '%s' (hierarchy, pivots, "
                                        "cameras, lights, grid, names, all, none)",
@@ -699,35 +716,42 @@ static int cmd_render(int argc, char **argv)
     }
     if (more < 0)
         return CLI_EXIT_USAGE;
-    o.file = args.file;
-    if (!o.out)
+    o->file = args.file;
+    if (!o->out)
         return cli_usage_error(VERB, "no output given (-o OUT.png)");
-    if (o.has_frame + o.has_frames + (o.sheet_cols != 0) > 1)
+    if (o->has_frame + o->has_frames + (o->sheet_cols != 0) > 1)
         return cli_usage_error(VERB, "--frame, --frames and --sheet exclude each other");
-    if (o.camera && o.has_orbit)
+    if (o->camera && o->has_orbit)
         return cli_usage_error(VERB, "--camera and --orbit exclude each other");
-    if (!o.has_size) {
-        o.width = o.sheet_cols ? SHEET_CELL_W : DEFAULT_W;
-        o.height = o.sheet_cols ? SHEET_CELL_H : DEFAULT_H;
+    if (!o->has_size) {
+        o->width = o->sheet_cols ? SHEET_CELL_W : DEFAULT_W;
+        o->height = o->sheet_cols ? SHEET_CELL_H : DEFAULT_H;
     }
-    if ((long)o.width * o.height > MAX_PIXELS)
-        return cli_usage_error(VERB, "--size %dx%d: more than %ld pixels", o.width, o.height,
+    if ((long)o->width * o->height > MAX_PIXELS)
+        return cli_usage_error(VERB, "--size %dx%d: more than %ld pixels", o->width, o->height,
                                MAX_PIXELS);
-    if (o.sheet_cols) {
-        long w = (long)o.width * o.sheet_cols, h = (long)o.height * o.sheet_rows;
+    if (o->sheet_cols) {
+        long w = (long)o->width * o->sheet_cols, h = (long)o->height * o->sheet_rows;
         if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_PIXELS)
             return cli_usage_error(VERB,
                                    "the sheet would be %ldx%ld pixels (at most %d a side and "
                                    "%ld in all): make --size or --sheet smaller",
                                    w, h, MAX_SIDE, MAX_PIXELS);
     }
-    if (o.has_frames) {
-        if (strcmp(o.out, "-") == 0)
+    if (o->has_frames) {
+        if (strcmp(o->out, "-") == 0)
             return cli_usage_error(VERB, "--frames writes several files: -o needs a pattern");
-        if (!parse_pattern(o.out, &o.pattern, &why))
-            return cli_usage_error(VERB, "-o '%s' %s", o.out, why);
+        if (!parse_pattern(o->out, &o->pattern, &why))
+            return cli_usage_error(VERB, "-o '%s' %s", o->out, why);
     }
-    status = run_render(&o);
+    return run_render(o);
+}
+
+static int cmd_render(int argc, char **argv)
+{
+    render_opts o;
+    int status = cmd_render_parsed(&o, argc, argv);
+    map_search_free(&o.maps);
     free(o.pattern.prefix);
     free(o.pattern.suffix);
     return status;
@@ -739,7 +763,8 @@ const cli_verb cmd_render_verb = {
     "render FILE -o OUT.png [--frame F | --frames A:B[:STEP] | --sheet COLSxROWS]\n"
     "                    [--size WxH] [--camera NAME | --orbit AZ,EL] [--shading MODE]\n"
     "                    [--hierarchy] [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
-    "                    [--overlays LIST] [--no-ease] [--no-label] [-q]",
+    "                    [--overlays LIST] [--cull] [--maps DIR]... [--no-textures]\n"
+    "                    [--no-environment] [--no-ease] [--no-label] [-q]",
     "Render frames of the animation to PNG with the software rasterizer.",
     "What to render (one of):\n"
     "  --frame F          one frame (any finite number; default: the first frame of\n"
@@ -767,6 +792,17 @@ const cli_verb cmd_render_verb = {
     "                     --frames and --sheet (one fixed view)\n"
     "  --shading MODE     smooth (default; normals from smoothing groups), flat, or wire\n"
     "                     (the visible edges of every face)\n"
+    "  --maps DIR         also look for texture maps in DIR (repeatable; after the\n"
+    "                     .3ds file's folder, before the folders of $KF3DS_MAPS,\n"
+    "                     separated by ':'); names match case-insensitively, a map\n"
+    "                     not found is drawn in its material's colour with a warning\n"
+    "  --no-textures      draw every material in its colour, without maps\n"
+    "  --no-environment   leave out the file's background and fog (drawn when the\n"
+    "                     file switches them on)\n"
+    "  --cull             faces one-sided, as 3D Studio renders them: a face seen from\n"
+    "                     behind is left out unless its material is two-sided (by\n"
+    "                     default every face is drawn, a back face lit on its\n"
+    "                     flipped normal)\n"
     "  --hierarchy        lines from every node's pivot to its parent's, dummies as boxes\n"
     "  --pivots           a small cross at every object node's pivot\n"
     "  --cameras          camera frusta towards their targets\n"

@@ -8,7 +8,7 @@
  * --screenshot works the same everywhere. The frame loop does not allocate:
  * buffers only grow when the window does. */
 #define SDL_MAIN_HANDLED
-#include "cmd.h"
+#include "cmd_maps.h"
 #include <SDL.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@
 #define VIEW_BOUNDS_SAMPLES 64   /* frames sampled to frame the whole animation */
 #define VIEW_FOLLOW_RATIO 0.2f   /* objects at the first frame smaller than this part
                                     of the animation's box: they travel */
+#define VIEW_PATH_SAMPLES 240  /* positions per node along its motion path */
 #define VIEW_MIN_SPEED (1.0 / 64.0)
 #define VIEW_MAX_SPEED 64.0
 
@@ -41,6 +42,8 @@ typedef struct view_opts {
     int has_orbit;
     kf3ds_shading shading;
     unsigned overlays;
+    int cull, no_textures, no_environment, paths;
+    map_search maps;          /* the --maps folders */
 } view_opts;
 
 typedef struct viewer {
@@ -61,6 +64,9 @@ typedef struct viewer {
     int playing, help;
     kf3ds_shading shading;
     unsigned overlays;
+    int cull;                 /* one-sided faces (b toggles) */
+    int paths;                /* motion paths shown (m toggles) */
+    float *path_points;       /* per node, VIEW_PATH_SAMPLES world positions over the segment */
     double frame_ms;          /* eval + render time, smoothed */
     /* SDL */
     SDL_Window *window;
@@ -254,6 +260,61 @@ static const char *view_name(const viewer *v)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Motion paths                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Every node's world position (its matrix's translation) at
+ * VIEW_PATH_SAMPLES frames spread over the segment, computed once, the first
+ * time the paths are shown. Returns 0 when out of memory. Leaves the poses at
+ * some sampled frame: evaluate before drawing. */
+static int compute_paths(viewer *v)
+{
+    size_t n = v->scene->num_nodes;
+    int i;
+    uint32_t k;
+    if (v->path_points || !n)
+        return 1;
+    v->path_points = malloc(n * VIEW_PATH_SAMPLES * 3 * sizeof *v->path_points);
+    if (!v->path_points)
+        return 0;
+    for (i = 0; i < VIEW_PATH_SAMPLES; i++) {
+        double f = seg_start(v) + (seg_end(v) - seg_start(v)) * i / (VIEW_PATH_SAMPLES - 1);
+        kf3ds_scene_eval(v->scene, f, 0, v->poses);
+        for (k = 0; k < n; k++) {
+            float *p = v->path_points + ((size_t)k * VIEW_PATH_SAMPLES + (size_t)i) * 3;
+            p[0] = v->poses[k].world.m[0][3];
+            p[1] = v->poses[k].world.m[1][3];
+            p[2] = v->poses[k].world.m[2][3];
+        }
+    }
+    return 1;
+}
+
+/* The paths of the nodes that move: object nodes in yellow, cameras and
+ * their targets in cyan, lights in orange; over the meshes (no depth test). */
+static void draw_paths(viewer *v, const kf3ds_view *view)
+{
+    uint32_t k;
+    int i;
+    if (!v->paths || !v->path_points)
+        return;
+    for (k = 0; k < v->scene->num_nodes; k++) {
+        const float *p = v->path_points + (size_t)k * VIEW_PATH_SAMPLES * 3;
+        kf3ds_node_type t = v->scene->nodes[k].type;
+        uint32_t col = t == KF3DS_NODE_OBJECT ? 0xFFF0D040u
+                       : t == KF3DS_NODE_CAMERA || t == KF3DS_NODE_TARGET ? 0xFF50D0F0u
+                                                                           : 0xFFF09040u;
+        for (i = 1; i < VIEW_PATH_SAMPLES; i++)
+            if (p[3 * i] != p[0] || p[3 * i + 1] != p[1] || p[3 * i + 2] != p[2])
+                break;
+        if (i == VIEW_PATH_SAMPLES)
+            continue; /* it stays where it is */
+        for (i = 1; i < VIEW_PATH_SAMPLES; i++)
+            kf3ds_raster_line(&v->fb, view, p + 3 * (i - 1), p + 3 * i, col, 0);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
 /* Drawing                                                                  */
 /* ------------------------------------------------------------------------ */
 
@@ -279,7 +340,7 @@ static void shade_rows(kf3ds_framebuffer *fb, int y0, int y1)
 
 static const char help_text[] =
     "space play  left/right step  home/end  [ ] speed  w shading  h hierarchy  n names  "
-    "g grid  p pivots  l lights  c camera  f frame all  t follow  drag orbit  right-drag pan  "
+    "g grid  p pivots  l lights  b back faces  m motion paths  c camera  f frame all  t follow  drag orbit  right-drag pan  "
     "wheel zoom  q quit";
 
 /* The help on as many lines as the width needs, broken between items (two
@@ -358,7 +419,10 @@ static void draw_frame(viewer *v)
     camera_node = current_view(v, &view);
     ro.has_camera_node = camera_node != KF3DS_NONE;
     ro.camera_node = ro.has_camera_node ? (uint32_t)camera_node : 0;
+    ro.cull_back_faces = (uint8_t)v->cull;
+    ro.no_file_environment = (uint8_t)v->o->no_environment;
     kf3ds_render_scene(v->renderer, v->poses, &view, &ro, &v->fb, NULL);
+    draw_paths(v, &view);
     t1 = SDL_GetPerformanceCounter();
     ms = (double)(t1 - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
     v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
@@ -505,6 +569,14 @@ static int on_key(viewer *v, const SDL_KeyboardEvent *k)
     case SDLK_l:
         v->overlays ^= KF3DS_OVERLAY_LIGHTS | KF3DS_OVERLAY_CAMERAS;
         return EV_REDRAW;
+    case SDLK_b:
+        v->cull = !v->cull;
+        return EV_REDRAW;
+    case SDLK_m:
+        v->paths = !v->paths;
+        if (v->paths && !compute_paths(v))
+            return EV_NOMEM;
+        return EV_REDRAW;
     case SDLK_c:
         v->view_index = (v->view_index + 1) % (v->num_cameras + 1);
         return EV_REDRAW;
@@ -638,6 +710,29 @@ static void window_error(const char *what)
             what, SDL_GetError());
 }
 
+/* SDL falls back to its offscreen or dummy driver when there is no display,
+ * and the player would then run where nobody sees it: without a display
+ * (DISPLAY and WAYLAND_DISPLAY unset, or one of those drivers picked) that is
+ * an error, unless the user chose the driver with SDL_VIDEODRIVER. */
+static int invisible_driver(void)
+{
+    const char *chosen = getenv("SDL_VIDEODRIVER"), *d;
+    if (chosen && *chosen)
+        return 0;
+    d = SDL_GetCurrentVideoDriver();
+    return d && (strcmp(d, "offscreen") == 0 || strcmp(d, "dummy") == 0);
+}
+
+static int no_display(void)
+{
+#if defined(__APPLE__) || defined(_WIN32) /* displays without DISPLAY */
+    return 0;
+#endif
+    const char *chosen = getenv("SDL_VIDEODRIVER"), *x = getenv("DISPLAY"),
+               *w = getenv("WAYLAND_DISPLAY");
+    return !(chosen && *chosen) && !(x && *x) && !(w && *w);
+}
+
 /* Plays until closed or --exit-after-frames. Returns the exit status. */
 static int play(viewer *v)
 {
@@ -647,8 +742,19 @@ static int play(viewer *v)
     long drawn = 0;
     int status = CLI_EXIT_OK, dirty = 1, scripted = o->exit_after > 0;
 
+    if (no_display()) {
+        SDL_SetError("no display: DISPLAY and WAYLAND_DISPLAY are not set");
+        window_error("SDL_Init");
+        return CLI_EXIT_INPUT;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         window_error("SDL_Init");
+        return CLI_EXIT_INPUT;
+    }
+    if (invisible_driver()) {
+        SDL_SetError("no display: SDL picked its '%s' driver", SDL_GetCurrentVideoDriver());
+        window_error("SDL_Init");
+        SDL_Quit();
         return CLI_EXIT_INPUT;
     }
     snprintf(title, sizeof title, "kf3ds - %s", base_name(o->file));
@@ -768,6 +874,8 @@ static int run_view(const view_opts *o)
         status = CLI_EXIT_INPUT;
         goto done;
     }
+    if (!o->no_textures && (status = cli_attach_maps(v.renderer, scene, o->file, &o->maps)) != 0)
+        goto done;
     for (i = 0; i < scene->num_nodes; i++)
         if (scene->nodes[i].type == KF3DS_NODE_CAMERA)
             v.cameras[v.num_cameras++] = i;
@@ -786,6 +894,13 @@ static int run_view(const view_opts *o)
     v.playing = !o->paused;
     v.shading = o->shading;
     v.overlays = o->overlays;
+    v.cull = o->cull;
+    v.paths = o->paths;
+    if (v.paths && !compute_paths(&v)) {
+        cli_print_error(o->file, "out of memory for the motion paths");
+        status = CLI_EXIT_INPUT;
+        goto done;
+    }
     frame_whole_scene(&v);
     v.frame = wrap_frame(&v, o->has_frame ? o->frame : seg_start(&v));
     /* Objects that travel far (a ship flying off) would be dots in the view
@@ -801,6 +916,7 @@ static int run_view(const view_opts *o)
 done:
     free(v.fb.color);
     free(v.fb.depth);
+    free(v.path_points);
     kf3ds_renderer_free(v.renderer);
     free(v.cameras);
     cli_scene_free(&cs);
@@ -907,66 +1023,78 @@ static int parse_overlays(const char *s, unsigned *bits)
     return 1;
 }
 
-static int cmd_view(int argc, char **argv)
+/* Parses the command line into *o and runs the verb; the caller frees what
+ * *o holds. */
+static int cmd_view_parsed(view_opts *o, int argc, char **argv)
 {
-    view_opts o;
     unsigned bit;
     cli_args args;
     int more;
-    memset(&o, 0, sizeof o);
-    o.fps = VIEW_DEFAULT_FPS;
-    o.width = VIEW_DEFAULT_W;
-    o.height = VIEW_DEFAULT_H;
-    o.az = VIEW_ORBIT_AZ;
-    o.el = VIEW_ORBIT_EL;
-    o.shading = KF3DS_SHADE_SMOOTH;
+    memset(o, 0, sizeof *o);
+    o->fps = VIEW_DEFAULT_FPS;
+    o->width = VIEW_DEFAULT_W;
+    o->height = VIEW_DEFAULT_H;
+    o->az = VIEW_ORBIT_AZ;
+    o->el = VIEW_ORBIT_EL;
+    o->shading = KF3DS_SHADE_SMOOTH;
     cli_args_begin(&args, "view", argc, argv);
     while ((more = cli_next_option(&args)) > 0) {
         const char *a = cli_option(&args), *value = NULL;
         int r;
         if (strcmp(a, "--paused") == 0) {
-            o.paused = 1;
+            o->paused = 1;
+        } else if (strcmp(a, "--cull") == 0) {
+            o->cull = 1;
+        } else if (strcmp(a, "--no-textures") == 0) {
+            o->no_textures = 1;
+        } else if (strcmp(a, "--paths") == 0) {
+            o->paths = 1;
+        } else if (strcmp(a, "--no-environment") == 0) {
+            o->no_environment = 1;
+        } else if ((r = map_search_option(&args, &o->maps)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
         } else if (a[1] == '-' && (bit = overlay_bit(a + 2, strlen(a + 2))) != 0) {
-            o.overlays |= bit;
+            o->overlays |= bit;
         } else if ((r = cli_option_value(&args, "--overlays", &value)) != 0) {
-            if (r < 0 || !parse_overlays(value, &o.overlays))
+            if (r < 0 || !parse_overlays(value, &o->overlays))
                 return cli_usage_error("view", "--overlays needs a comma-separated list of "
                                                "hierarchy, pivots, cameras, lights, grid, "
                                                "names, or all / none");
         } else if ((r = cli_option_value(&args, "--fps", &value)) != 0) {
-            if (r < 0 || !cli_parse_frame(value, &o.fps) || o.fps <= 0 || o.fps > 1000)
+            if (r < 0 || !cli_parse_frame(value, &o->fps) || o->fps <= 0 || o->fps > 1000)
                 return cli_usage_error("view", "--fps needs a number of frames per second "
                                                "above 0 and up to 1000");
         } else if ((r = cli_option_value(&args, "--exit-after-frames", &value)) != 0) {
-            if (r < 0 || !parse_count(value, &o.exit_after))
+            if (r < 0 || !parse_count(value, &o->exit_after))
                 return cli_usage_error("view", "--exit-after-frames needs a count of 1 or more");
         } else if ((r = cli_option_value(&args, "--screenshot", &value)) != 0) {
             if (r < 0 || !value[0])
                 return cli_usage_error("view", "--screenshot needs a PNG file name");
-            o.screenshot = value;
+            o->screenshot = value;
         } else if ((r = cli_option_value(&args, "--size", &value)) != 0) {
-            if (r < 0 || !parse_size(value, &o.width, &o.height))
+            if (r < 0 || !parse_size(value, &o->width, &o->height))
                 return cli_usage_error("view", "--size needs WIDTHxHEIGHT, like 640x480");
         } else if ((r = cli_option_value(&args, "--frame", &value)) != 0) {
-            if (r < 0 || !cli_parse_frame(value, &o.frame))
+            if (r < 0 || !cli_parse_frame(value, &o->frame))
                 return cli_usage_error("view", "--frame needs a finite number");
-            o.has_frame = 1;
+            o->has_frame = 1;
         } else if ((r = cli_option_value(&args, "--camera", &value)) != 0) {
             if (r < 0)
                 return cli_usage_error("view", "--camera needs a camera name");
-            o.camera = value;
+            o->camera = value;
         } else if ((r = cli_option_value(&args, "--orbit", &value)) != 0) {
-            if (r < 0 || !parse_orbit(value, &o.az, &o.el))
+            if (r < 0 || !parse_orbit(value, &o->az, &o->el))
                 return cli_usage_error("view", "--orbit needs AZ,EL in degrees (EL from -90 "
                                                "to 90)");
-            o.has_orbit = 1;
+            o->has_orbit = 1;
         } else if ((r = cli_option_value(&args, "--shading", &value)) != 0) {
             if (r > 0 && strcmp(value, "smooth") == 0)
-                o.shading = KF3DS_SHADE_SMOOTH;
+                o->shading = KF3DS_SHADE_SMOOTH;
             else if (r > 0 && strcmp(value, "flat") == 0)
-                o.shading = KF3DS_SHADE_FLAT;
+                o->shading = KF3DS_SHADE_FLAT;
             else if (r > 0 && (strcmp(value, "wire") == 0 || strcmp(value, "wireframe") == 0))
-                o.shading = KF3DS_SHADE_WIRE;
+                o->shading = KF3DS_SHADE_WIRE;
             else
                 return cli_usage_error("view", "--shading needs smooth, flat or wire");
         } else {
@@ -975,8 +1103,16 @@ static int cmd_view(int argc, char **argv)
     }
     if (more < 0)
         return CLI_EXIT_USAGE;
-    o.file = args.file;
-    return run_view(&o);
+    o->file = args.file;
+    return run_view(o);
+}
+
+static int cmd_view(int argc, char **argv)
+{
+    view_opts o;
+    int status = cmd_view_parsed(&o, argc, argv);
+    map_search_free(&o.maps);
+    return status;
 }
 
 const cli_verb cmd_view_verb = {
@@ -985,7 +1121,8 @@ const cli_verb cmd_view_verb = {
     "view FILE [--fps N] [--size WxH] [--frame F] [--paused] [--camera NAME]\n"
     "                  [--orbit AZ,EL] [--shading smooth|flat|wire] [--hierarchy]\n"
     "                  [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
-    "                  [--overlays LIST] [--exit-after-frames N] [--screenshot OUT.png]",
+    "                  [--overlays LIST] [--cull] [--paths] [--maps DIR]... [--no-textures]\n"
+    "                  [--no-environment] [--exit-after-frames N] [--screenshot OUT.png]",
     "Play the animation in a window (SDL2), looping over the file's segment.",
     "Options:\n"
     "  --fps N            playback rate in frames per second (default 30)\n"
@@ -1001,6 +1138,14 @@ const cli_verb cmd_view_verb = {
     "                     its parent's, dummies as boxes; likewise --pivots, --cameras\n"
     "                     (frusta), --lights, --grid (ground plane z = 0), --names\n"
     "  --overlays LIST    the same as a comma-separated list, or all / none\n"
+    "  --paths            start with the motion paths shown (key m)\n"
+    "  --maps DIR         also look for texture maps in DIR (repeatable), as\n"
+    "                     'kf3ds help render' describes\n"
+    "  --no-textures      draw every material in its colour, without maps\n"
+    "  --no-environment   leave out the file's background and fog\n"
+    "  --cull             start with one-sided faces, as 3D Studio renders them (a\n"
+    "                     face seen from behind is left out unless its material is\n"
+    "                     two-sided); by default every face is drawn\n"
     "  --exit-after-frames N\n"
     "                     quit after N drawn frames; playback then steps exactly one\n"
     "                     frame (times the speed) per drawn frame, so runs repeat\n"
@@ -1018,6 +1163,8 @@ const cli_verb cmd_view_verb = {
     "  g            ground grid\n"
     "  p            pivots\n"
     "  l            lights and camera frusta\n"
+    "  b            back faces: every face drawn (default) / one-sided as in 3D Studio\n"
+    "  m            motion paths: each moving node's trajectory over the segment\n"
     "  c            cycle views: the free orbit view, then every camera in the file\n"
     "  f            orbit view framing the objects over the whole animation\n"
     "  t            orbit view following the objects frame by frame (the start\n"

@@ -12,6 +12,7 @@ static const cli_verb *const verbs[] = {
     &cmd_export_verb,
     &cmd_render_verb,
     &cmd_view_verb,
+    &cmd_plot_verb,
 #endif
 };
 #define NUM_VERBS (sizeof verbs / sizeof verbs[0])

@@ -1,7 +1,8 @@
 /* mk3ds: writes the sample files of data/, the benchmark inputs and random
  * scenes for the differential test against lib3ds 1.3.
  *
- *   mk3ds samples DIR          DIR/orrery.3ds, DIR/arm.3ds, DIR/edge.3ds
+ *   mk3ds samples DIR          DIR/orrery.3ds, DIR/arm.3ds, DIR/edge.3ds,
+ *                              DIR/textured.3ds with its maps (mk3ds_textured.c)
  *   mk3ds bench-meshes FILE    200 meshes x 20,000 vertices (~90 MB)
  *   mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track
  *   mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles
@@ -29,6 +30,7 @@ static int usage(void)
           "       mk3ds bench-meshes FILE    200 meshes of 20,000 vertices (~90 MB)\n"
           "       mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track\n"
           "       mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles\n"
+          "       mk3ds bench-render-textured FILE  the same spheres with a texture map\n"
           "       mk3ds random SEED FILE     a random valid animated scene (SEED: unsigned integer)\n",
           stderr);
     return 2;
@@ -57,6 +59,11 @@ int main(int argc, char **argv)
                 make_edge(p);
             free(p);
         }
+        make_textured(argv[2]);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "bench-render-textured") == 0) {
+        make_bench_render_textured(argv[2]);
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "bench-meshes") == 0) {

@@ -206,5 +206,7 @@ void make_bench_meshes(const char *path);  /* mk3ds_bench.c */
 void make_bench_render(const char *path);
 void make_bench_nodes(const char *path);
 void make_random(uint64_t seed, const char *path); /* mk3ds_random.c */
+void make_textured(const char *dir);       /* mk3ds_textured.c: textured.3ds and its maps */
+void make_bench_render_textured(const char *path);
 
 #endif

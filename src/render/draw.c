@@ -3,8 +3,6 @@
 #include "renderer.h"
 #include <string.h>
 
-#define DEFAULT_BACKGROUND 0xFF303030u
-
 /* Transforms the mesh's points by mv = view·placement into r->vertices, and
  * gives det(mv) and the rows that transform its normals.
  *
@@ -13,16 +11,17 @@
  * winding; docs/evaluation.md, 'Mesh placement'). A placement
  * with a negative determinant (the M⁻¹ of a mirrored mesh, a negative scale
  * key, a mirroring view) reverses the winding on screen, so the front faces
- * are then the clockwise ones: faces are culled by the sign of det(mv).
+ * are then the clockwise ones: a face's side is judged with the sign of
+ * det(mv).
  * Normals go through the cofactor rows of mv (det · inverse transpose) times
  * the sign of det, so that they keep pointing out.
  *
  * Returns 0 when mv is not finite (the mesh is not drawn). */
 static int mesh_transform(kf3ds_renderer *r, const kf3ds__projection *p, const kf3ds_mesh *m,
-                          uint32_t np, const kf3ds_mat4 *placement, float normal_rows[3][3],
-                          float *det)
+                          uint32_t np, const kf3ds_mat4 *placement, float mv[3][4],
+                          float normal_rows[3][3], float *det)
 {
-    float mv[3][4], sgn;
+    float sgn;
     int i, j;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 4; j++) {
@@ -72,7 +71,7 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p,
         if ((a->code & b->code & c->code) || ((a->code | b->code | c->code) & OC_BAD))
             continue;
         st->triangles_drawn++;
-        d = r->material_diffuse[kf3ds__face_material_slot(m, f, num_materials)];
+        d = r->materials[kf3ds__face_material_slot(m, f, num_materials)].diffuse;
         col = kf3ds__pack_rgb(0.3f + 0.7f * d[0], 0.3f + 0.7f * d[1], 0.3f + 0.7f * d[2]);
         if (rm->wire_edges[f] & KF3DS__EDGE_AB)
             kf3ds__line(fb, p, a, b, col, 1);
@@ -83,99 +82,285 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p,
     }
 }
 
-/* Smooth shading lights each normal class the first time a face that is drawn
- * needs it, in the class's material; flat shading lights each face at its
- * centre with its face normal. Two-sided materials are drawn from both sides. */
+/* Which side of face (a, b, c) the eye sees: 1 for its back. On screen that
+ * is the winding of the snapped positions (the fill uses the same), for faces
+ * the clipper cuts the side of the eye (the view-space origin) against the
+ * face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
+ * seen edge-on (nothing to draw). */
+static int face_back(const kf3ds__vertex *a, const kf3ds__vertex *b, const kf3ds__vertex *c,
+                     float det)
+{
+    int back;
+    if (!((a->code | b->code | c->code) & (OC_CLIP | OC_BAD))) {
+        int64_t area = (int64_t)(b->X - a->X) * (c->Y - a->Y) -
+                       (int64_t)(c->X - a->X) * (b->Y - a->Y);
+        if (area == 0)
+            return -1;
+        back = area > 0; /* clockwise on screen (y down) */
+    } else {
+        float ux = b->x - a->x, uy = b->y - a->y, uz = a->d - b->d;
+        float wx = c->x - a->x, wy = c->y - a->y, wz = a->d - c->d;
+        float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+        float side = nx * a->x + ny * a->y - nz * a->d;
+        if (!(side == side) || side == 0.0f)
+            return -1;
+        back = side > 0.0f;
+    }
+    return det < 0.0f ? !back : back;
+}
+
+/* The lighting terms (add, mul; kf3ds__shade_terms) of a corner in normal
+ * class ci of a face seen from its front (sign 1) or back (−1), normals
+ * through the rows C, at view-space vertex v. */
+static void class_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, uint32_t ci,
+                        const float C[3][3], float sign, const kf3ds__vertex *v, float out[6])
+{
+    const float *cn = rm->class_normals[ci];
+    float n[3];
+    int j;
+    for (j = 0; j < 3; j++)
+        n[j] = sign * (C[j][0] * cn[0] + C[j][1] * cn[1] + C[j][2] * cn[2]);
+    kf3ds__normalize3f(n);
+    kf3ds__shade_terms(r, n, v->x, v->y, -v->d, rm->class_material[ci], out, out + 3);
+}
+
+/* The colour of lighting terms on the diffuse colour d: add + mul·d. */
+static inline uint32_t terms_color(const float t[6], const float d[3])
+{
+    return kf3ds__pack_rgb(t[0] + t[3] * d[0], t[1] + t[4] * d[1], t[2] + t[5] * d[2]);
+}
+
+/* The same for flat shading: the face normal, at the face's centre. */
+static void face_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, uint32_t f,
+                       uint32_t mat, const float C[3][3], float sign,
+                       const kf3ds__vertex *const v[3], float out[6])
+{
+    const float *fn = rm->face_normals[f];
+    float n[3];
+    int k;
+    for (k = 0; k < 3; k++)
+        n[k] = sign * (C[k][0] * fn[0] + C[k][1] * fn[1] + C[k][2] * fn[2]);
+    kf3ds__normalize3f(n);
+    kf3ds__shade_terms(r, n, (v[0]->x + v[1]->x + v[2]->x) * (1.0f / 3.0f),
+                       (v[0]->y + v[1]->y + v[2]->y) * (1.0f / 3.0f),
+                       -(v[0]->d + v[1]->d + v[2]->d) * (1.0f / 3.0f), mat, out, out + 3);
+}
+
+/* The surface and varyings of a shaded face (kf3ds__triangle_shaded) from
+ * its corners' lighting terms: the material's maps placed on the mesh's
+ * texture coordinates (none without them: the material's colour), its
+ * opacity, its blending. */
+static void shaded_face(const kf3ds__render_material *mt, const kf3ds_mesh *m, uint32_t f,
+                        const float terms[3][6], kf3ds__surface *su, kf3ds__varyings var[3])
+{
+    int k, j;
+    int nmaps = 0;
+    for (j = 0; j < KF3DS__MAX_MAPS; j++) {
+        su->map[j] = m->texcoords && mt->maps[j].texels ? &mt->maps[j] : NULL;
+        if (su->map[j])
+            nmaps = j + 1;
+    }
+    for (k = 0; k < 3; k++) /* the fill's colours are 0..255 */
+        su->base[k] = mt->diffuse[k] * 255.0f;
+    su->blend = mt->additive ? KF3DS__BLEND_ADD : mt->blended ? KF3DS__BLEND_ALPHA
+                                                              : KF3DS__BLEND_NONE;
+    for (k = 0; k < 3; k++) {
+        uint32_t vi = m->faces[f].v[k];
+        float u = 0.0f, v = 0.0f;
+        memcpy(var[k].v + KF3DS__VAR_ADD, terms[k], 6 * sizeof(float));
+        var[k].v[KF3DS__VAR_ALPHA] = mt->opacity;
+        if (m->texcoords && vi < m->num_texcoords) {
+            u = m->texcoords[vi][0];
+            v = m->texcoords[vi][1];
+        }
+        for (j = 0; j < nmaps; j++) {
+            const float *t = mt->uv[j];
+            var[k].v[KF3DS__VAR_ST + 2 * j] = t[0] * u + t[1] * v + t[2];
+            var[k].v[KF3DS__VAR_ST + 2 * j + 1] = t[3] * u + t[4] * v + t[5];
+        }
+    }
+}
+
+/* Faces are drawn from both sides, a back face lit on its flipped normal
+ * (what modelling programs show), unless cull_back_faces asks for 3D
+ * Studio's renderer: one-sided faces, two-sided materials excepted
+ * (docs/format.md, 'Materials'). Smooth shading lights each normal class the
+ * first time a face that is drawn needs it, once per side, in the class's
+ * material; flat shading lights each face at its centre with its face
+ * normal. Faces of plain materials go to kf3ds__triangle with their colours,
+ * textured ones to kf3ds__triangle_shaded; blended ones (transparent,
+ * additive, with an opacity map) wait for the blended pass (instance: where
+ * this draw is recorded, or NULL to draw them now). */
 static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
                              const kf3ds_mesh *m, const kf3ds__render_mesh *rm,
-                             const float normal_rows[3][3], float det, int smooth,
-                             kf3ds_framebuffer *fb, kf3ds_render_stats *st)
+                             const float normal_rows[3][3], float det, int smooth, int cull,
+                             int32_t instance, kf3ds_framebuffer *fb, kf3ds_render_stats *st)
 {
     const uint32_t np = m->num_points, nf = m->num_faces, num_materials = r->scene->num_materials;
     const kf3ds__vertex *V = r->vertices;
     float C[3][3]; /* a local copy: no store in the loop can change it */
     uint32_t f;
-    int j, k;
+    int k;
 
     memcpy(C, normal_rows, sizeof C);
 
     /* A new stamp invalidates every class colour of the previous mesh. */
     if (++r->color_stamp == 0) {
         memset(r->class_color_stamp, 0,
-               ((size_t)r->max_classes + 1) * sizeof *r->class_color_stamp);
+               (2 * (size_t)r->max_classes + 2) * sizeof *r->class_color_stamp);
         r->color_stamp = 1;
     }
     for (f = 0; f < nf; f++) {
         const kf3ds_face *fc = &m->faces[f];
-        const kf3ds__vertex *a, *b, *c;
-        uint32_t col[3], mat, any;
-        int cull;
+        const kf3ds__vertex *vs[3];
+        const kf3ds__render_material *mt;
+        uint32_t col[3], mat;
+        float sign;
+        int back;
         if (!kf3ds__face_valid(fc, np))
             continue;
         st->triangles_submitted++;
-        a = &V[fc->v[0]];
-        b = &V[fc->v[1]];
-        c = &V[fc->v[2]];
-        if (a->code & b->code & c->code)
+        vs[0] = &V[fc->v[0]];
+        vs[1] = &V[fc->v[1]];
+        vs[2] = &V[fc->v[2]];
+        if ((vs[0]->code & vs[1]->code & vs[2]->code) ||
+            ((vs[0]->code | vs[1]->code | vs[2]->code) & OC_BAD))
+            continue;
+        back = face_back(vs[0], vs[1], vs[2], det);
+        if (back < 0)
             continue;
         mat = kf3ds__face_material_slot(m, f, num_materials);
-        cull = r->material_two_sided[mat] ? 0 : (det < 0.0f ? -1 : 1);
-        any = a->code | b->code | c->code;
-        if (!(any & (OC_CLIP | OC_BAD))) {
-            /* Early back-face and degenerate rejection on the snapped
-             * positions (the fill does the same test). */
-            int64_t area = (int64_t)(b->X - a->X) * (c->Y - a->Y) -
-                           (int64_t)(c->X - a->X) * (b->Y - a->Y);
-            if (area == 0 || (cull > 0 && area > 0) || (cull < 0 && area < 0))
-                continue;
+        mt = &r->materials[mat];
+        if (back && cull && !mt->two_sided)
+            continue;
+        if (mt->blended && instance >= 0 && r->num_deferred < r->max_deferred) {
+            kf3ds__deferred_face *d = &r->deferred[r->num_deferred++];
+            d->depth = vs[0]->d + vs[1]->d + vs[2]->d;
+            d->instance = (uint32_t)instance;
+            d->face = f;
+            continue;
+        }
+        sign = back ? -1.0f : 1.0f;
+        if (mt->shaded) {
+            float terms[3][6];
+            kf3ds__surface su;
+            kf3ds__varyings var[3];
+            if (smooth) {
+                for (k = 0; k < 3; k++) {
+                    uint32_t ci = rm->corner_class[3 * f + k], slot = 2 * ci + (uint32_t)back;
+                    if (r->class_color_stamp[slot] != r->color_stamp) {
+                        class_terms(r, rm, ci, (const float(*)[3])C, sign,
+                                    &V[rm->class_vertex[ci]], r->class_terms[slot]);
+                        r->class_color_stamp[slot] = r->color_stamp;
+                    }
+                    memcpy(terms[k], r->class_terms[slot], sizeof terms[k]);
+                }
+            } else {
+                face_terms(r, rm, f, mat, (const float(*)[3])C, sign, vs, terms[0]);
+                memcpy(terms[1], terms[0], sizeof terms[0]);
+                memcpy(terms[2], terms[0], sizeof terms[0]);
+            }
+            shaded_face(mt, m, f, (const float(*)[6])terms, &su, var);
+            st->triangles_drawn += (uint32_t)kf3ds__triangle_shaded(fb, p, vs, var, &su);
+            continue;
         }
         if (smooth) {
-            const uint32_t *cc = &rm->corner_class[3 * f];
             for (k = 0; k < 3; k++) {
-                uint32_t ci = cc[k];
-                if (r->class_color_stamp[ci] != r->color_stamp) {
-                    const float *cn = rm->class_normals[ci];
-                    const kf3ds__vertex *v = &V[rm->class_vertex[ci]];
-                    float n[3];
-                    for (j = 0; j < 3; j++)
-                        n[j] = C[j][0] * cn[0] + C[j][1] * cn[1] + C[j][2] * cn[2];
-                    kf3ds__normalize3f(n);
-                    r->class_color[ci] =
-                        kf3ds__shade(r, n, v->x, v->y, -v->d, rm->class_material[ci]);
-                    r->class_color_stamp[ci] = r->color_stamp;
+                uint32_t ci = rm->corner_class[3 * f + k], slot = 2 * ci + (uint32_t)back;
+                if (r->class_color_stamp[slot] != r->color_stamp) {
+                    float t[6];
+                    class_terms(r, rm, ci, (const float(*)[3])C, sign, &V[rm->class_vertex[ci]], t);
+                    r->class_color[slot] = terms_color(t, mt->diffuse);
+                    r->class_color_stamp[slot] = r->color_stamp;
                 }
-                col[k] = r->class_color[ci];
+                col[k] = r->class_color[slot];
             }
         } else {
-            const float *fn = rm->face_normals[f];
-            float n[3];
-            for (k = 0; k < 3; k++)
-                n[k] = C[k][0] * fn[0] + C[k][1] * fn[1] + C[k][2] * fn[2];
-            kf3ds__normalize3f(n);
-            col[0] = kf3ds__shade(r, n, (a->x + b->x + c->x) * (1.0f / 3.0f),
-                                  (a->y + b->y + c->y) * (1.0f / 3.0f),
-                                  -(a->d + b->d + c->d) * (1.0f / 3.0f), mat);
-            col[1] = col[2] = col[0];
+            float t[6];
+            face_terms(r, rm, f, mat, (const float(*)[3])C, sign, vs, t);
+            col[0] = col[1] = col[2] = terms_color(t, mt->diffuse);
         }
-        st->triangles_drawn += (uint32_t)kf3ds__triangle(fb, p, a, b, c, col, cull);
+        st->triangles_drawn += (uint32_t)kf3ds__triangle(fb, p, vs[0], vs[1], vs[2], col, 0);
     }
 }
 
+static int deferred_farther(const void *pa, const void *pb)
+{
+    const kf3ds__deferred_face *a = (const kf3ds__deferred_face *)pa,
+                               *b = (const kf3ds__deferred_face *)pb;
+    return a->depth > b->depth;
+}
+
+/* The blended pass: the faces that waited, far to near (the depth of their
+ * centres; stable, so equal depths keep their order), each lit and drawn
+ * over what is there without writing depth. */
+static void draw_blended(kf3ds_renderer *r, const kf3ds__projection *p, int smooth,
+                         kf3ds_framebuffer *fb, kf3ds_render_stats *st)
+{
+    uint32_t i;
+    int k;
+    kf3ds__sort(r->deferred, r->num_deferred, sizeof *r->deferred, r->deferred_scratch,
+                deferred_farther);
+    for (i = 0; i < r->num_deferred; i++) {
+        const kf3ds__deferred_face *d = &r->deferred[i];
+        const kf3ds__render_instance *in = &r->instances[d->instance];
+        const kf3ds_mesh *m = &r->scene->meshes[in->mesh];
+        const kf3ds__render_mesh *rm = &r->meshes[in->mesh];
+        const kf3ds_face *fc = &m->faces[d->face];
+        uint32_t mat = kf3ds__face_material_slot(m, d->face, r->scene->num_materials);
+        float pts[9], terms[3][6], sign;
+        kf3ds__vertex tv[3];
+        const kf3ds__vertex *vs[3];
+        kf3ds__surface su;
+        kf3ds__varyings var[3];
+        for (k = 0; k < 3; k++) {
+            memcpy(pts + 3 * k, m->points[fc->v[k]], 3 * sizeof(float));
+            vs[k] = &tv[k];
+        }
+        kf3ds__transform_points(p, &in->mv[0][0], pts, 3, tv);
+        sign = face_back(vs[0], vs[1], vs[2], in->det) == 1 ? -1.0f : 1.0f;
+        if (smooth) {
+            for (k = 0; k < 3; k++)
+                class_terms(r, rm, rm->corner_class[3 * d->face + k], in->normal_rows, sign,
+                            &tv[k], terms[k]);
+        } else {
+            face_terms(r, rm, d->face, mat, in->normal_rows, sign, vs, terms[0]);
+            memcpy(terms[1], terms[0], sizeof terms[0]);
+            memcpy(terms[2], terms[0], sizeof terms[0]);
+        }
+        shaded_face(&r->materials[mat], m, d->face, (const float(*)[6])terms, &su, var);
+        st->triangles_drawn += (uint32_t)kf3ds__triangle_shaded(fb, p, vs, var, &su);
+    }
+    r->num_deferred = 0;
+    r->num_instances = 0;
+}
+
 static void draw_mesh(kf3ds_renderer *r, const kf3ds__projection *p, uint32_t mi,
-                      const kf3ds_mat4 *placement, kf3ds_shading shading, kf3ds_framebuffer *fb,
-                      kf3ds_render_stats *st)
+                      const kf3ds_mat4 *placement, const kf3ds_render_options *o,
+                      kf3ds_framebuffer *fb, kf3ds_render_stats *st)
 {
     const kf3ds_mesh *m = &r->scene->meshes[mi];
     const kf3ds__render_mesh *rm = &r->meshes[mi];
-    float normal_rows[3][3], det;
+    float mv[3][4], normal_rows[3][3], det;
+    int32_t instance = -1;
     if (!m->points || !m->num_points || !m->faces || !m->num_faces ||
-        !mesh_transform(r, p, m, m->num_points, placement, normal_rows, &det))
+        !mesh_transform(r, p, m, m->num_points, placement, mv, normal_rows, &det))
         return;
-    if (shading == KF3DS_SHADE_WIRE)
+    if (o->shading == KF3DS_SHADE_WIRE) {
         draw_mesh_wire(r, p, m, rm, fb, st);
-    else
-        draw_mesh_filled(r, p, m, rm, (const float (*)[3])normal_rows, det,
-                         shading == KF3DS_SHADE_SMOOTH, fb, st);
+        return;
+    }
+    if (r->num_instances < r->max_instances && r->instances) {
+        /* where its blended faces will find this draw again */
+        kf3ds__render_instance *in = &r->instances[r->num_instances];
+        in->mesh = mi;
+        memcpy(in->mv, mv, sizeof mv);
+        memcpy(in->normal_rows, normal_rows, sizeof normal_rows);
+        in->det = det;
+        instance = (int32_t)r->num_instances++;
+    }
+    draw_mesh_filled(r, p, m, rm, (const float (*)[3])normal_rows, det,
+                     o->shading == KF3DS_SHADE_SMOOTH, o->cull_back_faces != 0, instance, fb, st);
 }
 
 void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_view *view,
@@ -196,9 +381,12 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
         o = *options;
     else
         memset(&o, 0, sizeof o);
-    kf3ds_framebuffer_clear(fb, o.background ? (o.background | 0xFF000000u) : DEFAULT_BACKGROUND);
-    if (!r || !fb->depth || !kf3ds__projection_setup(&p, view, fb->width, fb->height))
+    if (!r || !fb->depth || !kf3ds__projection_setup(&p, view, fb->width, fb->height)) {
+        kf3ds_framebuffer_clear(fb, o.background ? (o.background | 0xFF000000u) : 0xFF303030u);
         return;
+    }
+    kf3ds__setup_environment(r, &p, &o, fb);
+    r->num_deferred = r->num_instances = 0;
     s = r->scene;
     if (o.shading != KF3DS_SHADE_FLAT && o.shading != KF3DS_SHADE_WIRE)
         o.shading = KF3DS_SHADE_SMOOTH;
@@ -213,7 +401,7 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
             mi = kf3ds_node_pose_mesh(s, i, &poses[i]);
             if (mi < 0 || !kf3ds_node_mesh_matrix(s, i, &poses[i], &placement))
                 continue;
-            draw_mesh(r, &p, (uint32_t)mi, &placement, o.shading, fb, &st);
+            draw_mesh(r, &p, (uint32_t)mi, &placement, &o, fb, &st);
         }
     } else if (!r->nodes_place_meshes) {
         /* Scenes whose keyframer places no mesh are drawn from the editor
@@ -224,9 +412,11 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
             if (s->meshes[i].hidden)
                 continue;
             kf3ds_mesh_editor_matrix(&s->meshes[i], &placement);
-            draw_mesh(r, &p, i, &placement, o.shading, fb, &st);
+            draw_mesh(r, &p, i, &placement, &o, fb, &st);
         }
     }
+    if (r->num_deferred)
+        draw_blended(r, &p, o.shading == KF3DS_SHADE_SMOOTH, fb, &st);
     if (o.overlays)
         kf3ds__draw_overlays(r, &p, view, poses, &o, fb);
     if (stats)

@@ -112,31 +112,57 @@ void kf3ds__setup_lights(kf3ds_renderer *r, const kf3ds__projection *p, const kf
 
 #define FILL_LIGHT 0.08f /* a constant diffuse fill so that unlit sides are not black */
 
-/* The colour of a surface point at view-space (px, py, pz) with this unit normal,
- * in material slot `material`. Lambert, as 3DS mixes it: the ambient light
- * times the material's ambient colour, plus the material's diffuse colour
- * times a small constant fill, the headlight (from the eye, +z in view space)
- * and the file lights (spots fading from the hotspot to the falloff cone).
- * Two-sided surfaces seen from behind are lit on the side seen. */
-uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
-                      float pz, uint32_t material)
+/* (n·h)^e for the highlights: e from the material (renderer.c), by repeated
+ * squaring of a rounded exponent, which is plenty for a highlight. */
+static float highlight(float c, float e)
 {
-    const float *diffuse = r->material_diffuse[material], *amb = r->material_ambient[material];
-    const int two_sided = r->material_two_sided[material];
-    float n[3], acc[3], nd;
+    float r = 1.0f, b = c;
+    unsigned k = (unsigned)(e + 0.5f);
+    if (!(c > 0.0f))
+        return 0.0f;
+    while (k) {
+        if (k & 1u)
+            r *= b;
+        b *= b;
+        k >>= 1;
+    }
+    return r;
+}
+
+/* The lighting model, as 3DS mixes it, at view-space (px, py, pz) with this
+ * unit normal in material slot `material`: the surface colour T (the
+ * diffuse colour, or the texture's texel) is lit as
+ *     add + mul·T
+ * with mul the diffuse light (a small constant fill, the headlight from the
+ * eye, +z in view space, and the file lights, spots fading from the hotspot
+ * to the falloff cone) and add the ambient light times the material's ambient
+ * colour. Phong and metal materials add highlights, Blinn's n·h to the power
+ * of the shininess exponent times the shininess strength, per light: in the
+ * specular colour for Phong (added), in the surface's own colour for metal
+ * (so into mul). Self-illumination moves the result towards T itself; then
+ * the atmosphere (environment.c) mixes in the fog colour. The caller flips
+ * the normal of a face seen from behind (draw.c). */
+void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px, float py,
+                        float pz, uint32_t material, float add[3], float mul[3])
+{
+    const kf3ds__render_material *mt = &r->materials[material];
+    float n[3], acc[3], spec = 0.0f, nd, si, vx, vy, vz, vl;
     uint32_t i;
+    int k;
     n[0] = normal[0];
     n[1] = normal[1];
     n[2] = normal[2];
-    if (two_sided && n[0] * px + n[1] * py + n[2] * pz > 0.0f) {
-        n[0] = -n[0];
-        n[1] = -n[1];
-        n[2] = -n[2];
-    }
     nd = n[2] > 0.0f ? n[2] : 0.0f;
     acc[0] = FILL_LIGHT + r->headlight[0] * nd;
     acc[1] = FILL_LIGHT + r->headlight[1] * nd;
     acc[2] = FILL_LIGHT + r->headlight[2] * nd;
+    if (mt->shine_strength > 0.0f) /* the headlight's highlight: h = the view axis */
+        spec += r->headlight[0] * highlight(nd, mt->shine_exponent);
+    /* towards the eye, for the file lights' highlights */
+    vl = sqrtf(px * px + py * py + pz * pz);
+    vx = vl > 0.0f ? -px / vl : 0.0f;
+    vy = vl > 0.0f ? -py / vl : 0.0f;
+    vz = vl > 0.0f ? -pz / vl : 1.0f;
     for (i = 0; i < r->num_lights; i++) {
         const kf3ds__render_light *l = &r->lights[i];
         float L[3], len2, inv, ndl;
@@ -163,8 +189,28 @@ uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, 
         acc[0] += l->color[0] * ndl;
         acc[1] += l->color[1] * ndl;
         acc[2] += l->color[2] * ndl;
+        if (mt->shine_strength > 0.0f) {
+            float h[3], hl, nh;
+            h[0] = L[0] + vx;
+            h[1] = L[1] + vy;
+            h[2] = L[2] + vz;
+            hl = sqrtf(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+            nh = hl > 0.0f ? (n[0] * h[0] + n[1] * h[1] + n[2] * h[2]) / hl : 0.0f;
+            spec += (l->color[0] + l->color[1] + l->color[2]) * (1.0f / 3.0f) *
+                    highlight(nh, mt->shine_exponent);
+        }
     }
-    return kf3ds__pack_rgb(amb[0] * r->ambient[0] + diffuse[0] * acc[0],
-                           amb[1] * r->ambient[1] + diffuse[1] * acc[1],
-                           amb[2] * r->ambient[2] + diffuse[2] * acc[2]);
+    spec *= mt->shine_strength;
+    si = mt->self_illum;
+    for (k = 0; k < 3; k++) {
+        add[k] = mt->ambient[k] * r->ambient[k];
+        mul[k] = acc[k];
+        if (mt->metal)
+            mul[k] += spec;
+        else
+            add[k] += spec * mt->specular[k];
+        add[k] *= 1.0f - si;
+        mul[k] = mul[k] * (1.0f - si) + si;
+    }
+    kf3ds__fog_terms(r, px, py, pz, add, mul);
 }

@@ -1,7 +1,9 @@
 /* The rasterizer's internal interface, shared by its files and the scene
  * renderer:
  *   raster.c           framebuffer, projection setup, vertex transform, kf3ds_view_project
- *   raster_triangle.c  triangle clipping and fill
+ *   raster_triangle.c  flat and Gouraud triangles (raster_edges.h: their setup)
+ *   raster_shaded.c    textured and blended triangles
+ *   raster_clip.c      clipping polygons in view space
  *   raster_line.c      line clipping and stepping
  *   raster_font.c      the built-in 8×8 font
  * The projection helpers are inline here because every vertex goes through
@@ -72,6 +74,85 @@ void kf3ds__transform_points(const kf3ds__projection *p, const float *m12, const
 int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
                     const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3],
                     int cull);
+/* The clipper (raster_clip.c). A polygon vertex in view space with up to
+ * KF3DS__CLIP_ATTRS attributes; src is the input vertex it is (0..2), −1 for
+ * one made by a cut. */
+#define KF3DS__CLIP_ATTRS 16
+#define KF3DS__CLIP_MAX 16       /* a triangle cut by five planes has at most 8 */
+typedef struct kf3ds__clip_vertex {
+    float x, y, d;
+    float a[KF3DS__CLIP_ATTRS];
+    int src;
+} kf3ds__clip_vertex;
+/* Clips the polygon bufa[0..n) against the clip planes among `planes` (OC_
+ * bits), interpolating the first nattr attributes; bufb is scratch. Returns
+ * the number of vertices (0 when fewer than 3 remain), *result the buffer
+ * holding them. */
+int kf3ds__clip(const kf3ds__projection *p, uint32_t planes, kf3ds__clip_vertex *bufa,
+                kf3ds__clip_vertex *bufb, int n, int nattr, kf3ds__clip_vertex **result);
+/* The fixed-point screen position and 1/d of a clipped vertex: its input
+ * vertex's (vs[src]) or, for a cut, projected. */
+void kf3ds__clip_screen(const kf3ds__projection *p, const kf3ds__vertex *const vs[3],
+                        const kf3ds__clip_vertex *c, int32_t *X, int32_t *Y, float *w);
+
+/* ---- textured and blended triangles (raster_shaded.c) ------------------ */
+
+#define KF3DS__MAX_LEVELS 12     /* mipmap levels: sides up to 2048 */
+#define KF3DS__MAX_MAPS 3        /* texture 1, texture 2, opacity */
+/* How a map continues outside 0..1 (texture.c sets it from the tiling bits). */
+#define KF3DS__WRAP_TILE 0
+#define KF3DS__WRAP_MIRROR 1     /* two mirrored copies per unit */
+#define KF3DS__WRAP_NONE 2       /* no map outside [0, 1) */
+
+/* A picture ready for sampling: power-of-two sides, every mipmap level (level
+ * k is max(1, w >> k) × max(1, h >> k)), 0xAARRGGBB, top row first. */
+typedef struct kf3ds__texture {
+    uint32_t *texels;            /* all levels, level 0 first (NULL: no picture) */
+    uint32_t level_offset[KF3DS__MAX_LEVELS];
+    int log2w, log2h;            /* of level 0 */
+    int levels;
+    int wrap;                    /* KF3DS__WRAP_* */
+} kf3ds__texture;
+
+/* How the pixels of a shaded triangle are made from its interpolated values
+ * (the varyings below): with T the surface colour,
+ *     T = base, or texture 1's texel where it has one (its strength, alpha and
+ *         the diffuse colour are baked into its texels, texture.c);
+ *     T = T·(1 − a2) + c2 with texture 2's premultiplied texel (c2, a2);
+ *     colour = add + mul·T,  opacity = alpha · opacity map's texel alpha;
+ * then written (blend NONE, with depth), mixed over the framebuffer by the
+ * opacity (ALPHA) or added to it times the opacity (ADD), the last two
+ * without writing depth. */
+#define KF3DS__BLEND_NONE 0
+#define KF3DS__BLEND_ALPHA 1
+#define KF3DS__BLEND_ADD 2
+typedef struct kf3ds__surface {
+    const kf3ds__texture *map[KF3DS__MAX_MAPS]; /* texture 1, texture 2, opacity; NULL: none */
+    float base[3];               /* T where texture 1 has no texel, 0..255 */
+    int blend;                   /* KF3DS__BLEND_* */
+} kf3ds__surface;
+
+/* The varyings of a shaded vertex, as offsets into kf3ds__varyings.v. */
+#define KF3DS__VAR_ADD 0         /* 3: colour added, channels 0..1 */
+#define KF3DS__VAR_MUL 3         /* 3: times the surface colour */
+#define KF3DS__VAR_ALPHA 6       /* opacity 0..1 */
+#define KF3DS__VAR_ST 7          /* s, t of map k at 7 + 2k (the map's own placement) */
+#define KF3DS__VARS (KF3DS__VAR_ST + 2 * KF3DS__MAX_MAPS)
+typedef struct kf3ds__varyings {
+    float v[KF3DS__VARS];
+} kf3ds__varyings;
+
+/* A triangle drawn as the surface says, depth-tested, clipped like
+ * kf3ds__triangle; both sides are drawn. Returns 1 when it covered a pixel
+ * centre. */
+int kf3ds__triangle_shaded(kf3ds_framebuffer *fb, const kf3ds__projection *p,
+                           const kf3ds__vertex *const v[3], const kf3ds__varyings var[3],
+                           const kf3ds__surface *surface);
+/* The texel of `t` at map coordinates (s, t) (v up), bilinear on mipmap level
+ * `level` (clamped to the levels there are); 0 when the map has none there
+ * (KF3DS__WRAP_NONE outside [0, 1)), else 1 with *out set. */
+int kf3ds__texture_sample(const kf3ds__texture *tex, float s, float t, int level, uint32_t *out);
+
 /* Lines (raster_line.c), never writing depth. */
 void kf3ds__line(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *a,
                  const kf3ds__vertex *b, uint32_t color, int depth_test);

@@ -6,48 +6,19 @@
  *    cut, never dropped, and nothing reaches the fill with huge coordinates),
  *    then fanned into triangles.
  *  - fill: edge functions in exact 64-bit integers over the bounding box
- *    clamped to the screen, the top-left rule (shared edges are drawn once),
- *    1/d and the colours interpolated linearly in screen space (exact for 1/d;
+ *    clamped to the screen, the top-left rule (shared edges are drawn once;
+ *    raster_edges.h), 1/d and the colours interpolated linearly in screen space (exact for 1/d;
  *    Gouraud for colour). Each row's attributes start from the exact
  *    barycentrics of its first covered pixel, so long spans of thin triangles
  *    never extrapolate. The depth test compares w·zbuf > 1 (no division); a
  *    passing pixel stores d = 1/w. */
-#include "raster.h"
-
-#define HALF (KF3DS__SUBPIXELS / 2) /* a pixel's centre, in fixed point */
+#include "raster_edges.h"
 
 typedef struct fill_vertex {
     int32_t X, Y;
     float w;
     float c[3];              /* colour channels 0..255, +0.5 so truncation rounds */
 } fill_vertex;
-
-/* For the span of one row: with e the edge function at the row's first
- * pixel and a its step per pixel, the first k >= 0 where e + a·k >= 0 (a > 0,
- * e < 0), or the last one (a < 0, e >= 0). The quotient comes from doubles
- * (e and a are exact there) and is corrected with the exact test; k is
- * clamped to [0, limit]. */
-static inline int64_t first_inside(int64_t e, int64_t a, int64_t limit)
-{
-    double q = (double)-e / (double)a;
-    int64_t k = q < (double)limit ? (int64_t)q : limit;
-    while (k < limit && e + a * k < 0)
-        k++;
-    while (k > 0 && e + a * (k - 1) >= 0)
-        k--;
-    return k;
-}
-
-static inline int64_t last_inside(int64_t e, int64_t a, int64_t limit)
-{
-    double q = (double)e / (double)-a;
-    int64_t k = q < (double)limit ? (int64_t)q : limit;
-    while (k > 0 && e + a * k < 0)
-        k--;
-    while (k < limit && e + a * (k + 1) >= 0)
-        k++;
-    return k;
-}
 
 /* Colours step in 16.16 fixed point: the row's first value is exact and
  * every pixel of a span is inside the triangle, so the values stay within
@@ -73,13 +44,12 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
 {
     const int W = fb->width, H = fb->height;
     int64_t area, e0r, e1r, e2r, a0, a1, a2, b0, b1, b2;
-    int32_t xmin, xmax, ymin, ymax;
     int px0, px1, py0, py1, y, covered = 0, wide;
-    int64_t X0, Y0;
     float inv, kw[3], kc[3][3], dw, dcf[3];
     int32_t dc[3];
     float *zbuf = fb->depth;
     uint32_t *cbuf = fb->color;
+    kf3ds__edges E;
 
     area = (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
     if (area == 0)
@@ -95,47 +65,12 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     } else if (cull > 0) {
         return 0;
     }
-    xmin = a->X < b->X ? a->X : b->X;
-    xmin = c->X < xmin ? c->X : xmin;
-    xmax = a->X > b->X ? a->X : b->X;
-    xmax = c->X > xmax ? c->X : xmax;
-    ymin = a->Y < b->Y ? a->Y : b->Y;
-    ymin = c->Y < ymin ? c->Y : ymin;
-    ymax = a->Y > b->Y ? a->Y : b->Y;
-    ymax = c->Y > ymax ? c->Y : ymax;
-    /* Pixel px is sampled at px·KF3DS__SUBPIXELS + HALF. */
-    px0 = xmin + (HALF - 1) < 0 ? 0 : (xmin + (HALF - 1)) / KF3DS__SUBPIXELS;
-    py0 = ymin + (HALF - 1) < 0 ? 0 : (ymin + (HALF - 1)) / KF3DS__SUBPIXELS;
-    if (xmax - HALF < 0 || ymax - HALF < 0)
+    if (!kf3ds__edges_setup(&E, a->X, a->Y, b->X, b->Y, c->X, c->Y, W, H))
         return 0;
-    px1 = (xmax - HALF) / KF3DS__SUBPIXELS;
-    py1 = (ymax - HALF) / KF3DS__SUBPIXELS;
-    if (px1 >= W)
-        px1 = W - 1;
-    if (py1 >= H)
-        py1 = H - 1;
-    if (px0 > px1 || py0 > py1)
-        return 0;
-
-    /* Edge functions, inside >= 0: e0 = E(b→c) weighs a, e1 = E(c→a) weighs b,
-     * e2 = E(a→b) weighs c. E(s→t)(P) = (t.X−s.X)(P.Y−s.Y) − (t.Y−s.Y)(P.X−s.X).
-     * Top-left rule: an edge going up (dY < 0) or right along a horizontal
-     * keeps its pixels; the others lose exact hits (bias −1). */
-    X0 = (int64_t)px0 * KF3DS__SUBPIXELS + HALF;
-    Y0 = (int64_t)py0 * KF3DS__SUBPIXELS + HALF;
-#define EDGE_SETUP(s, t, e, A, B)                                                       \
-    do {                                                                                \
-        int64_t dX = (int64_t)t->X - s->X, dY = (int64_t)t->Y - s->Y;                   \
-        e = dX * (Y0 - s->Y) - dY * (X0 - s->X);                                        \
-        if (!(dY < 0 || (dY == 0 && dX > 0)))                                           \
-            e -= 1;                                                                     \
-        A = -dY * KF3DS__SUBPIXELS;                                                     \
-        B = dX * KF3DS__SUBPIXELS;                                                      \
-    } while (0)
-    EDGE_SETUP(b, c, e0r, a0, b0);
-    EDGE_SETUP(c, a, e1r, a1, b1);
-    EDGE_SETUP(a, b, e2r, a2, b2);
-#undef EDGE_SETUP
+    e0r = E.e0, e1r = E.e1, e2r = E.e2;
+    a0 = E.a0, a1 = E.a1, a2 = E.a2;
+    b0 = E.b0, b1 = E.b1, b2 = E.b2;
+    px0 = E.px0, px1 = E.px1, py0 = E.py0, py1 = E.py1;
 
     inv = 1.0f / (float)area;
     kw[0] = a->w * inv;
@@ -162,32 +97,8 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         uint32_t *crow;
         float *zrow, w, f0, f1, f2;
         if (wide) {
-            int64_t lim = px1 - px0, lo = 0, hi = lim;
-#define SPAN(e, A)                                                                       \
-    do {                                                                                 \
-        if (A > 0) {                                                                     \
-            if (e < 0) {                                                                 \
-                int64_t k = first_inside(e, A, lim + 1);                                 \
-                if (k > lo)                                                              \
-                    lo = k;                                                              \
-            }                                                                            \
-        } else if (A < 0) {                                                              \
-            if (e < 0) {                                                                 \
-                lo = lim + 1;                                                            \
-            } else {                                                                     \
-                int64_t k = last_inside(e, A, lim);                                      \
-                if (k < hi)                                                              \
-                    hi = k;                                                              \
-            }                                                                            \
-        } else if (e < 0) {                                                              \
-            lo = lim + 1;                                                                \
-        }                                                                                \
-    } while (0)
-            SPAN(e0, a0);
-            SPAN(e1, a1);
-            SPAN(e2, a2);
-#undef SPAN
-            if (lo > hi)
+            int64_t lo, hi;
+            if (!kf3ds__edges_span(&E, e0, e1, e2, &lo, &hi))
                 continue;
             x = px0 + (int)lo;
             xe = px0 + (int)hi;
@@ -279,55 +190,6 @@ static inline void unpack(uint32_t c, float out[3])
     out[2] = (float)(c & 0xFF) + 0.5f;
 }
 
-/* A vertex of the clipper: view space and colour. `src` is the input vertex
- * it is (0..2) or −1 for one made by a cut. */
-typedef struct clip_vertex {
-    float x, y, d;
-    float c[3];
-    int src;
-} clip_vertex;
-
-static int clip_plane(const kf3ds__projection *p, int plane, const clip_vertex *in, int n,
-                      clip_vertex *out)
-{
-    kf3ds__dist_fn dist = kf3ds__plane_dist[plane];
-    int i, m = 0;
-    float dprev;
-    const clip_vertex *prev;
-    if (n < 3)
-        return 0;
-    prev = &in[n - 1];
-    dprev = dist(p, prev->x, prev->y, prev->d);
-    for (i = 0; i < n; i++) {
-        const clip_vertex *cur = &in[i];
-        float dcur = dist(p, cur->x, cur->y, cur->d);
-        int in_prev = dprev >= 0.0f, in_cur = dcur >= 0.0f;
-        if (in_prev != in_cur) {
-            /* The cut, computed from the inside vertex for symmetry. */
-            const clip_vertex *s = in_cur ? cur : prev, *t = in_cur ? prev : cur;
-            float ds = in_cur ? dcur : dprev, dt = in_cur ? dprev : dcur;
-            float u = ds / (ds - dt);
-            int k;
-            clip_vertex *o = &out[m++];
-            if (!(u >= 0.0f))
-                u = 0.0f;
-            if (u > 1.0f)
-                u = 1.0f;
-            o->x = s->x + (t->x - s->x) * u;
-            o->y = s->y + (t->y - s->y) * u;
-            o->d = s->d + (t->d - s->d) * u;
-            for (k = 0; k < 3; k++)
-                o->c[k] = s->c[k] + (t->c[k] - s->c[k]) * u;
-            o->src = -1;
-        }
-        if (in_cur)
-            out[m++] = *cur;
-        prev = cur;
-        dprev = dcur;
-    }
-    return m;
-}
-
 int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
                const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull)
 {
@@ -356,8 +218,8 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     {
         /* Facing from the view-space plane: front when the eye (the origin)
          * sees the vertices counter-clockwise, i.e. n·v0 < 0 with z = −d. */
-        clip_vertex bufa[16], bufb[16], *in = bufa, *out = bufb, *t;
-        int n = 3, plane, covered = 0;
+        kf3ds__clip_vertex bufa[KF3DS__CLIP_MAX], bufb[KF3DS__CLIP_MAX], *in = bufa;
+        int n, covered = 0;
         if (cull) {
             float ux = v1->x - v0->x, uy = v1->y - v0->y, uz = v0->d - v1->d;
             float wx = v2->x - v0->x, wy = v2->y - v0->y, wz = v0->d - v2->d;
@@ -372,35 +234,20 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
             in[k].x = vs[k]->x;
             in[k].y = vs[k]->y;
             in[k].d = vs[k]->d;
-            unpack(color[k], in[k].c);
+            unpack(color[k], in[k].a);
             in[k].src = k;
         }
-        for (plane = 0; plane < 5 && n >= 3; plane++) {
-            if (!(all & (1u << plane)))
-                continue;
-            n = clip_plane(p, plane, in, n, out);
-            t = in;
-            in = out;
-            out = t;
-        }
+        n = kf3ds__clip(p, all, bufa, bufb, 3, 3, &in);
         if (n < 3)
             return 0;
         {
-            fill_vertex fv[16];
+            fill_vertex fv[KF3DS__CLIP_MAX];
             for (k = 0; k < n; k++) {
-                const clip_vertex *c = &in[k];
-                if (c->src >= 0) {
-                    fv[k].X = vs[c->src]->X;
-                    fv[k].Y = vs[c->src]->Y;
-                    fv[k].w = vs[c->src]->w;
-                } else {
-                    float d = c->d >= p->near_d ? c->d : p->near_d;
-                    fv[k].w = 1.0f / d;
-                    kf3ds__project_fixed(p, c->x, c->y, fv[k].w, &fv[k].X, &fv[k].Y);
-                }
-                fv[k].c[0] = c->c[0];
-                fv[k].c[1] = c->c[1];
-                fv[k].c[2] = c->c[2];
+                const kf3ds__clip_vertex *c = &in[k];
+                kf3ds__clip_screen(p, vs, c, &fv[k].X, &fv[k].Y, &fv[k].w);
+                fv[k].c[0] = c->a[0];
+                fv[k].c[1] = c->a[1];
+                fv[k].c[2] = c->a[2];
             }
             for (k = 1; k + 1 < n; k++)
                 covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], 0, flat,

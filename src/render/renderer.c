@@ -1,5 +1,5 @@
 /* kf3ds_renderer_create and kf3ds_renderer_free: what the renderer derives
- * once per scene (material colours; per mesh its face normals, normal classes,
+ * once per scene (materials, room for the blended pass; per mesh its face normals, normal classes,
  * wireframe edges and box) and the scratch space of a frame. Creating
  * allocates; nothing after it does. */
 #include "renderer.h"
@@ -265,21 +265,75 @@ static int prepare_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, kf3ds__render_me
 /* ------------------------------------------------------------------------ */
 
 /* The material slots: each material's colours clamped to [0, 1], and slot
- * num_materials, for faces without one, a light grey. */
+ * num_materials, for faces without one, a light grey. Highlights for Phong
+ * (shading 3) and metal (4) only, with the exponent 2^(10·shininess), from
+ * 1 to 1024, times the shininess strength. */
 static void prepare_materials(kf3ds_renderer *r)
 {
     const kf3ds_scene *scene = r->scene;
     uint32_t i;
     for (i = 0; i <= scene->num_materials; i++) {
-        int have = i < scene->num_materials && scene->materials, k;
+        const kf3ds_material *sm = i < scene->num_materials && scene->materials ?
+                                       &scene->materials[i] : NULL;
+        kf3ds__render_material *m = &r->materials[i];
+        int k;
         for (k = 0; k < 3; k++) {
-            r->material_diffuse[i][k] =
-                have ? kf3ds__clamp01(scene->materials[i].diffuse[k]) : KF3DS__NO_MATERIAL_GREY;
-            r->material_ambient[i][k] =
-                have ? kf3ds__clamp01(scene->materials[i].ambient[k]) : KF3DS__NO_MATERIAL_GREY;
+            m->diffuse[k] = sm ? kf3ds__clamp01(sm->diffuse[k]) : KF3DS__NO_MATERIAL_GREY;
+            m->ambient[k] = sm ? kf3ds__clamp01(sm->ambient[k]) : KF3DS__NO_MATERIAL_GREY;
+            m->specular[k] = sm ? kf3ds__clamp01(sm->specular[k]) : 0.0f;
         }
-        r->material_two_sided[i] = have && scene->materials[i].two_sided;
+        m->opacity = 1.0f;
+        if (!sm)
+            continue;
+        if (sm->shading == 3 || sm->shading == 4) {
+            m->shine_exponent = (float)pow(2.0, 10.0 * kf3ds__clamp01(sm->shininess));
+            m->shine_strength = kf3ds__clamp01(sm->shin_strength);
+            m->metal = sm->shading == 4;
+        }
+        m->self_illum = sm->self_illum_flag ? 1.0f : kf3ds__clamp01(sm->self_illum);
+        m->opacity = 1.0f - kf3ds__clamp01(sm->transparency);
+        m->two_sided = sm->two_sided;
+        m->additive = sm->additive;
+        m->may_blend = m->opacity < 1.0f || m->additive || sm->opacity.file[0] != '\0';
+        kf3ds__update_material(m);
     }
+}
+
+/* Room for the blended pass: every face whose material may blend, once for
+ * each object node that may show its mesh (or once, for editor meshes). */
+static uint32_t blended_capacity(const kf3ds_renderer *r)
+{
+    const kf3ds_scene *s = r->scene;
+    uint64_t total = 0, most = 0, *per_mesh;
+    uint32_t i, f;
+    if (!s->num_meshes || !s->meshes)
+        return 0;
+    per_mesh = (uint64_t *)kf3ds__arena_alloc(r->arena, s->num_meshes, sizeof *per_mesh);
+    if (!per_mesh)
+        return 0;
+    for (i = 0; i < s->num_meshes; i++) {
+        const kf3ds_mesh *m = &s->meshes[i];
+        for (f = 0; m->faces && f < m->num_faces; f++)
+            per_mesh[i] += r->materials[kf3ds__face_material_slot(m, f, s->num_materials)]
+                               .may_blend;
+        total += per_mesh[i];
+        if (per_mesh[i] > most)
+            most = per_mesh[i];
+    }
+    if (r->nodes_place_meshes) {
+        /* a morphing node may show any mesh: count the largest */
+        total = 0;
+        for (i = 0; i < s->num_nodes; i++) {
+            const kf3ds_node *n = &s->nodes[i];
+            if (n->type != KF3DS_NODE_OBJECT)
+                continue;
+            if (n->tracks[KF3DS_TRACK_MORPH].num_keys)
+                total += most;
+            else if (n->mesh >= 0 && (uint32_t)n->mesh < s->num_meshes)
+                total += per_mesh[n->mesh];
+        }
+    }
+    return total > KF3DS__MAX_DEFERRED ? KF3DS__MAX_DEFERRED : (uint32_t)total;
 }
 
 /* Prepares every mesh with one set of working arrays sized for the largest. */
@@ -356,22 +410,38 @@ kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allo
     if (have_meshes)
         r->meshes = (kf3ds__render_mesh *)renderer_alloc(r, scene->num_meshes, sizeof *r->meshes);
     num_slots = scene->num_materials + 1;
-    r->material_diffuse = (float (*)[3])renderer_alloc(r, num_slots, sizeof *r->material_diffuse);
-    r->material_ambient = (float (*)[3])renderer_alloc(r, num_slots, sizeof *r->material_ambient);
-    r->material_two_sided = (uint8_t *)renderer_alloc(r, num_slots, 1);
+    r->materials = (kf3ds__render_material *)renderer_alloc(r, num_slots, sizeof *r->materials);
     r->vertices = (kf3ds__vertex *)renderer_alloc(r, (size_t)max_points + 1, sizeof *r->vertices);
-    if ((have_meshes && !r->meshes) || !r->material_diffuse || !r->material_ambient ||
-        !r->material_two_sided || !r->vertices || !prepare_meshes(r, max_points, max_faces)) {
+    if ((have_meshes && !r->meshes) || !r->materials || !r->vertices ||
+        !prepare_meshes(r, max_points, max_faces)) {
         kf3ds_renderer_free(r);
         return NULL;
     }
     prepare_materials(r);
-    /* The colour cache, now that the largest class count is known. */
+    kf3ds__prepare_maps(r);
+    r->max_deferred = blended_capacity(r);
+    r->max_instances = scene->num_nodes + scene->num_meshes;
+    if (r->max_deferred) {
+        r->deferred = (kf3ds__deferred_face *)renderer_alloc(r, r->max_deferred,
+                                                             sizeof *r->deferred);
+        r->deferred_scratch = (kf3ds__deferred_face *)renderer_alloc(r, r->max_deferred,
+                                                                     sizeof *r->deferred);
+        r->instances = (kf3ds__render_instance *)renderer_alloc(r, r->max_instances,
+                                                                sizeof *r->instances);
+        if (!r->deferred || !r->deferred_scratch || !r->instances) {
+            kf3ds_renderer_free(r);
+            return NULL;
+        }
+    }
+    /* The colour cache (a front and a back colour per class), now that the
+     * largest class count is known. */
     r->class_color =
-        (uint32_t *)renderer_alloc(r, (size_t)r->max_classes + 1, sizeof *r->class_color);
-    r->class_color_stamp =
-        (uint32_t *)renderer_alloc(r, (size_t)r->max_classes + 1, sizeof *r->class_color_stamp);
-    if (!r->class_color || !r->class_color_stamp) {
+        (uint32_t *)renderer_alloc(r, 2 * (size_t)r->max_classes + 2, sizeof *r->class_color);
+    r->class_color_stamp = (uint32_t *)renderer_alloc(r, 2 * (size_t)r->max_classes + 2,
+                                                      sizeof *r->class_color_stamp);
+    r->class_terms = (float(*)[6])renderer_alloc(r, 2 * (size_t)r->max_classes + 2,
+                                                 sizeof *r->class_terms);
+    if (!r->class_color || !r->class_color_stamp || !r->class_terms) {
         kf3ds_renderer_free(r);
         return NULL;
     }
@@ -380,6 +450,8 @@ kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allo
 
 void kf3ds_renderer_free(kf3ds_renderer *r)
 {
-    if (r)
-        kf3ds__arena_destroy(r->arena); /* the record lives in it too */
+    if (!r)
+        return;
+    kf3ds__free_maps(r);            /* the pictures, from the allocator itself */
+    kf3ds__arena_destroy(r->arena); /* the record lives in it too */
 }

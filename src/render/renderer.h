@@ -4,6 +4,8 @@
  *   draw.c      kf3ds_render_scene: which meshes, at which matrices; one mesh
  *   overlays.c  hierarchy, pivots, cameras, lights, grid, names
  *   view.c      kf3ds_view_orbit, kf3ds_view_from_camera, _from_editor_camera
+ *   texture.c   the pictures the caller gives: kf3ds_renderer_set_map, _set_background
+ *   environment.c  the file's background and atmosphere
  * on top of the rasterizer (raster.h).
  *
  * Rendering never allocates: the scratch space of a frame (transformed
@@ -19,6 +21,8 @@
 #define KF3DS__NO_CLASS 0xFFFFFFFFu      /* corner_class of the corners of invalid faces */
 #define KF3DS__MAX_FILE_LIGHTS 64        /* more omni and spot lights are left out */
 #define KF3DS__NO_MATERIAL_GREY 0.75f    /* diffuse and ambient of faces without a material */
+#define KF3DS__MAX_DEFERRED (1u << 22)   /* blended faces sorted per frame; more are drawn
+                                          * unsorted */
 
 /* The visible-edge bits of a face (kf3ds_face.flags), also those of wire_edges:
  * edge k of a face (0 AB, 1 BC, 2 CA) has the bit KF3DS__EDGE_AB >> k. */
@@ -48,6 +52,48 @@ typedef struct kf3ds__render_mesh {
     int has_box;
 } kf3ds__render_mesh;
 
+/* A material as the renderer draws it (renderer.c prepares it, texture.c adds
+ * the maps). Colours clamped to [0, 1]. */
+typedef struct kf3ds__render_material {
+    float diffuse[3], ambient[3], specular[3];
+    float shine_exponent;        /* of the highlights (Phong, metal) */
+    float shine_strength;        /* 0: no highlights */
+    float self_illum;            /* 0..1 */
+    float opacity;               /* 1 − transparency */
+    uint8_t metal;               /* highlights in the surface's colour */
+    uint8_t two_sided, additive;
+    uint8_t may_blend;           /* transparent, additive or with an opacity map named:
+                                  * its faces may go to the blended pass */
+    uint8_t shaded;              /* drawn by kf3ds__triangle_shaded: a map given, or blended */
+    uint8_t blended;             /* drawn after the opaque faces, far to near */
+    kf3ds__texture maps[KF3DS__MAX_MAPS]; /* texture 1, texture 2, opacity (texels NULL: none) */
+    float uv[KF3DS__MAX_MAPS][6]; /* map k's (s, t) = (uv[0]u + uv[1]v + uv[2], uv[3]u + uv[4]v + uv[5]) */
+} kf3ds__render_material;
+
+/* A mesh drawn this frame whose blended faces wait for the blended pass. */
+typedef struct kf3ds__render_instance {
+    uint32_t mesh;
+    float mv[3][4];              /* model → view */
+    float normal_rows[3][3];
+    float det;
+} kf3ds__render_instance;
+
+/* A blended face waiting: its instance, its face, its depth (sorted far first). */
+typedef struct kf3ds__deferred_face {
+    float depth;
+    uint32_t instance, face;
+} kf3ds__deferred_face;
+
+/* The atmosphere of the current frame (environment.c). */
+typedef struct kf3ds__fog {
+    kf3ds_atmosphere_kind kind;  /* NONE: nothing to do */
+    float color[3];
+    float near_d, far_d, near_amount, far_amount; /* linear fog and distance cue */
+    float bottom, top, density;  /* layer fog, world heights */
+    uint32_t flags;
+    float eye_z, up[3];          /* world z of the eye; world z of a view-space offset = up·v */
+} kf3ds__fog;
+
 /* A file light (omni or spot) as the current frame sees it, in view space. */
 typedef struct kf3ds__render_light {
     float position[3];
@@ -65,14 +111,22 @@ struct kf3ds_renderer {
     kf3ds__render_mesh *meshes;  /* one per scene mesh */
     /* Per material slot: the scene's materials, then slot num_materials for
      * faces without a (valid) material. */
-    float (*material_diffuse)[3]; /* clamped to [0, 1] */
-    float (*material_ambient)[3]; /* clamped to [0, 1] */
-    uint8_t *material_two_sided;
+    kf3ds__render_material *materials;
+    kf3ds__texture background;   /* the BIT_MAP picture, when given */
+    /* The blended pass, sized at creation for every face that may need it. */
+    kf3ds__render_instance *instances;
+    uint32_t num_instances, max_instances;
+    kf3ds__deferred_face *deferred, *deferred_scratch;
+    uint32_t num_deferred, max_deferred;
+    kf3ds__fog fog;
     int nodes_place_meshes;      /* kf3ds_scene_places_meshes: draw the object
                                   * nodes, else the editor's meshes */
     /* Scratch for drawing one mesh, sized for the largest. */
     kf3ds__vertex *vertices;     /* the mesh's points, transformed */
-    uint32_t *class_color;       /* per normal class: its colour in this mesh draw... */
+    uint32_t *class_color;       /* per normal class and side (2·class + 1 for the back):
+                                  * its colour in this mesh draw... */
+    float (*class_terms)[6];     /* the same as lighting terms (add, mul) for the
+                                  * classes of shaded materials... */
     uint32_t *class_color_stamp; /* ...when its stamp is color_stamp (no clearing) */
     uint32_t color_stamp;
     uint32_t max_classes;        /* normal classes of the largest mesh */
@@ -142,10 +196,37 @@ int kf3ds__light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i,
                       float target_pos[3], const float **target,
                       const kf3ds_light **editor_light);
 
-/* The colour of a surface point at view-space (px, py, pz) with unit normal
- * `normal`, in material slot `material` (the lighting model: lighting.c). */
-uint32_t kf3ds__shade(const kf3ds_renderer *r, const float normal[3], float px, float py,
-                      float pz, uint32_t material);
+/* The lighting of a surface point at view-space (px, py, pz) with unit
+ * normal `normal` in material slot `material`: its colour is add + mul·T for
+ * the surface colour T (the lighting model, fog included: lighting.c). */
+void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px, float py,
+                        float pz, uint32_t material, float add[3], float mul[3]);
+
+/* ------------------------------------------------------------------------ */
+/* Background and atmosphere (environment.c)                                */
+/* ------------------------------------------------------------------------ */
+
+/* Clears fb to the frame's background: the file's (when in effect and not
+ * switched off), else options->background or the default grey; sets r->fog. */
+void kf3ds__setup_environment(kf3ds_renderer *r, const kf3ds__projection *p,
+                              const kf3ds_render_options *o, kf3ds_framebuffer *fb);
+/* Mixes the frame's fog into the lighting terms of a point at view-space
+ * (px, py, pz): add ← add·(1 − f) + fog·f, mul ← mul·(1 − f). */
+void kf3ds__fog_terms(const kf3ds_renderer *r, float px, float py, float pz, float add[3],
+                      float mul[3]);
+
+/* ------------------------------------------------------------------------ */
+/* Maps (texture.c)                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Each material's map placements and wrap modes from the file (before any
+ * picture is given). */
+void kf3ds__prepare_maps(kf3ds_renderer *r);
+/* Whether the material draws shaded and blended, from its values and the
+ * pictures given so far. */
+void kf3ds__update_material(kf3ds__render_material *m);
+/* Gives back the pictures' memory (kf3ds_renderer_free). */
+void kf3ds__free_maps(kf3ds_renderer *r);
 
 /* ------------------------------------------------------------------------ */
 /* Overlays (overlays.c)                                                    */
