@@ -44,10 +44,10 @@ RENDER_OBJ := $(RENDER_SRC:src/%.c=$(BUILD)/obj/%.o)
 LIB_HDR    := include/kf3ds.h include/kf3ds_chunks.h $(wildcard src/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
 CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c)) $(sort $(wildcard tools/gltf_*.c))
-GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c)) tools/write3ds.c
+GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_SUPPORT_SRC := $(sort $(wildcard tests/support*.c)) tools/write3ds.c
+TEST_SUPPORT_SRC := $(sort $(wildcard tests/support*.c))
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/tests/obj/%.o,$(notdir $(TEST_SUPPORT_SRC)))
 TEST_SUPPORT := $(BUILD)/tests/libsupport.a
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds data/textured.3ds
@@ -57,7 +57,8 @@ MANPAGE   := docs/kf3ds.1
         deps-bench c99 npm-tools export-image
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds_render.so \
      $(BUILD)/kf3ds \
-     $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play $(BUILD)/kfb-eval $(BUILD)/kfb-print
+     $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play $(BUILD)/kfb-eval $(BUILD)/kfb-print \
+     $(BUILD)/save
 
 # The core alone, with nothing but a C compiler (no SDL2, libpng, pkg-config).
 lib: $(BUILD)/libkf3ds.a
@@ -74,6 +75,10 @@ $(BUILD)/kfb-eval: examples/kfb_eval.c include/kf3ds_kfb.h
 $(BUILD)/kfb-print: examples/kfb_print.c include/kf3ds_kfb.h
 	@mkdir -p $(@D)
 	$(CC) -std=c99 $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/save: examples/save.c $(BUILD)/libkf3ds.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkf3ds.a $(LDLIBS)
 
 $(BUILD)/obj/render/%.o: src/render/%.c $(RENDER_HDR) Makefile
 	@mkdir -p $(@D)
@@ -133,30 +138,27 @@ $(BUILD)/kf3ds-bench: tools/bench.c tools/bench_clock.h $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(LIBS_ALL) $(LDLIBS)
 
-$(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) tools/write3ds.h
+$(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(LDLIBS)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(BUILD)/libkf3ds.a $(LDLIBS)
 
 # Tests: every tests/test_*.c is one cmocka program linked with the support
-# archive (tests/support*.c and the writer, built once). The suites that need
+# archive (tests/support*.c, built once). The suites that need
 # more than the core library, a C compiler and cmocka are named here: the
 # renderer (test_render), the kf3ds command (test_cli; test_fuzz_regressions,
 # which also renders), lib3ds and mk3ds (test_diff_lib3ds), SDL2 and libpng
 # (test_png_*). Every other suite is one of the core's tests: linked with
 # libkf3ds.a alone, so that it cannot lean on anything else.
 FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_diff_lib3ds \
-                test_png_render test_png_view test_png_maps test_plot test_export test_bake
+                test_png_render test_png_view test_png_maps test_plot test_export test_bake \
+                test_rewrite test_diff_rewrite
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
-TEST_HDR     := $(wildcard tests/support*.h) tools/write3ds.h $(LIB_HDR) include/kf3ds_render.h
+TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h
 
 $(BUILD)/tests/obj/%.o: tests/%.c $(TEST_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests -c $< -o $@
-
-$(BUILD)/tests/obj/write3ds.o: tools/write3ds.c tools/write3ds.h $(LIB_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -c $< -o $@
 
 $(TEST_SUPPORT): $(TEST_SUPPORT_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -176,6 +178,8 @@ check: $(TEST_BIN) all
 	@set -e; fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; KF3DS_TOOL=$(BUILD)/kf3ds $$t || fail=1; done; \
 	echo "== examples/play"; $(BUILD)/play data/arm.3ds > /dev/null || fail=1; \
+	echo "== examples/save"; $(BUILD)/save $(BUILD)/box.3ds data/arm.3ds $(BUILD)/arm-copy.3ds && \
+	  $(BUILD)/kf3ds info $(BUILD)/box.3ds > /dev/null && cmp data/arm.3ds $(BUILD)/arm-copy.3ds || fail=1; \
 	echo "== man page"; sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE) || fail=1; \
 	test $$fail = 0
 
@@ -198,7 +202,7 @@ test: deps-test
 c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC) $(RENDER_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
-	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c; do \
+	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c examples/save.c; do \
 	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 

@@ -15,7 +15,7 @@ static void eng_free(void *p, void *user) { (void)user; free(p); }
 /* Shows `file` (size bytes in memory) at `frame`. */
 static int show(const void *file, size_t size, double frame)
 {
-    kf3ds_load_options opt = {{eng_malloc, eng_free, NULL}, {0, 0, 0, 0}};
+    kf3ds_load_options opt = {{eng_malloc, eng_free, NULL}, {0, 0, 0, 0}, 0};
     kf3ds_diag err;
     kf3ds_scene *scene = kf3ds_load_memory(file, size, &opt, &err);
     kf3ds_pose *poses;

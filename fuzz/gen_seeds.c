@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "write3ds.h"
+#include "support_w3ds.h"
 #include "../tests/support.h" /* the chunk writers the tests use too */
 
 typedef struct opts {

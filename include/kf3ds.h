@@ -425,6 +425,10 @@ typedef struct kf3ds_scene {
     uint32_t num_dropped_diags; /* beyond the diagnostics limit */
 
     void *internal_;            /* owned memory; do not touch */
+    /* Private: what saving needs that the fields above do not hold (the
+     * file's chunk layout with KF3DS_LOAD_KEEP_SOURCE; the builder's stored
+     * points); NULL when nothing was kept. Do not touch. */
+    void *source_;
 } kf3ds_scene;
 
 /* ------------------------------------------------------------------------ */
@@ -449,11 +453,20 @@ typedef struct kf3ds_limits {
     uint32_t max_diags;         /* default 1000; more are counted, not stored */
 } kf3ds_limits;
 
+/* Load flags. KF3DS_LOAD_KEEP_SOURCE keeps, beside the scene, what saving
+ * needs to give the file back as it was (docs/writer.md, "Lossless saving"):
+ * its chunk layout (every chunk in file order, the ones the scene does not
+ * represent copied verbatim), the points of mirrored meshes as stored before
+ * the mirror fix, and the file order of keys that loading sorted. It costs
+ * about the file's size again in memory. */
+#define KF3DS_LOAD_KEEP_SOURCE 0x1
+
 /* Zero-initialise; every zero field means its default. */
 typedef struct kf3ds_load_options {
     kf3ds_allocator allocator;  /* both hooks NULL: the default allocator (malloc; large
                                  * blocks from mmap with huge pages on Linux) */
     kf3ds_limits limits;
+    unsigned flags;             /* KF3DS_LOAD_... */
 } kf3ds_load_options;
 
 /* Loads a scene from memory (the buffer is not kept).
@@ -468,6 +481,121 @@ KF3DS_API kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
 KF3DS_API kf3ds_scene *kf3ds_load_file(const char *path, const kf3ds_load_options *options,
                              kf3ds_diag *error);
 KF3DS_API void kf3ds_scene_free(kf3ds_scene *scene);
+
+/* ------------------------------------------------------------------------ */
+/* Saving (docs/writer.md)                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Save flags. Without any, a scene loaded with KF3DS_LOAD_KEEP_SOURCE is
+ * written back lossless: its file's chunks in the file's order with the
+ * scene's current values, the chunks the scene does not represent verbatim
+ * where they were; any other scene in kf3ds's own order (the one 3D Studio
+ * writes). */
+#define KF3DS_SAVE_CANONICAL    0x01 /* kf3ds's own order even when the layout was kept */
+#define KF3DS_SAVE_REPAIR       0x02 /* what the loader resolved, not what the file said:
+                                      * keys in frame order, parent fields that name the
+                                      * node's parent (unknown or cyclic ones become
+                                      * roots), chunks a later one replaced dropped */
+#define KF3DS_SAVE_DROP_UNKNOWN 0x04 /* leave out every chunk kept verbatim */
+#define KF3DS_SAVE_NO_KEYFRAMER 0x08 /* editor data only */
+#define KF3DS_SAVE_SEGMENT      0x10 /* write segment_start..segment_end as the segment */
+
+/* Zero-initialise; every zero field means its default. */
+typedef struct kf3ds_save_options {
+    kf3ds_allocator allocator;  /* where the bytes come from (kf3ds_save_free gives
+                                 * them back); both hooks NULL: the default */
+    unsigned flags;             /* KF3DS_SAVE_... */
+    int32_t segment_start, segment_end; /* with KF3DS_SAVE_SEGMENT */
+} kf3ds_save_options;
+
+/* Writes the scene as a .3ds file into a new buffer: *bytes (free it with
+ * kf3ds_save_free and the same options) and *size. Nothing is written and
+ * KF3DS_ERR_LIMIT returned, with a message naming what, when the scene does
+ * not fit the format (more than 65535 points, faces, texture coordinates or
+ * group faces in a mesh, a node id beyond 16 bits, a file over 4 GiB).
+ * `options` and `error` may be NULL. */
+KF3DS_API kf3ds_status kf3ds_save_memory(const kf3ds_scene *scene,
+                                         const kf3ds_save_options *options, void **bytes,
+                                         size_t *size, kf3ds_diag *error);
+KF3DS_API void kf3ds_save_free(void *bytes, const kf3ds_save_options *options);
+/* The same into a file (the only saving function that uses stdio); on
+ * failure no file is left behind. */
+KF3DS_API kf3ds_status kf3ds_save_file(const kf3ds_scene *scene, const char *path,
+                                       const kf3ds_save_options *options, kf3ds_diag *error);
+
+/* ------------------------------------------------------------------------ */
+/* Building a scene in code (docs/writer.md, "Building a scene")            */
+/* ------------------------------------------------------------------------ */
+
+/* Add materials, meshes, cameras, lights, nodes, tracks and keys, then
+ * kf3ds_builder_finish gives the scene loading would give for the same
+ * file (kf3ds_save_file writes it). Every call checks its arguments: the
+ * first one that fails is kept (kf3ds_builder_error) and makes every later
+ * call and kf3ds_builder_finish fail too, so checking once at the end is
+ * enough. Indices are those of the scene's arrays; strings and arrays are
+ * copied. */
+typedef struct kf3ds_builder kf3ds_builder;
+
+/* allocator: NULL or both hooks NULL for the default; the scene is made on it too. */
+KF3DS_API kf3ds_builder *kf3ds_builder_create(const kf3ds_allocator *allocator);
+KF3DS_API void kf3ds_builder_free(kf3ds_builder *b); /* without finishing */
+KF3DS_API const kf3ds_diag *kf3ds_builder_error(const kf3ds_builder *b);
+
+/* A copy of *m (its name and map file names too). Returns its index. */
+KF3DS_API int32_t kf3ds_builder_add_material(kf3ds_builder *b, const kf3ds_material *m);
+/* A mesh: points as the file stores them (the editor's world), faces
+ * indexing them, the MESH_MATRIX (NULL: identity). A matrix with a negative
+ * determinant makes a mirrored mesh, whose points the scene holds with the
+ * mirror fix applied, as loading does. At most 65535 points and faces. */
+KF3DS_API int32_t kf3ds_builder_add_mesh(kf3ds_builder *b, const char *name,
+                                         const float (*points)[3], uint32_t num_points,
+                                         const kf3ds_face *faces, uint32_t num_faces,
+                                         const kf3ds_mat4 *matrix);
+/* One texture coordinate / point flag per point; one smoothing mask per face. */
+KF3DS_API kf3ds_status kf3ds_builder_mesh_texcoords(kf3ds_builder *b, int32_t mesh,
+                                                    const float (*uv)[2], uint32_t n);
+KF3DS_API kf3ds_status kf3ds_builder_mesh_point_flags(kf3ds_builder *b, int32_t mesh,
+                                                      const uint16_t *flags, uint32_t n);
+KF3DS_API kf3ds_status kf3ds_builder_mesh_smoothing(kf3ds_builder *b, int32_t mesh,
+                                                    const uint32_t *groups);
+/* A material group: the faces (NULL: all of them) get the material, which
+ * must have been added. */
+KF3DS_API kf3ds_status kf3ds_builder_mesh_material(kf3ds_builder *b, int32_t mesh,
+                                                   const char *material, const uint16_t *faces,
+                                                   uint32_t n);
+KF3DS_API int32_t kf3ds_builder_add_camera(kf3ds_builder *b, const kf3ds_camera *c);
+KF3DS_API int32_t kf3ds_builder_add_light(kf3ds_builder *b, const kf3ds_light *l);
+
+/* The keyframer header: its file name, length in frames and active segment. */
+KF3DS_API kf3ds_status kf3ds_builder_keyframer(kf3ds_builder *b, const char *name,
+                                               int32_t length, int32_t segment_start,
+                                               int32_t segment_end);
+/* A node named after the object it animates ("$$$DUMMY" for a dummy, a
+ * camera's name for its target); parent: a node added before, or KF3DS_NONE.
+ * Its id is its index unless kf3ds_builder_node_id gives another. */
+KF3DS_API int32_t kf3ds_builder_add_node(kf3ds_builder *b, kf3ds_node_type type,
+                                         const char *name, int32_t parent);
+KF3DS_API kf3ds_status kf3ds_builder_node_pivot(kf3ds_builder *b, int32_t node,
+                                                const float pivot[3]);
+KF3DS_API kf3ds_status kf3ds_builder_node_id(kf3ds_builder *b, int32_t node, uint16_t id);
+KF3DS_API kf3ds_status kf3ds_builder_node_instance(kf3ds_builder *b, int32_t node,
+                                                   const char *instance);
+KF3DS_API kf3ds_status kf3ds_builder_node_flags(kf3ds_builder *b, int32_t node,
+                                                uint16_t flags1, uint16_t flags2);
+KF3DS_API kf3ds_status kf3ds_builder_track_flags(kf3ds_builder *b, int32_t node,
+                                                 kf3ds_track_kind kind, uint16_t flags);
+/* A key: frame, TCB and ease (their spline flags are set from the nonzero
+ * ones), the value as a kf3ds_key holds it (a rotation key is the angle and
+ * axis relative to the previous key, as the format stores it), morph_name
+ * for a morph key; the derived fields are ignored. Keys out of frame order
+ * are sorted as loading sorts them (with its warning in scene->diags) and
+ * saved in the order they were added. */
+KF3DS_API kf3ds_status kf3ds_builder_add_key(kf3ds_builder *b, int32_t node,
+                                             kf3ds_track_kind kind, const kf3ds_key *key);
+/* The scene (free it with kf3ds_scene_free), or NULL and *error when a call
+ * failed or memory ran out. The builder is freed either way. Warnings of
+ * the loader's finishing steps (a node naming no mesh) are in scene->diags. */
+KF3DS_API kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error);
 
 /* ------------------------------------------------------------------------ */
 /* Scene queries                                                            */

@@ -26,7 +26,7 @@ CROSS_CORPUS  ?= $(or $(KF3DS_CORPUS),../shared/corpus)
 CROSS_WARN     = -Wall -Wextra -Wpedantic -Werror
 CROSS_OPT     ?= -O2
 CROSS_CMD_SRC  = tools/kf3ds.c tools/cmd_common.c $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_info.c \
-                 tools/cmd_eval.c tools/cmd_maps.c $(sort $(wildcard tools/cmd_bake*.c))
+                 tools/cmd_eval.c tools/cmd_maps.c tools/cmd_rewrite.c $(sort $(wildcard tools/cmd_bake*.c))
 
 ifeq ($(strip $(TARGET)),)
 cross test-cross cross-build cross-deps:
@@ -139,7 +139,7 @@ embed-check: $(BUILD)/embed
 # environment. On x86-64 Linux tests/cross/freestanding.c (entry point, those
 # functions, an arena, data/arm.3ds) is then linked with -nostdlib and run.
 FS_DIR      = build/freestanding
-FS_SRC      = $(filter-out src/load_file.c,$(LIB_SRC)) $(RENDER_SRC)
+FS_SRC      = $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC)
 FS_OBJ      = $(FS_SRC:src/%.c=$(FS_DIR)/obj/%.o)
 FS_CFLAGS   = -std=c99 $(WARN) -O2 -ffreestanding -fno-stack-protector \
               -DKF3DS_NO_DEFAULT_ALLOCATOR -Iinclude

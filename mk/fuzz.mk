@@ -20,7 +20,7 @@ FUZZ_MAXLEN ?= 65536
 FUZZ_CORPUS ?= $(or $(KF3DS_CORPUS),../shared/corpus)
 FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB    := $(filter-out src/load_file.c,$(LIB_SRC)) $(RENDER_SRC)
+FUZZ_LIB    := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC)
 FUZZ_COMMON := fuzz/mutate3ds.c tests/support_chunks.h $(FUZZ_LIB) $(RENDER_HDR)
 FUZZ_RUN    := -max_len=$(FUZZ_MAXLEN) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
                -artifact_prefix=$(FUZZ_DIR)/artifacts/
@@ -32,11 +32,17 @@ fuzz-deps:
 	@sh tools/ensure-deps.sh clang libclang-rt-14-dev
 
 fuzz: fuzz-deps
-	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk $(FUZZ_DIR)/fuzz_kfb $(FUZZ_DIR)/fuzz_cel fuzz-seeds
+	$(MAKE) $(FUZZ_DIR)/fuzz_load $(FUZZ_DIR)/fuzz_walk $(FUZZ_DIR)/fuzz_kfb $(FUZZ_DIR)/fuzz_cel \
+	  $(FUZZ_DIR)/fuzz_save fuzz-seeds
 
 $(FUZZ_DIR)/fuzz_load: fuzz/fuzz_load.c tests/support_oracle.c tests/support.h $(FUZZ_COMMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_load.c tests/support_oracle.c fuzz/mutate3ds.c \
+	  $(FUZZ_LIB) -lm
+
+$(FUZZ_DIR)/fuzz_save: fuzz/fuzz_save.c tests/support_compare.c tests/support.h $(FUZZ_COMMON)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_save.c tests/support_compare.c fuzz/mutate3ds.c \
 	  $(FUZZ_LIB) -lm
 
 # The dump verb (tools/cmd_dump*.c) and the helpers it uses.
@@ -60,18 +66,18 @@ $(FUZZ_DIR)/gen_cel_seeds: fuzz/gen_cel_seeds.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O1 -g $(WARN) -o $@ fuzz/gen_cel_seeds.c
 
-$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h tools/write3ds.c \
-  tools/write3ds.h
+$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c tests/support_write.c tests/support.h tests/support_w3ds.c \
+  tests/support_w3ds.h
 	@mkdir -p $(@D)
-	$(CC) -std=c11 -O1 -g $(WARN) -Iinclude -Itools -o $@ fuzz/gen_seeds.c tests/support_write.c \
-	  tools/write3ds.c -lm
+	$(CC) -std=c11 -O1 -g $(WARN) -Iinclude -Itests -o $@ fuzz/gen_seeds.c tests/support_write.c \
+	  tests/support_w3ds.c -lm
 
 # Seeds: the project's own small strange files, its samples, and (when it is
 # there) the public corpus, files up to 256 KB, copied into build/ only.
 fuzz-seeds: $(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/gen_cel_seeds $(BUILD)/kf3ds
 	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/kfb-seeds $(FUZZ_DIR)/cel-seeds
 	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts $(FUZZ_DIR)/kfb-seeds \
-	  $(FUZZ_DIR)/work/load $(FUZZ_DIR)/work/walk $(FUZZ_DIR)/work/kfb $(FUZZ_DIR)/work/cel \
+	  $(FUZZ_DIR)/work/load $(FUZZ_DIR)/work/walk $(FUZZ_DIR)/work/kfb $(FUZZ_DIR)/work/cel $(FUZZ_DIR)/work/save \
 	  $(FUZZ_DIR)/cel-seeds
 	$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds
 	$(FUZZ_DIR)/gen_cel_seeds $(FUZZ_DIR)/cel-seeds
@@ -107,13 +113,14 @@ fuzz_cel_run = $(FUZZ_DIR)/fuzz_cel $(FUZZ_RUN) -max_total_time=$(FUZZ_TIME) $(F
 	grep -E 'DONE|stat::number_of_executed_units|stat::peak_rss' $(FUZZ_DIR)/fuzz_cel.log | sed 's/^/fuzz_cel: /'
 
 fuzz-smoke: fuzz
-	@echo "fuzz-smoke: 4 targets, $(FUZZ_TIME) s each, in parallel"
+	@echo "fuzz-smoke: 5 targets, $(FUZZ_TIME) s each, in parallel"
 	@( $(call fuzz_one,fuzz_load,load) ) & p1=$$!; \
 	 ( $(call fuzz_one,fuzz_walk,walk) ) & p2=$$!; \
 	 ( $(call fuzz_one,fuzz_kfb,kfb,$(FUZZ_DIR)/kfb-seeds/*,$(FUZZ_DIR)/kfb-seeds) ) & p3=$$!; \
 	 ( $(fuzz_cel_run) ) & p4=$$!; \
-	 s=0; wait $$p1 || s=1; wait $$p2 || s=1; wait $$p3 || s=1; wait $$p4 || s=1; \
-	 if [ $$s = 0 ]; then echo "fuzz-smoke: 4 passed, 0 failed"; else echo "fuzz-smoke: failed"; fi; exit $$s
+	 ( $(call fuzz_one,fuzz_save,save) ) & p5=$$!; \
+	 s=0; wait $$p1 || s=1; wait $$p2 || s=1; wait $$p3 || s=1; wait $$p4 || s=1; wait $$p5 || s=1; \
+	 if [ $$s = 0 ]; then echo "fuzz-smoke: 5 passed, 0 failed"; else echo "fuzz-smoke: failed"; fi; exit $$s
 
 fuzz-run: FUZZ_TIME = 900
 fuzz-run: fuzz-smoke

@@ -5,6 +5,7 @@
 #include "load_ctx.h"
 #include "arena.h"
 #include "diag.h"
+#include "layout.h"
 #include "read_util.h"
 #include "readers.h"
 #include <stdarg.h>
@@ -159,6 +160,8 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     }
     ctx.scene->internal_ = ctx.arena;
     ctx.scene->master_scale = 1.0f;
+    if (options && (options->flags & KF3DS_LOAD_KEEP_SOURCE))
+        ctx.source = (kf3ds__source *)kf3ds__arena_alloc(ctx.arena, 1, sizeof(kf3ds__source));
 
     ctx.pass = KF3DS__PASS_COUNT;
     read_sections(&ctx, &root, &root_body);
@@ -168,6 +171,10 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
         read_sections(&ctx, &root, &root_body);
         kf3ds__finish_editor(&ctx);
         kf3ds__finish_keyframer(&ctx);
+        if (ctx.source) {
+            kf3ds__layout_record(ctx.arena, data, size, ctx.cap_nodes, ctx.source);
+            ctx.scene->source_ = ctx.source;
+        }
     }
     if (kf3ds__arena_failed(ctx.arena)) {
         kf3ds_scene_free(ctx.scene);

@@ -4,6 +4,7 @@
 #define KF3DS_LOAD_CTX_H
 #include "kf3ds.h"
 #include "arena.h"
+#include "source.h"
 
 /* Loading reads the file twice (docs/architecture.md, "Memory"): the
  * counting pass only counts meshes, materials, cameras, lights and nodes, the
@@ -20,6 +21,8 @@ typedef struct kf3ds__ctx {
     /* Array sizes found by the counting pass; the filling pass never exceeds them. */
     uint32_t cap_meshes, cap_materials, cap_cameras, cap_lights, cap_nodes;
     uint32_t nodes_counted; /* node chunks in the file, before the node limit */
+    /* What saving needs (KF3DS_LOAD_KEEP_SOURCE, or the builder); NULL: keep nothing. */
+    kf3ds__source *source;
 } kf3ds__ctx;
 
 #endif

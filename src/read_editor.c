@@ -664,6 +664,28 @@ static int inverse_in_range(const kf3ds_mat4 *inv)
     return 1;
 }
 
+/* Saving writes a mirrored mesh's points as the file stored them (source.h). */
+static void keep_stored_points(kf3ds__ctx *ctx, const kf3ds_mesh *m)
+{
+    kf3ds__source *src = ctx->source;
+    uint32_t index = (uint32_t)(m - ctx->scene->meshes);
+    float(*copy)[3];
+    if (!src || !m->num_points)
+        return;
+    if (!src->stored_points) {
+        src->stored_points = (const float(**)[3])kf3ds__arena_alloc(
+            ctx->arena, ctx->scene->num_meshes, sizeof *src->stored_points);
+        if (!src->stored_points)
+            return;
+        src->num_stored_points = ctx->scene->num_meshes;
+    }
+    copy = (float(*)[3])kf3ds__arena_alloc_raw(ctx->arena, m->num_points, sizeof *copy);
+    if (copy && index < src->num_stored_points) {
+        memcpy(copy, m->points, (size_t)m->num_points * sizeof *copy);
+        src->stored_points[index] = (const float(*)[3])copy;
+    }
+}
+
 static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
 {
     kf3ds_scene *s = ctx->scene;
@@ -728,6 +750,7 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
     if (kf3ds__mat4_det3(&m->matrix) < 0.0f) {
         /* Mirrored object: v <- M·S(-1,1,1)·M⁻¹·v, as lib3ds does at load. */
         kf3ds_mat4 flip, fix;
+        keep_stored_points(ctx, m);
         kf3ds_mat4_identity(&flip);
         flip.m[0][0] = -1.0f;
         kf3ds_mat4_mul(&m->matrix, &flip, &fix);

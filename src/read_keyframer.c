@@ -48,7 +48,7 @@ static size_t value_size(kf3ds_track_kind kind)
 }
 
 static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
-                       kf3ds_track_kind kind, kf3ds_track *t)
+                       kf3ds_track_kind kind, kf3ds_track *t, uint32_t node)
 {
     uint32_t count, fit, i, bad = 0, big = 0;
     size_t min_key = 6 + value_size(kind);
@@ -149,7 +149,7 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
     }
     kf3ds__warn_cleaned(ctx, bad, big, c->offset, c->id, "key values");
     t->num_keys = i;
-    kf3ds__track_setup(ctx, t, kind, c->offset, c->id);
+    kf3ds__track_setup(ctx, t, kind, node, c->offset, c->id);
 }
 
 static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc, kf3ds_node *n,
@@ -220,7 +220,7 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
                     kf3ds__diag(ctx, KF3DS_WARN_VALUE, c.offset, c.id,
                                 "second track of this kind in one node; it replaces the first");
                 memset(t, 0, sizeof *t);
-                read_track(ctx, b, &c, kind, t);
+                read_track(ctx, b, &c, kind, t, index);
                 continue; /* read_track reports its own short reads */
             }
             break;

@@ -252,18 +252,74 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     t->segments_ = seg;
 }
 
+/* For saving in file order (source.h): where each key of the file went in
+ * the stable sort. Keys of equal frames keep their order, so the file's j-th
+ * key of frame f is the j-th key of frame f after the sort. */
+static void keep_key_order(kf3ds__ctx *ctx, const kf3ds_track *t, const int32_t *file_frames,
+                           kf3ds_track_kind kind, uint32_t node)
+{
+    kf3ds__source *src = ctx->source;
+    uint32_t n = t->num_keys, i;
+    uint32_t *index = (uint32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(uint32_t));
+    uint32_t *seen = (uint32_t *)kf3ds__arena_alloc(ctx->arena, n, sizeof(uint32_t));
+    kf3ds__key_order *o;
+    if (!index || !seen)
+        return;
+    for (i = 0; i < n; i++) {
+        uint32_t lo = 0, hi = n; /* the first sorted key of this frame */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (t->keys[mid].frame < file_frames[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        index[i] = lo + seen[lo]++;
+    }
+    if (src->num_key_orders == src->cap_key_orders) {
+        uint32_t cap = src->cap_key_orders ? 2 * src->cap_key_orders : 16;
+        kf3ds__key_order *grown =
+            (kf3ds__key_order *)kf3ds__arena_alloc_raw(ctx->arena, cap, sizeof *grown);
+        if (!grown)
+            return;
+        if (src->num_key_orders)
+            memcpy(grown, src->key_orders, src->num_key_orders * sizeof *grown);
+        src->key_orders = grown;
+        src->cap_key_orders = cap;
+    }
+    o = &src->key_orders[src->num_key_orders++];
+    o->node = node;
+    o->kind = (uint32_t)kind;
+    o->num_keys = n;
+    o->index = index;
+}
+
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
-                        uint32_t offset, uint16_t chunk_id)
+                        uint32_t node, uint32_t offset, uint16_t chunk_id)
 {
     uint32_t i, n = track->num_keys;
+    for (i = 0; ctx->source && i < ctx->source->num_key_orders; i++) {
+        kf3ds__key_order *o = &ctx->source->key_orders[i];
+        if (o->node == node && o->kind == (uint32_t)kind) /* a track this one replaces */
+            o->node = 0xFFFFFFFFu;
+    }
     for (i = 1; i < n; i++)
         if (track->keys[i].frame < track->keys[i - 1].frame)
             break;
     if (i < n) {
         kf3ds_key *tmp = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(kf3ds_key));
+        int32_t *file_frames = NULL;
+        uint32_t j;
         if (!tmp)
             return;
+        if (ctx->source) {
+            file_frames = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(int32_t));
+            for (j = 0; file_frames && j < n; j++)
+                file_frames[j] = track->keys[j].frame;
+        }
         kf3ds__sort(track->keys, n, sizeof *track->keys, tmp, key_less);
+        if (file_frames)
+            keep_key_order(ctx, track, file_frames, kind, node);
         kf3ds__diag(ctx, KF3DS_WARN_UNSORTED, offset, chunk_id,
                     "keys out of frame order (key %lu); stable-sorted", (unsigned long)i);
     }

@@ -7,8 +7,9 @@
 /* Stable-sorts the keys by frame (with a warning when they were out of
  * order), accumulates rotations, derives tangents and squad controls, and
  * writes the packed frames and segment records evaluation reads. offset and
- * chunk_id name the track chunk in diagnostics. */
+ * chunk_id name the track chunk in diagnostics. With ctx->source, the file
+ * order of keys it sorted is kept there for node `node`. */
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
-                        uint32_t offset, uint16_t chunk_id);
+                        uint32_t node, uint32_t offset, uint16_t chunk_id);
 
 #endif

@@ -5,8 +5,10 @@
  *    files the malformed-input suites damage;
  *  - support_write.c: chunk writers, also linked into fuzz/gen_seeds;
  *  - support_oracle.c: the scene oracles (they render: the renderer's
- *    archive), also linked into fuzz/fuzz_load.
- * The first three call cmocka (they fail the running test); the last two
+ *    archive), also linked into fuzz/fuzz_load;
+ *  - support_compare.c: two scenes field by field, also linked into
+ *    fuzz/fuzz_save.
+ * The first three call cmocka (they fail the running test); the others
  * never do, so that the fuzz builds can use them. Nothing here needs SDL2 or
  * libpng (support_png.h is for the suites that link libpng). */
 #ifndef KF3DS_TEST_SUPPORT_H
@@ -16,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kf3ds.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 /* ---- support.c: files, folders, the corpus ------------------------------ */
 
@@ -247,7 +249,7 @@ typedef enum support_dense_kind {
 extern const char *const support_dense_names[SUPPORT_DENSE_COUNT];
 void support_write_dense(w3ds *w, support_dense_kind kind, size_t target);
 
-/* ---- support_write.c: chunks written with write3ds ---------------------- */
+/* ---- support_write.c: chunks written with support_w3ds.c ----------------- */
 
 /* Initialises the writer and opens M3DMAGIC and in it `section`
  * (KF3DS_CHUNK_MDATA or KF3DS_CHUNK_KFDATA). */
@@ -287,6 +289,25 @@ void support_end_all(w3ds *w);
  * (−1, −1), (1, −1), (1, 1), (−1, 1) with TEX_VERTS uv[8], both faces in
  * `material` (for the texture suites). */
 void support_textured_quad(w3ds *w, const char *name, const float uv[8], const char *material);
+
+/* ---- support_compare.c: two scenes ------------------------------------------ */
+
+/* The second scene was saved repaired (KF3DS_SAVE_REPAIR): NODE_HDR's parent
+ * fields as stored may differ (the resolved parents may not), a camera
+ * that had no FOV (cut short) may have one, an empty track has no flags. */
+#define SUPPORT_DIFF_REPAIRED 0x1
+/* The second was saved without its keyframer: the keyframer header is not compared. */
+#define SUPPORT_DIFF_NO_KEYFRAMER 0x2
+/* 0 when every field of the two scenes is the same (floats bit for bit, the
+ * derived evaluation data included), else 1 with the first difference
+ * described in what[0..cap). Diagnostics are not compared. */
+int support_scene_diff(const kf3ds_scene *a, const kf3ds_scene *b, unsigned flags, char *what,
+                       size_t cap);
+/* 0 when evaluating both at every frame gives the same bits (world and mesh
+ * matrices, hidden, morph, colour, FOV, roll, hotspot, falloff), else 1
+ * with the first difference described. */
+int support_eval_diff(const kf3ds_scene *a, const kf3ds_scene *b, const double *frames,
+                      size_t num_frames, char *what, size_t cap);
 
 /* ---- support_oracle.c: what must hold of any loaded scene ----------------- */
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 /* ------------------------------------------------------------------------ */
 /* Running the tool                                                         */

@@ -55,7 +55,7 @@
 
 #include "kf3ds.h"
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 #define REL_TOL 1e-4      /* of the scene's extent */
 #define QUAT_TOL 1e-4     /* right-value checks on quaternions / values */

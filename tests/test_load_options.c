@@ -12,7 +12,7 @@
 #include <string.h>
 #include "kf3ds.h"
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 /* A small valid file: one object node with a position key. */
 static void write_one_node(w3ds *w)

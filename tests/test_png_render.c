@@ -17,7 +17,7 @@
 
 #include "support.h"
 #include "support_png.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 #define ARM "data/arm.3ds"
 

@@ -14,7 +14,7 @@
 #include "kf3ds.h"
 #include "kf3ds_render.h"
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 #define BG 0xFF000000u
 

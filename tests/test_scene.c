@@ -11,7 +11,7 @@
 #include <string.h>
 #include "kf3ds.h"
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 typedef struct node_spec {
     uint16_t tag;

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include "kf3ds.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 #include "support.h"
 #include "../src/kmath.h" /* the rotation code's sin/cos/acos, tested below */
 

@@ -28,6 +28,7 @@ extern const cli_verb cmd_dump_verb;
 extern const cli_verb cmd_info_verb;
 extern const cli_verb cmd_eval_verb;
 extern const cli_verb cmd_bake_verb;
+extern const cli_verb cmd_rewrite_verb;
 /* Built with -DKF3DS_NO_FRONTENDS (mk/cross.mk), the command has no render,
  * view and export verbs and needs neither SDL2 nor libpng. */
 #ifndef KF3DS_NO_FRONTENDS

@@ -8,6 +8,7 @@ static const cli_verb *const verbs[] = {
     &cmd_dump_verb,
     &cmd_eval_verb,
     &cmd_bake_verb,
+    &cmd_rewrite_verb,
 #ifndef KF3DS_NO_FRONTENDS /* cross and embedded builds: no SDL2, no libpng, no export */
     &cmd_export_verb,
     &cmd_render_verb,

@@ -9,7 +9,7 @@
  *   mk3ds random SEED FILE     a random valid animated scene, deterministic
  *
  * A scene is built in memory (nodes with their tracks, meshes, materials,
- * cameras, lights) and then serialised with write3ds. Mesh geometry is made
+ * cameras, lights) and then written with the library's builder and writer. Mesh geometry is made
  * consistent with the keyframer: a mesh bound to a "rest node" gets
  * MESH_MATRIX = N(0)·T(-pivot) (times S(-1,1,1) when mirrored, as real files
  * do) and its vertices are MESH_MATRIX applied to object-local coordinates, so

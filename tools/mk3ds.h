@@ -5,15 +5,17 @@
  *   mk3ds_scene.c    the scene model: nodes, tracks and keys, meshes, materials,
  *                    cameras and lights
  *   mk3ds_eval.c     the frame-0 evaluation that places meshes, cameras, lights
- *   mk3ds_write.c    serialising a scene (or a benchmark file) with write3ds
+ *   mk3ds_write.c    serialising a scene (or a benchmark file) with the library's
+ *                    scene builder and writer
  *   mk3ds_samples.c  the samples of data/: orrery, arm, edge
  *   mk3ds_bench.c    the benchmark inputs: bench-meshes, bench-render, bench-nodes
  *   mk3ds_random.c   the random scenes of the differential test
- * Chunk ids are the KF3DS_CHUNK_ names of kf3ds.h; mk3ds uses only that enum
- * and does not link the library (it must not depend on what it tests). */
+ * The scene model keeps its own frame-0 evaluator (mk3ds_eval.c): what places
+ * the meshes is computed independently of the library's evaluator, which the
+ * samples test; only building and writing the file go through the library. */
 #ifndef KF3DS_MK3DS_H
 #define KF3DS_MK3DS_H
-#include "write3ds.h"
+#include "kf3ds.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -62,9 +64,16 @@ void mat_to_mesh_matrix(const mat4 *a, float out[12]);
 
 /* ---- the scene model (mk3ds_scene.c) -------------------------------------- */
 
+/* TCB/ease of one key; `flags` nonzero: spline flags written as they are
+ * (the library adds the bits of the nonzero values). */
+typedef struct key_tcb {
+    float tension, continuity, bias, ease_to, ease_from;
+    uint16_t flags;
+} key_tcb;
+
 typedef struct kkey {
     int32_t frame;
-    w3ds_tcb tcb;
+    key_tcb tcb;
     float v[4];      /* POS/SCL/COL: 3; ROT: angle (rad), axis; FOV/ROLL/HOT/FALL: 1 */
     char name[16];   /* MORPH */
 } kkey;
@@ -182,14 +191,22 @@ mat4 mesh_matrix(scene *s, const mesh *m);
 
 /* Writes the scene to path (dies on failure). */
 void scene_save(scene *s, const char *path);
-/* Starts a file in w: M3DMAGIC and MDATA stay open for the editor data. */
-void start_file(w3ds *w);
-/* Opens KFDATA (closed by finish_file) with its header, segment and time. */
-void begin_kfdata(w3ds *w, const char *name, int32_t length, int32_t from, int32_t to);
-/* Closes KFDATA and M3DMAGIC, writes the file and frees w. */
-void finish_file(w3ds *w, const char *path);
+/* Dies naming `what` when a builder call failed. */
+void check_builder(const kf3ds_builder *b, const char *what);
+/* A mesh in the builder: points (n x 3), faces (nf x 3 indices, every edge
+ * visible), matrix: 12 floats (X, Y, Z axes, origin) or NULL for identity;
+ * material: the name of a material for every face (one smoothing group)
+ * or NULL. Returns its index. */
+int32_t build_mesh(kf3ds_builder *b, const char *name, const float *points, uint32_t n,
+                   const uint16_t *faces, uint32_t nf, const float *matrix,
+                   const char *material);
+/* Finishes the builder, lets `edit` (may be NULL) change the scene, writes
+ * it to path; dies on failure. */
+void save_built(kf3ds_builder *b, const char *path, void (*edit)(kf3ds_scene *, void *),
+                void *user);
 /* A track of one key at frame 0 holding n floats (the benchmark files). */
-void write_constant_track(w3ds *w, uint16_t id, const float *v, size_t n);
+void build_constant_track(kf3ds_builder *b, int node, kf3ds_track_kind kind, const float *v,
+                          size_t n);
 /* Two triangles (v0 v1 v3) and (v0 v3 v2) for the cell whose corners are v0,
  * v1 in one row and v2, v3 below them; *nf counts the faces written. */
 void add_quad(uint16_t *faces, uint32_t *nf, uint16_t v0, uint16_t v1, uint16_t v2, uint16_t v3);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define BM_MESHES 200
 #define BM_COLS 200
@@ -12,13 +13,15 @@
 
 void make_bench_meshes(const char *path)
 {
-    w3ds w;
+    kf3ds_builder *b = kf3ds_builder_create(NULL);
     float *pts = xrealloc(NULL, (size_t)BM_ROWS * BM_COLS * 3 * sizeof *pts);
     uint16_t *faces = xrealloc(NULL, (size_t)BM_FACE_ROWS * (BM_COLS - 1) * 6 * sizeof *faces);
     uint32_t nf = 0;
     int i, r, c;
     char name[32];
 
+    if (!b)
+        die("out of memory");
     for (r = 0; r < BM_FACE_ROWS; r++)
         for (c = 0; c < BM_COLS - 1; c++) {
             uint16_t v0 = (uint16_t)(r * BM_COLS + c), v1 = (uint16_t)(v0 + 1);
@@ -26,7 +29,6 @@ void make_bench_meshes(const char *path)
             add_quad(faces, &nf, v0, v1, v2, v3);
         }
 
-    start_file(&w);
     for (i = 0; i < BM_MESHES; i++) {
         double ox = (i % 20) * 250.0, oy = (i / 20) * 150.0;
         float mf[12];
@@ -39,31 +41,23 @@ void make_bench_meshes(const char *path)
                 p[2] = (float)(3.0 * sin(c * 0.1 + i) * cos(r * 0.13));
             }
         snprintf(name, sizeof name, "Grid%03d", i);
-        w3ds_mesh(&w, name, pts, BM_ROWS * BM_COLS, faces, nf, mf, NULL);
+        build_mesh(b, name, pts, BM_ROWS * BM_COLS, faces, nf, mf, NULL);
     }
-    w3ds_end(&w); /* MDATA */
 
-    begin_kfdata(&w, "benchmsh", 100, 0, 100);
+    kf3ds_builder_keyframer(b, "benchmsh", 100, 0, 100);
     for (i = 0; i < BM_MESHES; i++) {
         double ox = (i % 20) * 250.0, oy = (i / 20) * 150.0;
+        const float pos[3] = {(float)ox, (float)oy, 0}, rot[4] = {0, 0, 0, 1};
+        const float scl[3] = {1, 1, 1};
+        int n;
         snprintf(name, sizeof name, "Grid%03d", i);
-        w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-        w3ds_node_hdr(&w, name, 0, 0, W3DS_NO_PARENT);
-        w3ds_begin(&w, KF3DS_CHUNK_PIVOT);
-        w3ds_f32(&w, 0);
-        w3ds_f32(&w, 0);
-        w3ds_f32(&w, 0);
-        w3ds_end(&w);
-        {
-            const float pos[3] = {(float)ox, (float)oy, 0}, rot[4] = {0, 0, 0, 1};
-            const float scl[3] = {1, 1, 1};
-            write_constant_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, pos, 3);
-            write_constant_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, rot, 4);
-            write_constant_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, scl, 3);
-        }
-        w3ds_end(&w);
+        n = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, name, KF3DS_NONE);
+        build_constant_track(b, n, KF3DS_TRACK_POS, pos, 3);
+        build_constant_track(b, n, KF3DS_TRACK_ROT, rot, 4);
+        build_constant_track(b, n, KF3DS_TRACK_SCL, scl, 3);
     }
-    finish_file(&w, path);
+    check_builder(b, path);
+    save_built(b, path, NULL, NULL);
     free(pts);
     free(faces);
 }
@@ -77,70 +71,69 @@ void make_bench_meshes(const char *path)
  * four 90-degree keys. */
 void make_bench_render(const char *path)
 {
-    static const uint8_t amb[3] = {40, 40, 40}, spec[3] = {200, 200, 200};
-    w3ds w;
+    kf3ds_builder *b = kf3ds_builder_create(NULL);
     float pts[(BR_LAT + 1) * BR_LON * 3];
     uint16_t faces[2 * BR_LAT * BR_LON * 3];
     uint32_t nf = 0;
-    int i, a, b, k;
+    int i, a, k;
     char name[32], mat[32];
 
+    if (!b)
+        die("out of memory");
     for (a = 0; a < BR_LAT; a++)
-        for (b = 0; b < BR_LON; b++) {
-            uint16_t v0 = (uint16_t)(a * BR_LON + b);
-            uint16_t v1 = (uint16_t)(a * BR_LON + (b + 1) % BR_LON);
+        for (k = 0; k < BR_LON; k++) {
+            uint16_t v0 = (uint16_t)(a * BR_LON + k);
+            uint16_t v1 = (uint16_t)(a * BR_LON + (k + 1) % BR_LON);
             uint16_t v2 = (uint16_t)(v0 + BR_LON), v3 = (uint16_t)(v1 + BR_LON);
             add_quad(faces, &nf, v0, v1, v2, v3);
         }
-    start_file(&w);
     for (i = 0; i < BR_MESHES; i++) {
-        uint8_t diffuse[3];
-        diffuse[0] = (uint8_t)(80 + (i * 37) % 170);
-        diffuse[1] = (uint8_t)(80 + (i * 73) % 170);
-        diffuse[2] = (uint8_t)(80 + (i * 151) % 170);
+        kf3ds_material m;
+        memset(&m, 0, sizeof m);
         snprintf(mat, sizeof mat, "Mat%03d", i);
-        w3ds_material(&w, mat, amb, diffuse, spec);
+        m.name = mat;
+        m.ambient[0] = m.ambient[1] = m.ambient[2] = 40 / 255.0f;
+        m.diffuse[0] = (float)(80 + (i * 37) % 170) / 255.0f;
+        m.diffuse[1] = (float)(80 + (i * 73) % 170) / 255.0f;
+        m.diffuse[2] = (float)(80 + (i * 151) % 170) / 255.0f;
+        m.specular[0] = m.specular[1] = m.specular[2] = 200 / 255.0f;
+        kf3ds_builder_add_material(b, &m);
     }
     for (i = 0; i < BR_MESHES; i++) {
         double cx = (i % 10) * 30.0, cy = (i / 10) * 30.0;
         float mf[12];
         translated_mesh_matrix(mf, cx, cy);
         for (a = 0; a <= BR_LAT; a++)
-            for (b = 0; b < BR_LON; b++) {
-                double th = 3.14159265358979 * a / BR_LAT, ph = 6.28318530717959 * b / BR_LON;
-                float *p = pts + 3 * (a * BR_LON + b);
+            for (k = 0; k < BR_LON; k++) {
+                double th = 3.14159265358979 * a / BR_LAT, ph = 6.28318530717959 * k / BR_LON;
+                float *p = pts + 3 * (a * BR_LON + k);
                 p[0] = (float)(cx + 10.0 * sin(th) * cos(ph));
                 p[1] = (float)(cy + 10.0 * sin(th) * sin(ph));
                 p[2] = (float)(10.0 * cos(th));
             }
         snprintf(name, sizeof name, "Ball%03d", i);
         snprintf(mat, sizeof mat, "Mat%03d", i);
-        w3ds_mesh(&w, name, pts, (BR_LAT + 1) * BR_LON, faces, nf, mf, mat);
+        build_mesh(b, name, pts, (BR_LAT + 1) * BR_LON, faces, nf, mf, mat);
     }
-    w3ds_end(&w); /* MDATA */
 
-    begin_kfdata(&w, "benchrnd", 100, 0, 100);
+    kf3ds_builder_keyframer(b, "benchrnd", 100, 0, 100);
     for (i = 0; i < BR_MESHES; i++) {
+        const float pos[3] = {(float)((i % 10) * 30.0), (float)((i / 10) * 30.0), 0};
+        int n;
         snprintf(name, sizeof name, "Ball%03d", i);
-        w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-        w3ds_node_hdr(&w, name, 0, 0, W3DS_NO_PARENT);
-        {
-            const float pos[3] = {(float)((i % 10) * 30.0), (float)((i / 10) * 30.0), 0};
-            write_constant_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, pos, 3);
-        }
-        w3ds_begin(&w, KF3DS_CHUNK_ROT_TRACK_TAG);
-        w3ds_track_header(&w, 0, 5);
+        n = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, name, KF3DS_NONE);
+        build_constant_track(b, n, KF3DS_TRACK_POS, pos, 3);
         for (k = 0; k < 5; k++) {
-            w3ds_key_header(&w, k * 25, NULL);
-            w3ds_f32(&w, k ? 1.5707963f : 0.0f);
-            w3ds_f32(&w, 0);
-            w3ds_f32(&w, 0);
-            w3ds_f32(&w, 1);
+            kf3ds_key key;
+            memset(&key, 0, sizeof key);
+            key.frame = k * 25;
+            key.value[0] = k ? 1.5707963f : 0.0f;
+            key.value[3] = 1;
+            kf3ds_builder_add_key(b, n, KF3DS_TRACK_ROT, &key);
         }
-        w3ds_end(&w);
-        w3ds_end(&w);
     }
-    finish_file(&w, path);
+    check_builder(b, path);
+    save_built(b, path, NULL, NULL);
 }
 
 #define BN_NODES 2000

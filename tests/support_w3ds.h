@@ -1,10 +1,12 @@
-/* A small .3ds writer: nested chunks whose lengths are patched when closed.
- * Used by the sample generator (mk3ds), the benchmarks and the tests. It never
- * validates: tests use it to write malformed files on purpose. Chunk ids are
- * the KF3DS_CHUNK_ names of kf3ds.h (only the enum: the writer does not link
- * the library). */
-#ifndef KF3DS_WRITE3DS_H
-#define KF3DS_WRITE3DS_H
+/* The tests' raw chunk writer: nested chunks whose lengths are patched when
+ * closed, and nothing else. It never validates, so that the tests can write
+ * malformed files on purpose and files that exercise every form the reader
+ * accepts (the library's writer, kf3ds_save_memory, writes only well-formed
+ * files, and the scene builder makes the well-formed scenes of the tests).
+ * Chunk ids are the KF3DS_CHUNK_ names of kf3ds.h (only the enum: fuzz/gen_seeds
+ * links this file without the library). */
+#ifndef KF3DS_SUPPORT_W3DS_H
+#define KF3DS_SUPPORT_W3DS_H
 #include <stddef.h>
 #include <stdint.h>
 #include "kf3ds.h"

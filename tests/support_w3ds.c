@@ -1,8 +1,8 @@
-/* A small .3ds writer: see write3ds.h. Output is little-endian, written byte
+/* The tests' raw chunk writer: see support_w3ds.h. Output is little-endian, written byte
  * by byte, so it does not depend on the host's byte order. Once `failed` is
  * set (out of memory, chunk depth exceeded, a count that does not fit), every
  * further call is a no-op and w3ds_save refuses to write. */
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
