@@ -565,6 +565,10 @@ KF3DS_API kf3ds_status kf3ds_builder_mesh_material(kf3ds_builder *b, int32_t mes
                                                    uint32_t n);
 KF3DS_API int32_t kf3ds_builder_add_camera(kf3ds_builder *b, const kf3ds_camera *c);
 KF3DS_API int32_t kf3ds_builder_add_light(kf3ds_builder *b, const kf3ds_light *l);
+/* The background and atmosphere settings, a copy of *e (its bitmap name
+ * too; NULL: none): the kinds in effect and every setting's values, the
+ * fog densities and cue dimming as fractions (0..1 for 0..100 %). */
+KF3DS_API kf3ds_status kf3ds_builder_environment(kf3ds_builder *b, const kf3ds_environment *e);
 
 /* The keyframer header: its file name, length in frames and active segment. */
 KF3DS_API kf3ds_status kf3ds_builder_keyframer(kf3ds_builder *b, const char *name,

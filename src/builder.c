@@ -1,11 +1,11 @@
 /* The scene builder (docs/writer.md, "Building a scene"): materials, meshes,
- * cameras, lights, nodes, tracks and keys added in code, each call checked
- * as it comes; kf3ds_builder_finish then makes the scene loading would make
- * of the same file, through the loader's own finishing steps (mesh
- * validation and the mirror fix, per-track setup, parents, evaluation order,
- * name links). Until then everything lives in the builder's own arena, in
- * lists; finishing copies it into arrays of exactly the right size, so
- * nothing is ever reallocated. */
+ * cameras, lights, the background and atmosphere, nodes, tracks and keys
+ * added in code, each call checked as it comes; kf3ds_builder_finish then
+ * makes the scene loading would make of the same file, through the loader's
+ * own finishing steps (mesh validation and the mirror fix, per-track setup,
+ * parents, evaluation order, name links). Until then everything lives in the
+ * builder's own arena, in lists; finishing copies it into arrays of exactly
+ * the right size, so nothing is ever reallocated. */
 #include "arena.h"
 #include "diag.h"
 #include "load_ctx.h"
@@ -54,6 +54,7 @@ struct kf3ds_builder {
     kf3ds_allocator allocator;
     kf3ds_diag error;
     list materials, meshes, cameras, lights, nodes;
+    kf3ds_environment environment;
     int has_keyframer;
     const char *kf_name;
     int32_t anim_length, segment_start, segment_end;
@@ -423,6 +424,52 @@ int32_t kf3ds_builder_add_light(kf3ds_builder *b, const kf3ds_light *l)
     return (int32_t)b->lights.count - 1;
 }
 
+/* A fog density or cue dimming is saved as a percentage: 100 times the
+ * fraction must stay within the supported range. */
+#define MAX_FRACTION (KF3DS__MAX_VALUE / 100.0f)
+
+kf3ds_status kf3ds_builder_environment(kf3ds_builder *b, const kf3ds_environment *e)
+{
+    float v[8];
+    if (!ok(b))
+        return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+    if (!e || (int)e->background < (int)KF3DS_BACKGROUND_NONE ||
+        e->background > KF3DS_BACKGROUND_GRADIENT ||
+        (int)e->atmosphere < (int)KF3DS_ATMOSPHERE_NONE ||
+        e->atmosphere > KF3DS_ATMOSPHERE_DISTANCE_CUE) {
+        failv(b, KF3DS_ERR_ARGUMENT, KF3DS_CHUNK_MDATA,
+              "environment: none given, or a background or atmosphere kind out of range");
+        return b->error.code;
+    }
+    v[0] = e->gradient_mid;
+    v[1] = e->fog_near;
+    v[2] = e->fog_far;
+    v[3] = e->layer_bottom;
+    v[4] = e->layer_top;
+    v[5] = e->layer_density;
+    v[6] = e->cue_near;
+    v[7] = e->cue_far;
+    if (!finite_within(b, e->solid, 3, KF3DS_CHUNK_SOLID_BGND, "environment", "solid") ||
+        !finite_within(b, &e->gradient[0][0], 9, KF3DS_CHUNK_V_GRADIENT, "environment",
+                       "gradient") ||
+        !finite_within(b, e->fog_color, 3, KF3DS_CHUNK_FOG, "environment", "fog") ||
+        !finite_within(b, e->layer_color, 3, KF3DS_CHUNK_LAYER_FOG, "environment", "layer fog") ||
+        !finite_within(b, v, 8, KF3DS_CHUNK_MDATA, "environment", "distances"))
+        return b->error.code;
+    v[0] = e->fog_near_density;
+    v[1] = e->fog_far_density;
+    v[2] = e->cue_near_dim;
+    v[3] = e->cue_far_dim;
+    if (!kf3ds__in_range(v, 4, MAX_FRACTION)) {
+        failv(b, KF3DS_ERR_ARGUMENT, KF3DS_CHUNK_FOG,
+              "environment: a fog density or cue dimming is NaN, infinite or beyond 1e16");
+        return b->error.code;
+    }
+    b->environment = *e;
+    b->environment.bitmap = copy_str(b, e->bitmap);
+    return b->error.code;
+}
+
 /* ---- the keyframer ----------------------------------------------------------- */
 
 kf3ds_status kf3ds_builder_keyframer(kf3ds_builder *b, const char *name, int32_t length,
@@ -649,6 +696,8 @@ static void copy_editor(kf3ds__ctx *ctx, const kf3ds_builder *b)
     kf3ds_scene *s = ctx->scene;
     const item *it;
     uint32_t i, j;
+    s->environment = b->environment;
+    s->environment.bitmap = scene_str(ctx, b->environment.bitmap);
     for (i = 0, it = b->materials.first; it; it = it->next, i++) {
         kf3ds_material *m = &s->materials[i];
         kf3ds_texture_map *maps[8];

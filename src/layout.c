@@ -2,9 +2,11 @@
  * KF3DS_LOAD_KEEP_SOURCE once the scene is loaded: every chunk in file order,
  * walked with the readers' own structure (docs/format.md, "The chunk tree"),
  * each marked as written from the scene (the loader read it into the scene),
- * unknown (the loader skips it: its bytes are kept) or shadowed (the loader
+ * unknown (the loader skips it: its bytes are kept), shadowed (the loader
  * read it, but a later chunk replaced its value, or it was cut short where
- * the loader ignores it: its bytes are kept too). Like the loader, the walk
+ * the loader ignores it: its bytes are kept too) or a setting (a background
+ * or atmosphere chunk: its bytes are kept, for saving to write back while
+ * the scene's settings are unchanged). Like the loader, the walk
  * follows only the structure it knows, so no file makes it recurse deeper
  * than the format's seven levels. Two walks: one counts the entries, one
  * fills an array of exactly that size. */
@@ -16,6 +18,7 @@
 typedef enum gkind {
     G_NONE = 0, /* not read there: unknown */
     G_LEAF,     /* read into the scene, no sub-chunks */
+    G_SETTING,  /* a background or atmosphere chunk (source.h, KF3DS__LAY_SETTING) */
     G_ROOT, G_MDATA, G_MATERIAL, G_MAP, G_COLOR, G_PERCENT, G_NAMED, G_MESH, G_FACES,
     G_LIGHT, G_SPOT, G_CAMERA, G_KFDATA, G_NODE
 } gkind;
@@ -60,7 +63,7 @@ static gkind child_kind(gkind parent, uint16_t id)
         case KF3DS_CHUNK_AMBIENT_LIGHT: return G_COLOR;
         case KF3DS_CHUNK_MAT_ENTRY: return G_MATERIAL;
         case KF3DS_CHUNK_NAMED_OBJECT: return G_NAMED;
-        default: return G_NONE;
+        default: return kf3ds__is_setting(id) ? G_SETTING : G_NONE;
         }
     case G_MATERIAL:
         switch (id) {
@@ -278,6 +281,20 @@ static void pick_leaf(recorder *r, uint32_t first, uint32_t end, gkind parent, i
 
 static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth);
 
+/* Whether entry i, of kind `kind`, gives the scene its value, so that an
+ * earlier chunk of its id is replaced: a colour or percentage container only
+ * with the leaf the loader takes (without one, the earlier value stays). */
+static int gives_value(const recorder *r, uint32_t i, gkind kind)
+{
+    uint32_t j;
+    if (kind != G_COLOR && kind != G_PERCENT)
+        return 1;
+    for (j = i + 1; j < r->entries[i].end; j = r->entries[j].end)
+        if (r->entries[j].kind == KF3DS__LAY_SCENE)
+            return 1;
+    return 0;
+}
+
 /* Containers the loader skips but other readers descend into, with the bytes
  * of their own data before the sub-chunks; -1 for every other id. */
 static long foreign_container_prefix(uint16_t id)
@@ -315,6 +332,16 @@ static int foreign_chunk_sound(uint16_t id, kf3ds_reader b)
     return res == KF3DS_NEXT_NONE && kf3ds_reader_left(&b) == 0;
 }
 
+/* Whether a background or atmosphere chunk is well formed: a bitmap name
+ * with its terminator, the others' data whole and their sub-chunks sound. */
+static int setting_sound(uint16_t id, kf3ds_reader b)
+{
+    size_t left = kf3ds_reader_left(&b);
+    if (id == KF3DS_CHUNK_BIT_MAP)
+        return left && memchr(b.data + b.pos, 0, left) != NULL;
+    return foreign_chunk_sound(id, b);
+}
+
 /* One sub-chunk `c` (payload `b`) of a container of kind `parent`. */
 static void record_child(recorder *r, const kf3ds_chunk *c, kf3ds_reader b, gkind parent,
                          int depth)
@@ -330,6 +357,13 @@ static void record_child(recorder *r, const kf3ds_chunk *c, kf3ds_reader b, gkin
         if (r->entries)
             r->entries[i].kind = foreign_chunk_sound(c->id, b) ? KF3DS__LAY_UNKNOWN
                                                                : KF3DS__LAY_SHADOWED;
+        return;
+    }
+    if (kind == G_SETTING) { /* kept whole: saving decides how to write the settings */
+        if (r->entries) {
+            r->entries[i].kind = KF3DS__LAY_SETTING;
+            r->entries[i].reserved[0] = (uint32_t)setting_sound(c->id, b);
+        }
         return;
     }
     switch (kind) {
@@ -384,7 +418,7 @@ static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth)
             const kf3ds__lay *f = &r->entries[j];
             int same = f->id == e->id ||
                        (kind == G_MAP && is_percent_leaf(e->id) && is_percent_leaf(f->id));
-            if (same && f->kind == KF3DS__LAY_SCENE) {
+            if (same && f->kind == KF3DS__LAY_SCENE && gives_value(r, j, ck)) {
                 e->kind = KF3DS__LAY_SHADOWED;
                 break;
             }
@@ -396,7 +430,7 @@ static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth)
 
 /* Singles of the whole scene: of all MDATA (and all KFDATA) chunks, only
  * the last MESH_VERSION, MASTER_SCALE, AMBIENT_LIGHT (KFHDR, KFSEG,
- * KFCURTIME) is the scene's. */
+ * KFCURTIME) that gives a value is the scene's. */
 static void shadow_across_sections(recorder *r)
 {
     uint32_t i, j, k;
@@ -404,6 +438,7 @@ static void shadow_across_sections(recorder *r)
         return;
     for (i = 1; i < r->n; i = r->entries[i].end) {
         const kf3ds__lay *sec = &r->entries[i];
+        gkind section = sec->id == KF3DS_CHUNK_MDATA ? G_MDATA : G_KFDATA;
         if (sec->kind != KF3DS__LAY_SCENE ||
             (sec->id != KF3DS_CHUNK_MDATA && sec->id != KF3DS_CHUNK_KFDATA))
             continue;
@@ -418,7 +453,8 @@ static void shadow_across_sections(recorder *r)
                 if (later->id != sec->id || later->kind != KF3DS__LAY_SCENE)
                     continue;
                 for (m = k + 1; m < later->end; m = r->entries[m].end)
-                    if (r->entries[m].id == e->id && r->entries[m].kind == KF3DS__LAY_SCENE)
+                    if (r->entries[m].id == e->id && r->entries[m].kind == KF3DS__LAY_SCENE &&
+                        gives_value(r, m, child_kind(section, e->id)))
                         e->kind = KF3DS__LAY_SHADOWED;
             }
         }

@@ -173,6 +173,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
         kf3ds__finish_keyframer(&ctx);
         if (ctx.source) {
             kf3ds__layout_record(ctx.arena, data, size, ctx.cap_nodes, ctx.source);
+            ctx.source->environment = ctx.scene->environment;
             ctx.scene->source_ = ctx.source;
         }
     }

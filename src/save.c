@@ -23,6 +23,8 @@ typedef struct save_ctx {
     const kf3ds__lay *lay;      /* NULL: kf3ds's own order */
     uint32_t next_material, next_mesh, next_camera, next_light, next_node;
     uint32_t last_mdata, last_kfdata; /* the layout's last of each, or NO_LAY */
+    int settings_as_loaded;     /* the layout's SETTING chunks are written as they were */
+    int settings_done;          /* the scene's settings are written */
 } save_ctx;
 
 /* ---- walking the layout ------------------------------------------------- */
@@ -38,17 +40,34 @@ static uint32_t next_sibling(const save_ctx *c, uint32_t parent, uint32_t i)
     return n < c->lay[parent].end ? n : NO_LAY;
 }
 
-/* A chunk the scene does not represent, as the file had it. */
+static void put_file_chunk(save_ctx *c, const kf3ds__lay *e)
+{
+    kf3ds__chunk_begin(&c->w, e->id);
+    kf3ds__put_bytes(&c->w, e->bytes, e->size);
+    kf3ds__chunk_end(&c->w);
+}
+
+static void put_settings(save_ctx *c);
+
+/* A chunk the scene does not represent, as the file had it; or one of the
+ * file's background and atmosphere chunks: as it was while the scene's
+ * settings are the ones loaded, else (the first of them) the scene's
+ * settings. */
 static void put_verbatim(save_ctx *c, const kf3ds__lay *e)
 {
     unsigned f = c->o->flags;
+    if (e->kind == KF3DS__LAY_SETTING) {
+        if (c->settings_as_loaded)
+            put_file_chunk(c, e);
+        else if (!c->settings_done)
+            put_settings(c);
+        return;
+    }
     if ((f & KF3DS_SAVE_DROP_UNKNOWN) && e->kind != KF3DS__LAY_ALTERNATE)
         return;
     if (e->kind == KF3DS__LAY_SHADOWED && (f & KF3DS_SAVE_REPAIR))
         return;
-    kf3ds__chunk_begin(&c->w, e->id);
-    kf3ds__put_bytes(&c->w, e->bytes, e->size);
-    kf3ds__chunk_end(&c->w);
+    put_file_chunk(c, e);
 }
 
 /* Writes one sub-chunk of a container: `id` with the file's entry `at`, or
@@ -58,9 +77,12 @@ typedef void (*emit_fn)(save_ctx *c, const void *el, uint16_t id, uint32_t at, u
 
 /* The role a sub-chunk plays: the colour leaves all stand for the colour
  * (COLOR_F), both percentage forms for the percentage (INT_PERCENTAGE), the
- * node tags for the nodes (OBJECT_NODE_TAG). */
+ * node tags for the nodes (OBJECT_NODE_TAG), the background and atmosphere
+ * chunks for the settings (BIT_MAP). */
 static uint16_t role_of(uint16_t id)
 {
+    if (kf3ds__is_setting(id))
+        return KF3DS_CHUNK_BIT_MAP;
     if (id >= KF3DS_CHUNK_COLOR_F && id <= KF3DS_CHUNK_LIN_COLOR_F)
         return KF3DS_CHUNK_COLOR_F;
     if (id == KF3DS_CHUNK_FLOAT_PERCENTAGE)
@@ -89,7 +111,8 @@ static void write_children(save_ctx *c, const void *el, uint32_t at, const uint1
     uint32_t present = 0, done = 0, k = 0, i;
     int r, q;
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i))
-        if (c->lay[i].kind == KF3DS__LAY_SCENE && (r = role_index(roles, num_roles, c->lay[i].id)) >= 0)
+        if ((c->lay[i].kind == KF3DS__LAY_SCENE || c->lay[i].kind == KF3DS__LAY_SETTING) &&
+            (r = role_index(roles, num_roles, c->lay[i].id)) >= 0)
             present |= 1u << r;
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i)) {
         const kf3ds__lay *e = &c->lay[i];
@@ -123,14 +146,30 @@ static uint8_t to_u8(float v)
     return (uint8_t)(v * 255.0f + 0.5f);
 }
 
+/* Bit for bit (a -0 is not a 0). */
+static int same_bits(const float *a, const float *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t x, y;
+        memcpy(&x, &a[i], sizeof x);
+        memcpy(&y, &b[i], sizeof y);
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
 /* The form that gives the value back exactly: 24-bit when every component
  * is a byte / 255 (as the loader divides), else floats. */
 static uint16_t color_form(const float rgb[3], int linear)
 {
     int i;
-    for (i = 0; i < 3; i++)
-        if (to_u8(rgb[i]) / 255.0f != rgb[i])
+    for (i = 0; i < 3; i++) {
+        float back = to_u8(rgb[i]) / 255.0f;
+        if (!same_bits(&back, &rgb[i], 1))
             return linear ? KF3DS_CHUNK_LIN_COLOR_F : KF3DS_CHUNK_COLOR_F;
+    }
     return linear ? KF3DS_CHUNK_LIN_COLOR_24 : KF3DS_CHUNK_COLOR_24;
 }
 
@@ -206,8 +245,8 @@ static int is_percent_leaf(uint16_t id)
 /* INT_PERCENTAGE when it gives the value back exactly, else FLOAT_PERCENTAGE. */
 static uint16_t percent_form(float v)
 {
-    return to_percent(v) / 100.0f == v ? KF3DS_CHUNK_INT_PERCENTAGE
-                                       : KF3DS_CHUNK_FLOAT_PERCENTAGE;
+    float back = to_percent(v) / 100.0f;
+    return same_bits(&back, &v, 1) ? KF3DS_CHUNK_INT_PERCENTAGE : KF3DS_CHUNK_FLOAT_PERCENTAGE;
 }
 
 static void put_percent_leaves(save_ctx *c, uint32_t at, float v)
@@ -767,11 +806,178 @@ static void put_remaining_objects(save_ctx *c)
     }
 }
 
+/* ---- background and atmosphere (docs/format.md, 'Background and atmosphere') ---- */
+
+/* Any value other than +0: what the absence of a setting's chunk means
+ * (a -0 is written too, so that it comes back). */
+static int any_bits(const float *v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], sizeof u);
+        if (u)
+            return 1;
+    }
+    return 0;
+}
+
+/* The percentage that the loader's division by 100 turns back into
+ * `fraction`: 100 times it, or the nearest float beside that which does. */
+static float percent_for(float fraction)
+{
+    float guess = fraction * 100.0f;
+    uint32_t u, bits;
+    int k;
+    memcpy(&u, &guess, sizeof u);
+    for (k = 0; k <= 8; k++) {
+        float v, back;
+        bits = k & 1 ? u + (uint32_t)(k + 1) / 2 : u - (uint32_t)k / 2;
+        memcpy(&v, &bits, sizeof v);
+        back = v / 100.0f; /* (rounded to float, as the loader stores it) */
+        if (back == fraction)
+            return v;
+    }
+    return guess;
+}
+
+static void put_percent_floats(save_ctx *c, float near, float near_fraction, float far,
+                               float far_fraction)
+{
+    kf3ds__put_f32(&c->w, near);
+    kf3ds__put_f32(&c->w, percent_for(near_fraction));
+    kf3ds__put_f32(&c->w, far);
+    kf3ds__put_f32(&c->w, percent_for(far_fraction));
+}
+
+/* The scene's background and atmosphere in kf3ds's own order: each setting
+ * whose values are not all zero (what its absence means), then the USE_
+ * chunk of the background, then the atmosphere, in effect. */
+static void put_settings(save_ctx *c)
+{
+    static const uint16_t use_background[4] = { 0, KF3DS_CHUNK_USE_BIT_MAP,
+                                                KF3DS_CHUNK_USE_SOLID_BGND,
+                                                KF3DS_CHUNK_USE_V_GRADIENT };
+    static const uint16_t use_atmosphere[4] = { 0, KF3DS_CHUNK_USE_FOG,
+                                                KF3DS_CHUNK_USE_LAYER_FOG,
+                                                KF3DS_CHUNK_USE_DISTANCE_CUE };
+    const kf3ds_environment *e = &c->s->environment;
+    float v[7];
+    int i;
+    c->settings_done = 1;
+    if (e->bitmap && e->bitmap[0])
+        put_cstr_chunk(c, KF3DS_CHUNK_BIT_MAP, e->bitmap);
+    if (any_bits(e->solid, 3))
+        put_color_chunk(c, KF3DS_CHUNK_SOLID_BGND, NO_LAY, e->solid);
+    if (any_bits(&e->gradient_mid, 1) || any_bits(&e->gradient[0][0], 9)) {
+        kf3ds__chunk_begin(&c->w, KF3DS_CHUNK_V_GRADIENT);
+        kf3ds__put_f32(&c->w, e->gradient_mid);
+        for (i = 0; i < 3; i++) /* top, middle, bottom */
+            put_color_leaf(c, color_form(e->gradient[i], 0), e->gradient[i]);
+        kf3ds__chunk_end(&c->w);
+    }
+    if (e->background > KF3DS_BACKGROUND_NONE && e->background <= KF3DS_BACKGROUND_GRADIENT)
+        put_flag_chunk(c, use_background[e->background], 1);
+    v[0] = e->fog_near;
+    v[1] = e->fog_near_density;
+    v[2] = e->fog_far;
+    v[3] = e->fog_far_density;
+    memcpy(v + 4, e->fog_color, sizeof e->fog_color);
+    if (any_bits(v, 7) || e->fog_background) {
+        kf3ds__chunk_begin(&c->w, KF3DS_CHUNK_FOG);
+        put_percent_floats(c, e->fog_near, e->fog_near_density, e->fog_far, e->fog_far_density);
+        put_color_leaf(c, color_form(e->fog_color, 0), e->fog_color);
+        put_flag_chunk(c, KF3DS_CHUNK_FOG_BGND, e->fog_background);
+        kf3ds__chunk_end(&c->w);
+    }
+    v[0] = e->layer_bottom;
+    v[1] = e->layer_top;
+    v[2] = e->layer_density;
+    memcpy(v + 3, e->layer_color, sizeof e->layer_color);
+    if (any_bits(v, 6) || e->layer_flags) {
+        kf3ds__chunk_begin(&c->w, KF3DS_CHUNK_LAYER_FOG);
+        kf3ds__put_f32s(&c->w, v, 3);
+        kf3ds__put_u32(&c->w, e->layer_flags);
+        put_color_leaf(c, color_form(e->layer_color, 0), e->layer_color);
+        kf3ds__chunk_end(&c->w);
+    }
+    v[0] = e->cue_near;
+    v[1] = e->cue_near_dim;
+    v[2] = e->cue_far;
+    v[3] = e->cue_far_dim;
+    if (any_bits(v, 4) || e->cue_background) {
+        kf3ds__chunk_begin(&c->w, KF3DS_CHUNK_DISTANCE_CUE);
+        put_percent_floats(c, e->cue_near, e->cue_near_dim, e->cue_far, e->cue_far_dim);
+        put_flag_chunk(c, KF3DS_CHUNK_DCUE_BGND, e->cue_background);
+        kf3ds__chunk_end(&c->w);
+    }
+    if (e->atmosphere > KF3DS_ATMOSPHERE_NONE && e->atmosphere <= KF3DS_ATMOSPHERE_DISTANCE_CUE)
+        put_flag_chunk(c, use_atmosphere[e->atmosphere], 1);
+}
+
+/* Every float of the settings in one array, to compare them. */
+#define ENV_FLOATS 30
+static void environment_floats(const kf3ds_environment *e, float v[ENV_FLOATS])
+{
+    memcpy(v, e->solid, sizeof e->solid);
+    v[3] = e->gradient_mid;
+    memcpy(v + 4, e->gradient, sizeof e->gradient);
+    v[13] = e->fog_near;
+    v[14] = e->fog_near_density;
+    v[15] = e->fog_far;
+    v[16] = e->fog_far_density;
+    memcpy(v + 17, e->fog_color, sizeof e->fog_color);
+    v[20] = e->layer_bottom;
+    v[21] = e->layer_top;
+    v[22] = e->layer_density;
+    memcpy(v + 23, e->layer_color, sizeof e->layer_color);
+    v[26] = e->cue_near;
+    v[27] = e->cue_near_dim;
+    v[28] = e->cue_far;
+    v[29] = e->cue_far_dim;
+}
+
+static int same_environment(const kf3ds_environment *a, const kf3ds_environment *b)
+{
+    float fa[ENV_FLOATS], fb[ENV_FLOATS];
+    environment_floats(a, fa);
+    environment_floats(b, fb);
+    return a->background == b->background && a->atmosphere == b->atmosphere &&
+           strcmp(a->bitmap ? a->bitmap : "", b->bitmap ? b->bitmap : "") == 0 &&
+           a->fog_background == b->fog_background && a->layer_flags == b->layer_flags &&
+           a->cue_background == b->cue_background && same_bits(fa, fb, ENV_FLOATS);
+}
+
+/* Whether the file's background and atmosphere chunks are written back as
+ * they were: the scene's settings are still the ones they gave, and, when
+ * repairing, each is well formed and the loader found nothing wrong in it
+ * (no diagnostic within it). Otherwise the scene's settings replace them. */
+static int settings_as_loaded(const save_ctx *c)
+{
+    const kf3ds_scene *s = c->s;
+    uint32_t i, d;
+    if (!c->lay || !same_environment(&s->environment, &c->src->environment))
+        return 0;
+    if (!(c->o->flags & KF3DS_SAVE_REPAIR))
+        return 1;
+    for (i = 0; i < c->src->num_layout; i++) {
+        const kf3ds__lay *e = &c->lay[i];
+        if (e->kind != KF3DS__LAY_SETTING)
+            continue;
+        if (!e->reserved[0] || s->num_dropped_diags)
+            return 0;
+        for (d = 0; d < s->num_diags; d++) /* (the chunk's header is 6 bytes before) */
+            if (s->diags[d].offset + 6 >= e->offset && s->diags[d].offset < e->offset + e->size)
+                return 0;
+    }
+    return 1;
+}
+
 /* ---- the editor section ---------------------------------------------------------- */
 
 static const uint16_t mdata_roles[] = {
     KF3DS_CHUNK_MESH_VERSION, KF3DS_CHUNK_MASTER_SCALE, KF3DS_CHUNK_AMBIENT_LIGHT,
-    KF3DS_CHUNK_MAT_ENTRY, KF3DS_CHUNK_NAMED_OBJECT
+    KF3DS_CHUNK_BIT_MAP, KF3DS_CHUNK_MAT_ENTRY, KF3DS_CHUNK_NAMED_OBJECT
 };
 
 static void emit_mdata_child(save_ctx *c, const void *el, uint16_t id, uint32_t at, uint32_t *k)
@@ -791,6 +997,10 @@ static void emit_mdata_child(save_ctx *c, const void *el, uint16_t id, uint32_t 
     case KF3DS_CHUNK_AMBIENT_LIGHT:
         if (WANTED(at, nonzero(s->ambient, 3)))
             put_color_chunk(c, id, at, s->ambient);
+        break;
+    case KF3DS_CHUNK_BIT_MAP: /* the settings, where the file had none */
+        if (!c->settings_as_loaded && !c->settings_done)
+            put_settings(c);
         break;
     case KF3DS_CHUNK_MAT_ENTRY:
         do
@@ -1120,6 +1330,7 @@ static void run_pass(save_ctx *c, const kf3ds_scene *s, const kf3ds_save_options
     c->o = o;
     c->src = src;
     c->lay = usable_layout(s, src, o->flags);
+    c->settings_as_loaded = settings_as_loaded(c);
     put_file(c);
     if (!c->w.failed && c->w.depth != 0)
         kf3ds__writer_fail(&c->w, KF3DS_ERR_ARGUMENT, 0, "unbalanced chunks");

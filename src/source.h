@@ -7,7 +7,8 @@
  *    skips, values a later chunk replaced), so that saving writes the file's
  *    own tree back with the scene's values in it (layout.c records it);
  *  - the points of mirrored meshes as stored, before the mirror fix;
- *  - the file order of keys that loading sorted. */
+ *  - the file order of keys that loading sorted;
+ *  - the background and atmosphere settings as loaded. */
 #ifndef KF3DS_SOURCE_H
 #define KF3DS_SOURCE_H
 #include "kf3ds.h"
@@ -21,8 +22,27 @@ typedef enum kf3ds__lay_kind {
     KF3DS__LAY_SHADOWED,
     /* a complete colour or percentage leaf the loader did not take (a colour
      * may come in a gamma-corrected and a linear form): verbatim, always */
-    KF3DS__LAY_ALTERNATE
+    KF3DS__LAY_ALTERNATE,
+    /* a background or atmosphere chunk of MDATA (BIT_MAP, V_GRADIENT, FOG,
+     * USE_FOG, ...): verbatim while the scene's settings are the ones loaded,
+     * else replaced by the scene's (docs/writer.md, "Two orders") */
+    KF3DS__LAY_SETTING
 } kf3ds__lay_kind;
+
+/* The background and atmosphere chunks of MDATA (KF3DS__LAY_SETTING). */
+static inline int kf3ds__is_setting(uint16_t id)
+{
+    switch (id) {
+    case KF3DS_CHUNK_BIT_MAP: case KF3DS_CHUNK_SOLID_BGND: case KF3DS_CHUNK_V_GRADIENT:
+    case KF3DS_CHUNK_USE_BIT_MAP: case KF3DS_CHUNK_USE_SOLID_BGND:
+    case KF3DS_CHUNK_USE_V_GRADIENT: case KF3DS_CHUNK_FOG: case KF3DS_CHUNK_LAYER_FOG:
+    case KF3DS_CHUNK_DISTANCE_CUE: case KF3DS_CHUNK_USE_FOG: case KF3DS_CHUNK_USE_LAYER_FOG:
+    case KF3DS_CHUNK_USE_DISTANCE_CUE:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /* One chunk of the file, in file (pre-)order. */
 typedef struct kf3ds__lay {
@@ -36,7 +56,8 @@ typedef struct kf3ds__lay {
     uint32_t size;
     uint32_t offset;            /* where its payload was in the file */
     /* tracks: the two reserved words of the header; NAMED_OBJECT (while
-     * recording): the length of its name */
+     * recording): the length of its name; SETTING: 1 when it is well formed
+     * (its data whole, its sub-chunks sound) */
     uint32_t reserved[2];
 } kf3ds__lay;
 
@@ -60,6 +81,10 @@ typedef struct kf3ds__source {
     uint32_t num_stored_points;
     kf3ds__key_order *key_orders;
     uint32_t num_key_orders, cap_key_orders;
+    /* The background and atmosphere as loaded, which the layout's SETTING
+     * chunks give: while the scene's are the same, those chunks are written
+     * back as they were. */
+    kf3ds_environment environment;
 } kf3ds__source;
 
 #endif

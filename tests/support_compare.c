@@ -49,6 +49,11 @@ static int same_str(const char *a, const char *b)
         if (!same_floats((const float *)(a)->f, (const float *)(b)->f, n)) \
             differ(c, "%s: %s differs", label, #f);                   \
     } while (0)
+#define FLOAT1(c, a, b, f, label)                                     \
+    do {                                                              \
+        if (!same_floats(&(a)->f, &(b)->f, 1))                        \
+            differ(c, "%s: %s %.9g vs %.9g", label, #f, (double)(a)->f, (double)(b)->f); \
+    } while (0)
 #define STR(c, a, b, f, label)                                                        \
     do {                                                                              \
         if (!same_str((a)->f, (b)->f))                                                \
@@ -68,6 +73,33 @@ static void compare_map(cmp *c, const kf3ds_texture_map *a, const kf3ds_texture_
     FIELD(c, a, b, u_offset, label);
     FIELD(c, a, b, v_offset, label);
     FIELD(c, a, b, rotation, label);
+}
+
+static void compare_environment(cmp *c, const kf3ds_environment *a, const kf3ds_environment *b)
+{
+    const char *label = "environment";
+    FIELD(c, a, b, background, label);
+    FIELD(c, a, b, atmosphere, label);
+    STR(c, a, b, bitmap, label);
+    FLOATS(c, a, b, solid, 3, label);
+    FLOAT1(c, a, b, gradient_mid, label);
+    FLOATS(c, a, b, gradient, 9, label);
+    FLOAT1(c, a, b, fog_near, label);
+    FLOAT1(c, a, b, fog_near_density, label);
+    FLOAT1(c, a, b, fog_far, label);
+    FLOAT1(c, a, b, fog_far_density, label);
+    FLOATS(c, a, b, fog_color, 3, label);
+    FIELD(c, a, b, fog_background, label);
+    FLOAT1(c, a, b, layer_bottom, label);
+    FLOAT1(c, a, b, layer_top, label);
+    FLOAT1(c, a, b, layer_density, label);
+    FIELD(c, a, b, layer_flags, label);
+    FLOATS(c, a, b, layer_color, 3, label);
+    FLOAT1(c, a, b, cue_near, label);
+    FLOAT1(c, a, b, cue_near_dim, label);
+    FLOAT1(c, a, b, cue_far, label);
+    FLOAT1(c, a, b, cue_far_dim, label);
+    FIELD(c, a, b, cue_background, label);
 }
 
 static void compare_material(cmp *c, const kf3ds_material *a, const kf3ds_material *b,
@@ -268,6 +300,7 @@ int support_scene_diff(const kf3ds_scene *a, const kf3ds_scene *b, unsigned flag
     FIELD(&c, a, b, mesh_version, "scene");
     FIELD(&c, a, b, master_scale, "scene");
     FLOATS(&c, a, b, ambient, 3, "scene");
+    compare_environment(&c, &a->environment, &b->environment);
     FIELD(&c, a, b, num_meshes, "scene");
     FIELD(&c, a, b, num_materials, "scene");
     FIELD(&c, a, b, num_cameras, "scene");

@@ -48,6 +48,7 @@ static kf3ds_builder *rich_builder(void)
     kf3ds_material m;
     kf3ds_camera cam;
     kf3ds_light spot;
+    kf3ds_environment env;
     kf3ds_mat4 mirror;
     kf3ds_key k;
     float uv[8][2], pivot[3] = { 0.5f, 0.5f, 0.5f };
@@ -109,6 +110,22 @@ static kf3ds_builder *rich_builder(void)
     spot.falloff = 45.0f;
     spot.shadowed = 1;
     assert_int_equal(kf3ds_builder_add_light(b, &spot), 0);
+    memset(&env, 0, sizeof env);
+    env.background = KF3DS_BACKGROUND_BITMAP;
+    env.bitmap = "SKY.JPG";
+    env.gradient_mid = 0.4f;
+    env.gradient[0][2] = 0.8f;
+    env.gradient[2][0] = 0.3f;
+    env.atmosphere = KF3DS_ATMOSPHERE_FOG;
+    env.fog_near = 10.0f;
+    env.fog_near_density = 0.05f;
+    env.fog_far = 250.0f;
+    env.fog_far_density = 0.75f;
+    env.fog_color[0] = env.fog_color[1] = env.fog_color[2] = 0.6f;
+    env.fog_background = 1;
+    env.cue_far = 300.0f;
+    env.cue_far_dim = 0.333f;
+    assert_int_equal(kf3ds_builder_environment(b, &env), KF3DS_OK);
 
     kf3ds_builder_keyframer(b, "rich", 100, 0, 100);
     dummy = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "$$$DUMMY", KF3DS_NONE);
@@ -186,6 +203,14 @@ static void test_built_scene_is_the_loaded_one(void **state)
     assert_int_equal(built->meshes[0].groups[0].num_faces, 6);
     assert_int_equal(kf3ds_face_material(&built->meshes[0], 3), 1); /* the last group naming it */
     assert_int_equal(kf3ds_face_material(&built->meshes[0], 9), 1);
+    assert_int_equal(built->environment.background, KF3DS_BACKGROUND_BITMAP);
+    assert_int_equal(built->environment.atmosphere, KF3DS_ATMOSPHERE_FOG);
+    assert_string_equal(built->environment.bitmap, "SKY.JPG");
+    assert_near(built->environment.fog_far_density, 0.75, 0);
+    assert_near(built->environment.cue_far_dim, 0.333, 1e-7);
+    assert_string_equal(built->materials[0].texture1.file, "checker.png");
+    assert_near(built->materials[0].texture1.rotation, 45, 0);
+    assert_string_equal(built->materials[0].opacity.file, ""); /* absent, as loading gives */
     assert_int_equal(kf3ds_save_memory(built, NULL, &bytes, &n, &err), KF3DS_OK);
     memset(&lo, 0, sizeof lo);
     lo.flags = KF3DS_LOAD_KEEP_SOURCE;
@@ -279,6 +304,51 @@ static void test_builder_checks_its_arguments(void **state)
     assert_int_equal(kf3ds_builder_add_material(NULL, &m), KF3DS_NONE);
 }
 
+/* The background and atmosphere: a kind out of range, a value that is not
+ * finite, a density whose percentage would leave the supported range. */
+static void test_builder_checks_the_environment(void **state)
+{
+    kf3ds_environment env;
+    kf3ds_builder *b;
+    kf3ds_scene *s;
+    kf3ds_diag err;
+    (void)state;
+    memset(&env, 0, sizeof env);
+    b = kf3ds_builder_create(NULL);
+    assert_int_not_equal(kf3ds_builder_environment(b, NULL), KF3DS_OK);
+    kf3ds_builder_free(b);
+
+    b = kf3ds_builder_create(NULL);
+    env.atmosphere = (kf3ds_atmosphere_kind)7;
+    assert_int_equal(kf3ds_builder_environment(b, &env), KF3DS_ERR_ARGUMENT);
+    assert_non_null(strstr(kf3ds_builder_error(b)->message, "out of range"));
+    kf3ds_builder_free(b);
+
+    env.atmosphere = KF3DS_ATMOSPHERE_LAYER_FOG;
+    env.layer_top = NAN;
+    b = kf3ds_builder_create(NULL);
+    assert_int_equal(kf3ds_builder_environment(b, &env), KF3DS_ERR_ARGUMENT);
+    kf3ds_builder_free(b);
+
+    env.layer_top = 20.0f;
+    env.cue_near_dim = 1e17f; /* 1e19 % */
+    b = kf3ds_builder_create(NULL);
+    assert_int_equal(kf3ds_builder_environment(b, &env), KF3DS_ERR_ARGUMENT);
+    assert_non_null(strstr(kf3ds_builder_error(b)->message, "dimming"));
+    kf3ds_builder_free(b);
+
+    /* without a bitmap name the scene has "" (as loading gives) */
+    env.cue_near_dim = 0.5f;
+    b = kf3ds_builder_create(NULL);
+    assert_int_equal(kf3ds_builder_environment(b, &env), KF3DS_OK);
+    s = kf3ds_builder_finish(b, &err);
+    assert_non_null(s);
+    assert_string_equal(s->environment.bitmap, "");
+    assert_int_equal(s->environment.atmosphere, KF3DS_ATMOSPHERE_LAYER_FOG);
+    assert_near(s->environment.layer_top, 20, 0);
+    kf3ds_scene_free(s);
+}
+
 /* The builder and its scene on the caller's allocator: every block back. */
 static void test_builder_allocator(void **state)
 {
@@ -315,6 +385,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         support_unit_test(test_built_scene_is_the_loaded_one),
         support_unit_test(test_builder_checks_its_arguments),
+        support_unit_test(test_builder_checks_the_environment),
         support_unit_test(test_builder_allocator),
     };
     return support_run_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /* The kf3ds command (build/kf3ds, or $KF3DS_TOOL) run on files written with
- * write3ds and on the corpus: exit status, the error line format of
- * docs/output.md, JSON validity of eval --json and dump --json, and the
- * numbers eval prints. */
+ * the tests' raw writer (support_w3ds) and on the corpus: exit status, the
+ * error line format of docs/output.md, JSON validity of eval --json and dump
+ * --json, and the numbers eval prints. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>

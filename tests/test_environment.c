@@ -12,7 +12,7 @@
 
 #include "kf3ds.h"
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 static void colour_f(w3ds *w, uint16_t id, float r, float g, float b)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 #define PLOT_W 800
 #define AREA_X0 64.0          /* docs/output.md, 'plot': the plot area of one panel */

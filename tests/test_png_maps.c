@@ -16,7 +16,7 @@
 
 #include "support.h"
 #include "support_png.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 /* ---- pictures --------------------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /* The library writer (docs/writer.md): load -> save -> load gives the same
  * scene, bit for bit, on the samples and every corpus file that loads
- * without error; save -> load -> save is a fixed point; the options; counts
+ * without error; save -> load -> save is a fixed point; the maps and the
+ * background and atmosphere settings in each order; the options; counts
  * that do not fit the format are errors naming what; the allocator hooks. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,7 +46,27 @@ static unsigned char *save_bytes(const kf3ds_scene *s, unsigned flags, size_t *s
 
 typedef struct tally {
     int files, loaded, identical, fixed_points;
+    int with_settings; /* of the identical ones: with a background or atmosphere setting */
 } tally;
+
+/* Whether a file has background or atmosphere chunks (settings). */
+static int has_settings(const unsigned char *data, size_t size)
+{
+    support_chunk_list chunks = support_collect_chunks(data, size);
+    size_t i;
+    int found = 0;
+    for (i = 0; i < chunks.n; i++)
+        switch (chunks.v[i].id) {
+        case KF3DS_CHUNK_BIT_MAP: case KF3DS_CHUNK_SOLID_BGND: case KF3DS_CHUNK_V_GRADIENT:
+        case KF3DS_CHUNK_FOG: case KF3DS_CHUNK_LAYER_FOG: case KF3DS_CHUNK_DISTANCE_CUE:
+            found = 1;
+            break;
+        default:
+            break;
+        }
+    free(chunks.v);
+    return found;
+}
 
 /* Load (keeping the source) -> save with `save_flags` -> load: the same
  * scene and evaluation; saving the reloaded scene gives the same bytes. */
@@ -74,6 +95,7 @@ static void round_trip(const unsigned char *data, size_t size, unsigned save_fla
     if (support_eval_diff(a, b, frames, NUM_FRAMES, what, sizeof what))
         fail_msg("%s: the reloaded scene evaluates differently: %s", support_what, what);
     t->identical++;
+    t->with_settings += has_settings(data, size);
     second = save_bytes(b, save_flags, &n2);
     if (n1 != n2 || memcmp(first, second, n1) != 0)
         fail_msg("%s: save -> load -> save is not a fixed point (%lu, %lu bytes)", support_what,
@@ -112,13 +134,16 @@ static void round_trip_file(const char *path, const char *name, void *user)
 static void test_samples_round_trip(void **state)
 {
     tally t[3];
+    int i;
     (void)state;
     memset(t, 0, sizeof t);
-    assert_int_equal(support_dir_each("data", round_trip_file, t), 3);
-    assert_int_equal(t[0].identical, 3);
-    assert_int_equal(t[0].fixed_points, 3);
-    assert_int_equal(t[1].fixed_points, 3);
-    assert_int_equal(t[2].fixed_points, 3);
+    support_dir_each("data", round_trip_file, t);
+    for (i = 0; i < 3; i++) { /* orrery, arm, edge, textured: lossless, repaired, canonical */
+        assert_int_equal(t[i].files, 4);
+        assert_int_equal(t[i].identical, 4);
+        assert_int_equal(t[i].fixed_points, 4);
+        assert_int_equal(t[i].with_settings, 1); /* textured: a gradient background */
+    }
 }
 
 static void test_corpus_round_trip(void **state)
@@ -129,12 +154,336 @@ static void test_corpus_round_trip(void **state)
     if (support_corpus_each(round_trip_file, t) < 0)
         skip();
     print_message("corpus round trip: %d .3ds files, %d load without error; identical after "
-                  "load -> save -> load: %d lossless, %d repaired, %d canonical; fixed points "
-                  "%d, %d, %d\n",
+                  "load -> save -> load: %d lossless, %d repaired, %d canonical (%d, %d, %d of "
+                  "them with backgrounds or atmospheres); fixed points %d, %d, %d\n",
                   t[0].files, t[0].loaded, t[0].identical, t[1].identical, t[2].identical,
+                  t[0].with_settings, t[1].with_settings, t[2].with_settings,
                   t[0].fixed_points, t[1].fixed_points, t[2].fixed_points);
     assert_true(t[0].loaded > 0);
     assert_int_equal(t[0].identical, t[0].loaded);
+    assert_int_equal(t[1].identical, t[0].loaded);
+    assert_int_equal(t[2].identical, t[0].loaded);
+    assert_int_equal(t[1].with_settings, t[0].with_settings);
+    assert_int_equal(t[2].with_settings, t[0].with_settings);
+}
+
+static int count_chunks(const unsigned char *data, size_t size, uint16_t id)
+{
+    support_chunk_list chunks = support_collect_chunks(data, size);
+    size_t i;
+    int n = 0;
+    for (i = 0; i < chunks.n; i++)
+        n += chunks.v[i].id == id;
+    free(chunks.v);
+    return n;
+}
+
+/* Where the first chunk `id` of a file starts (0 when there is none). */
+static uint32_t chunk_offset(const unsigned char *data, size_t size, uint16_t id)
+{
+    support_chunk_list chunks = support_collect_chunks(data, size);
+    size_t i;
+    uint32_t at = 0;
+    for (i = 0; i < chunks.n && !at; i++)
+        if (chunks.v[i].id == id)
+            at = chunks.v[i].offset;
+    free(chunks.v);
+    return at;
+}
+
+/* data/textured.3ds saved without its kept source (kf3ds's own order): its
+ * maps with their file, tiling, scale and strength, the texture coordinates
+ * and the gradient background come back as tools/mk3ds_textured.c made them. */
+static void test_textured_canonical(void **state)
+{
+    size_t size, n;
+    unsigned char *data = support_read_file("data/textured.3ds", &size), *out;
+    kf3ds_scene *a, *b;
+    const kf3ds_environment *e;
+    const kf3ds_material *floor, *glass;
+    char what[300];
+    (void)state;
+    assert_non_null(data);
+    a = load_bytes(data, size, 0, NULL);
+    assert_non_null(a);
+    out = save_bytes(a, 0, &n);
+    b = load_bytes(out, n, 0, NULL);
+    assert_non_null(b);
+    if (support_scene_diff(a, b, 0, what, sizeof what))
+        fail_msg("textured.3ds: the reloaded scene differs: %s", what);
+    e = &b->environment;
+    assert_int_equal(e->background, KF3DS_BACKGROUND_GRADIENT);
+    assert_int_equal(e->atmosphere, KF3DS_ATMOSPHERE_NONE);
+    assert_near(e->gradient_mid, 0.4, 1e-7);
+    assert_near(e->gradient[0][2], 0.55, 1e-7); /* the top: blue */
+    assert_near(e->gradient[2][0], 0.30, 1e-7);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_V_GRADIENT), 1);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_USE_V_GRADIENT), 1);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_FOG), 0);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_SOLID_BGND), 0);
+    assert_int_equal(b->num_materials, 3);
+    floor = &b->materials[1];
+    assert_string_equal(floor->name, "Floor");
+    assert_string_equal(floor->texture1.file, "CHECKER.CEL");
+    assert_near(floor->texture1.strength, 1, 0);
+    assert_near(floor->texture1.u_scale, 4, 0);
+    assert_near(floor->texture1.v_scale, 4, 0);
+    assert_int_equal(floor->texture1.tiling, 0);
+    assert_string_equal(floor->opacity.file, "");
+    glass = &b->materials[2];
+    assert_string_equal(glass->opacity.file, "GLASS.BMP");
+    assert_int_equal(glass->opacity.tiling, KF3DS_TILE_NONE);
+    assert_near(glass->transparency, 0.4, 1e-7);
+    assert_int_equal(glass->two_sided, 1);
+    assert_int_equal(b->meshes[0].num_texcoords, 24);
+    assert_near(b->meshes[0].texcoords[2][0], 1, 0);
+    assert_near(b->meshes[0].texcoords[2][1], 1, 0);
+    kf3ds_scene_free(a);
+    kf3ds_scene_free(b);
+    free(out);
+    free(data);
+}
+
+/* Settings changed after loading replace the file's background and
+ * atmosphere chunks in a lossless save, where the file had the first of
+ * them; unchanged, they are written back as they were. */
+static void test_settings_changed(void **state)
+{
+    size_t size, n;
+    unsigned char *data = support_read_file("data/textured.3ds", &size), *out;
+    kf3ds_scene *a, *b;
+    kf3ds_environment *e;
+    char what[300];
+    (void)state;
+    assert_non_null(data);
+    a = load_bytes(data, size, KF3DS_LOAD_KEEP_SOURCE, NULL);
+    assert_non_null(a);
+    out = save_bytes(a, 0, &n);
+    assert_int_equal(n, size);
+    assert_memory_equal(out, data, size);
+    free(out);
+
+    e = &a->environment;
+    e->background = KF3DS_BACKGROUND_SOLID;
+    e->solid[0] = 0.5f;
+    e->solid[1] = 0.25f;
+    e->atmosphere = KF3DS_ATMOSPHERE_FOG;
+    e->fog_near = 10.0f;
+    e->fog_near_density = 0.25f;
+    e->fog_far = 200.0f;
+    e->fog_far_density = 0.9f;
+    e->fog_color[0] = e->fog_color[1] = e->fog_color[2] = 1.0f;
+    e->fog_background = 1;
+    out = save_bytes(a, 0, &n);
+    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, NULL);
+    assert_non_null(b);
+    if (support_scene_diff(a, b, 0, what, sizeof what))
+        fail_msg("the changed settings do not come back: %s", what);
+    assert_int_equal(b->environment.background, KF3DS_BACKGROUND_SOLID);
+    assert_near(b->environment.fog_far_density, 0.9, 1e-7);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_SOLID_BGND), 1);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_USE_SOLID_BGND), 1);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_V_GRADIENT), 1); /* its values stay */
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_USE_V_GRADIENT), 0);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_FOG), 1);
+    assert_int_equal(b->environment.fog_background, 1);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_USE_FOG), 1);
+    /* where the file had its gradient: before the materials */
+    assert_true(chunk_offset(out, n, KF3DS_CHUNK_SOLID_BGND) <
+                chunk_offset(out, n, KF3DS_CHUNK_MAT_ENTRY));
+    kf3ds_scene_free(a);
+    kf3ds_scene_free(b);
+    free(out);
+    free(data);
+}
+
+/* A colour gamma-corrected, then linear (the one the loader takes). */
+static void put_color_pair(w3ds *w, float r, float g, float b)
+{
+    const float gamma[3] = { r, g, b }, linear[3] = { r * 0.5f, g * 0.5f, b * 0.5f };
+    support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, gamma, 3);
+    support_chunk_f32v(w, KF3DS_CHUNK_LIN_COLOR_F, linear, 3);
+}
+
+/* Every setting with unusual values (fractional percentages, a negative
+ * zero, gamma-corrected colours beside linear ones), in a file written by
+ * hand: lossless and repaired saves give the file back, and those and the
+ * canonical save give the same settings bit for bit. */
+static void test_settings_round_trip(void **state)
+{
+    static const unsigned modes[3] = { 0, KF3DS_SAVE_REPAIR, KF3DS_SAVE_CANONICAL };
+    w3ds w;
+    unsigned char *data, *out;
+    size_t size, n;
+    kf3ds_scene *a, *b;
+    kf3ds_diag err;
+    char what[300];
+    int i;
+    (void)state;
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
+    support_chunk_str(&w, KF3DS_CHUNK_BIT_MAP, "SKY.GIF");
+    w3ds_begin(&w, KF3DS_CHUNK_SOLID_BGND);
+    put_color_pair(&w, 0.1f, 0.2f, 0.3f);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_V_GRADIENT);
+    w3ds_f32(&w, 0.35f);
+    put_color_pair(&w, 0.9f, 0.8f, 0.7f);
+    put_color_pair(&w, 0.6f, 0.5f, 0.4f);
+    put_color_pair(&w, 0.3f, 0.2f, 0.1f);
+    w3ds_end(&w);
+    support_chunk_empty(&w, KF3DS_CHUNK_USE_BIT_MAP);
+    w3ds_begin(&w, KF3DS_CHUNK_FOG);
+    w3ds_f32(&w, -0.0f);
+    w3ds_f32(&w, 33.3f); /* percent: 0.333 */
+    w3ds_f32(&w, 512.5f);
+    w3ds_f32(&w, 77.7f);
+    put_color_pair(&w, 0.7f, 0.7f, 0.75f);
+    support_chunk_empty(&w, KF3DS_CHUNK_FOG_BGND);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_LAYER_FOG);
+    w3ds_f32(&w, -5);
+    w3ds_f32(&w, 15.25f);
+    w3ds_f32(&w, 0.45f);
+    w3ds_u32(&w, 0x100002u);
+    put_color_pair(&w, 0.2f, 0.4f, 0.6f);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_DISTANCE_CUE);
+    w3ds_f32(&w, 1);
+    w3ds_f32(&w, 12.5f);
+    w3ds_f32(&w, 1000);
+    w3ds_f32(&w, 99.9f);
+    support_chunk_empty(&w, KF3DS_CHUNK_DCUE_BGND);
+    w3ds_end(&w);
+    support_chunk_empty(&w, KF3DS_CHUNK_USE_DISTANCE_CUE);
+    support_end_all(&w);
+    data = support_take_bytes(&w, &size);
+    a = load_bytes(data, size, KF3DS_LOAD_KEEP_SOURCE, &err);
+    assert_non_null(a);
+    assert_int_equal(err.code, KF3DS_OK);
+    assert_int_equal(a->environment.background, KF3DS_BACKGROUND_BITMAP);
+    assert_int_equal(a->environment.atmosphere, KF3DS_ATMOSPHERE_DISTANCE_CUE);
+    assert_near(a->environment.gradient[1][0], 0.3, 1e-7); /* the linear colour wins */
+    assert_near(a->environment.fog_near_density, 0.333, 1e-7);
+    for (i = 0; i < 3; i++) {
+        support_set_what("settings saved with flags %u", modes[i]);
+        out = save_bytes(a, modes[i], &n);
+        if (modes[i] != KF3DS_SAVE_CANONICAL) { /* nothing to repair: as it was */
+            assert_int_equal(n, size);
+            assert_memory_equal(out, data, size);
+        }
+        b = load_bytes(out, n, 0, &err);
+        assert_non_null(b);
+        assert_int_equal(b->num_diags, 0);
+        if (support_scene_diff(a, b, 0, what, sizeof what))
+            fail_msg("flags %u: the settings differ: %s", modes[i], what);
+        kf3ds_scene_free(b);
+        free(out);
+    }
+    /* canonical: one colour each, no linear alternates */
+    out = save_bytes(a, KF3DS_SAVE_CANONICAL, &n);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_LIN_COLOR_F), 0);
+    free(out);
+    kf3ds_scene_free(a);
+    free(data);
+}
+
+/* A damaged setting (a gradient colour cut short, a bitmap name without its
+ * terminator) is written back as it was when saving lossless, and replaced
+ * by the settings the loader made of it when repairing: the rewrite loads
+ * without a diagnostic, gives the same settings, and is a fixed point. */
+static void test_damaged_settings_repaired(void **state)
+{
+    w3ds w;
+    unsigned char *data, *out, *again;
+    size_t size, n, n2;
+    kf3ds_scene *a, *b;
+    kf3ds_diag err;
+    char what[300];
+    (void)state;
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_V_GRADIENT);
+    w3ds_f32(&w, 0.5f);
+    support_chunk_f32v(&w, KF3DS_CHUNK_COLOR_F, (const float[3]){ 0.25f, 0.5f, 0.75f }, 3);
+    support_chunk_f32v(&w, KF3DS_CHUNK_COLOR_F, (const float[3]){ 1, 1, 0 }, 2); /* cut short */
+    w3ds_end(&w);
+    support_chunk_empty(&w, KF3DS_CHUNK_USE_V_GRADIENT);
+    w3ds_begin(&w, KF3DS_CHUNK_BIT_MAP);
+    w3ds_bytes(&w, "CLOUDS", 6);
+    w3ds_end(&w);
+    support_end_all(&w);
+    data = support_take_bytes(&w, &size);
+    a = load_bytes(data, size, KF3DS_LOAD_KEEP_SOURCE, &err);
+    assert_non_null(a);
+    assert_int_equal(support_count_diags(a, KF3DS_ERR_TRUNCATED), 1);
+    assert_int_equal(support_count_diags(a, KF3DS_WARN_VALUE), 1);
+    assert_string_equal(a->environment.bitmap, "CLOUDS");
+    assert_near(a->environment.gradient[0][2], 0.75, 0);
+    assert_near(a->environment.gradient[1][0], 0, 0); /* the short colour is not taken */
+
+    out = save_bytes(a, 0, &n);
+    assert_int_equal(n, size);
+    assert_memory_equal(out, data, size);
+    free(out);
+
+    out = save_bytes(a, KF3DS_SAVE_REPAIR, &n);
+    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, &err);
+    assert_non_null(b);
+    assert_int_equal(b->num_diags, 0);
+    if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
+        fail_msg("the repaired settings differ: %s", what);
+    again = save_bytes(b, KF3DS_SAVE_REPAIR, &n2);
+    assert_int_equal(n2, n);
+    assert_memory_equal(again, out, n);
+    free(again);
+    kf3ds_scene_free(b);
+    free(out);
+    kf3ds_scene_free(a);
+    free(data);
+}
+
+/* A later chunk that holds no value (an AMBIENT_LIGHT without a colour) does
+ * not replace an earlier one's, and a negative zero is a value of its own
+ * (a gradient colour): both come back from repaired and canonical saves. */
+static void test_values_kept_through_repair(void **state)
+{
+    static const unsigned modes[2] = { KF3DS_SAVE_REPAIR, KF3DS_SAVE_CANONICAL };
+    const float ambient[3] = { 0.25f, 0.5f, 1.0f }, top[3] = { -0.0f, 0.5f, 1.0f };
+    w3ds w;
+    unsigned char *data, *out;
+    size_t size, n;
+    kf3ds_scene *a, *b;
+    char what[300];
+    int i;
+    (void)state;
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_AMBIENT_LIGHT);
+    support_chunk_f32v(&w, KF3DS_CHUNK_COLOR_F, ambient, 3);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_AMBIENT_LIGHT);
+    support_chunk_u32(&w, 0x7777, 1); /* no colour in it */
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_V_GRADIENT);
+    w3ds_f32(&w, 0.5f);
+    support_chunk_f32v(&w, KF3DS_CHUNK_COLOR_F, top, 3);
+    w3ds_end(&w);
+    support_end_all(&w);
+    data = support_take_bytes(&w, &size);
+    a = load_bytes(data, size, KF3DS_LOAD_KEEP_SOURCE, NULL);
+    assert_non_null(a);
+    assert_near(a->ambient[0], 0.25, 0);
+    assert_true(signbit(a->environment.gradient[0][0]));
+    for (i = 0; i < 2; i++) {
+        support_set_what("saved with flags %u", modes[i]);
+        out = save_bytes(a, modes[i], &n);
+        b = load_bytes(out, n, 0, NULL);
+        assert_non_null(b);
+        if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
+            fail_msg("flags %u: %s", modes[i], what);
+        kf3ds_scene_free(b);
+        free(out);
+    }
+    kf3ds_scene_free(a);
+    free(data);
 }
 
 /* Lossless keeps what the file said, repaired writes what the loader made of it. */
@@ -346,6 +695,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         support_unit_test(test_samples_round_trip),
         support_unit_test(test_corpus_round_trip),
+        support_unit_test(test_textured_canonical),
+        support_unit_test(test_settings_changed),
+        support_unit_test(test_settings_round_trip),
+        support_unit_test(test_damaged_settings_repaired),
+        support_unit_test(test_values_kept_through_repair),
         support_unit_test(test_lossless_and_repaired),
         support_unit_test(test_save_options),
         support_unit_test(test_counts_that_do_not_fit),

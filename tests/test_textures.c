@@ -22,7 +22,7 @@
 #include "kf3ds.h"
 #include "kf3ds_render.h"
 #include "support.h"
-#include "write3ds.h"
+#include "support_w3ds.h"
 
 #define W 200
 #define H 200

@@ -128,136 +128,80 @@ static void make_checker(unsigned char *idx, uint8_t pal[256][3])
             idx[y * CHECK_SIDE + x] = (unsigned char)(((x / 8 + y / 8) & 1) ? 2 : 1);
 }
 
-/* ---- writing -------------------------------------------------------------- */
+/* ---- building ------------------------------------------------------------- */
 
 /* A textured mesh: points around its own origin, stored where the origin
  * (ox, oy, oz) puts them with MESH_MATRIX the translation there, one (u, v)
  * per point, faces with one smoothing group (or none), all in `material`. */
-static void textured_mesh(w3ds *w, const char *name, const float *pts, const float *uv, uint32_t n,
-                          const uint16_t *faces, uint32_t nf, uint32_t smoothing,
+static void textured_mesh(kf3ds_builder *b, const char *name, const float *pts, const float *uv,
+                          uint32_t n, const uint16_t *faces, uint32_t nf, uint32_t smoothing,
                           const char *material, double ox, double oy, double oz)
 {
+    float *placed = xrealloc(NULL, (size_t)n * 3 * sizeof *placed);
+    uint32_t *groups = xrealloc(NULL, (nf ? nf : 1) * sizeof *groups);
     float mf[12] = { 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 };
+    int32_t mesh;
     uint32_t i;
     mf[9] = (float)ox;
     mf[10] = (float)oy;
     mf[11] = (float)oz;
-    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
-    w3ds_cstr(w, name);
-    w3ds_begin(w, KF3DS_CHUNK_N_TRI_OBJECT);
-    w3ds_begin(w, KF3DS_CHUNK_POINT_ARRAY);
-    w3ds_u16(w, (uint16_t)n);
     for (i = 0; i < n; i++) {
-        w3ds_f32(w, (float)(pts[3 * i] + ox));
-        w3ds_f32(w, (float)(pts[3 * i + 1] + oy));
-        w3ds_f32(w, (float)(pts[3 * i + 2] + oz));
+        placed[3 * i] = (float)(pts[3 * i] + ox);
+        placed[3 * i + 1] = (float)(pts[3 * i + 1] + oy);
+        placed[3 * i + 2] = (float)(pts[3 * i + 2] + oz);
     }
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_TEX_VERTS);
-    w3ds_u16(w, (uint16_t)n);
-    w3ds_f32v(w, uv, (size_t)n * 2);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_FACE_ARRAY);
-    w3ds_u16(w, (uint16_t)nf);
-    for (i = 0; i < nf; i++) {
-        w3ds_u16(w, faces[3 * i]);
-        w3ds_u16(w, faces[3 * i + 1]);
-        w3ds_u16(w, faces[3 * i + 2]);
-        w3ds_u16(w, 7);
-    }
-    w3ds_begin(w, KF3DS_CHUNK_MSH_MAT_GROUP);
-    w3ds_cstr(w, material);
-    w3ds_u16(w, (uint16_t)nf);
-    for (i = 0; i < nf; i++)
-        w3ds_u16(w, (uint16_t)i);
-    w3ds_end(w);
+    mesh = build_mesh(b, name, placed, n, faces, nf, mf, NULL);
+    kf3ds_builder_mesh_texcoords(b, mesh, (const float(*)[2])uv, n);
+    kf3ds_builder_mesh_material(b, mesh, material, NULL, 0);
     if (smoothing) {
-        w3ds_begin(w, KF3DS_CHUNK_SMOOTH_GROUP);
         for (i = 0; i < nf; i++)
-            w3ds_u32(w, smoothing);
-        w3ds_end(w);
+            groups[i] = smoothing;
+        kf3ds_builder_mesh_smoothing(b, mesh, groups);
     }
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_MESH_MATRIX);
-    w3ds_f32v(w, mf, 12);
-    w3ds_end(w);
-    w3ds_end(w);
-    w3ds_end(w);
+    check_builder(b, name);
+    free(groups);
+    free(placed);
 }
 
-static void color24(w3ds *w, uint16_t id, const uint8_t c[3])
+static void byte_color(float out[3], const uint8_t c[3])
 {
-    w3ds_begin(w, id);
-    w3ds_begin(w, KF3DS_CHUNK_COLOR_24);
-    w3ds_u8(w, c[0]);
-    w3ds_u8(w, c[1]);
-    w3ds_u8(w, c[2]);
-    w3ds_end(w);
-    w3ds_end(w);
+    int i;
+    for (i = 0; i < 3; i++)
+        out[i] = c[i] / 255.0f;
 }
 
-static void percent(w3ds *w, uint16_t id, int pct)
+/* A map at full strength: its file, tiling bits and scale. */
+static void set_map(kf3ds_texture_map *m, const char *file, uint16_t tiling, float scale)
 {
-    w3ds_begin(w, id);
-    w3ds_begin(w, KF3DS_CHUNK_INT_PERCENTAGE);
-    w3ds_u16(w, (uint16_t)pct);
-    w3ds_end(w);
-    w3ds_end(w);
-}
-
-/* A map chunk: strength, name, tiling bits and scale. */
-static void map_chunk(w3ds *w, uint16_t id, const char *file, int pct, uint16_t tiling,
-                      float scale)
-{
-    w3ds_begin(w, id);
-    w3ds_begin(w, KF3DS_CHUNK_INT_PERCENTAGE);
-    w3ds_u16(w, (uint16_t)pct);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_MAT_MAPNAME);
-    w3ds_cstr(w, file);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_MAT_MAP_TILING);
-    w3ds_u16(w, tiling);
-    w3ds_end(w);
-    if (scale != 1.0f) {
-        w3ds_begin(w, KF3DS_CHUNK_MAT_MAP_USCALE);
-        w3ds_f32(w, scale);
-        w3ds_end(w);
-        w3ds_begin(w, KF3DS_CHUNK_MAT_MAP_VSCALE);
-        w3ds_f32(w, scale);
-        w3ds_end(w);
-    }
-    w3ds_end(w);
+    m->file = file;
+    m->strength = 1.0f;
+    m->tiling = tiling;
+    m->u_scale = m->v_scale = scale;
 }
 
 /* A material: colours, Phong shading, and its maps. */
-static void textured_material(w3ds *w, const char *name, const uint8_t diffuse[3], int shininess,
-                              int transparency, const char *texmap, float scale,
+static void textured_material(kf3ds_builder *b, const char *name, const uint8_t diffuse[3],
+                              int shininess, int transparency, const char *texmap, float scale,
                               const char *opacmap)
 {
     static const uint8_t amb[3] = { 40, 40, 40 }, spec[3] = { 230, 230, 230 };
-    w3ds_begin(w, KF3DS_CHUNK_MAT_ENTRY);
-    w3ds_begin(w, KF3DS_CHUNK_MAT_NAME);
-    w3ds_cstr(w, name);
-    w3ds_end(w);
-    color24(w, KF3DS_CHUNK_MAT_AMBIENT, amb);
-    color24(w, KF3DS_CHUNK_MAT_DIFFUSE, diffuse);
-    color24(w, KF3DS_CHUNK_MAT_SPECULAR, spec);
-    percent(w, KF3DS_CHUNK_MAT_SHININESS, shininess);
-    percent(w, KF3DS_CHUNK_MAT_SHIN2PCT, 60);
-    percent(w, KF3DS_CHUNK_MAT_TRANSPARENCY, transparency);
-    w3ds_begin(w, KF3DS_CHUNK_MAT_SHADING);
-    w3ds_u16(w, 3);
-    w3ds_end(w);
-    if (opacmap) {
-        w3ds_begin(w, KF3DS_CHUNK_MAT_TWO_SIDE);
-        w3ds_end(w);
-    }
+    kf3ds_material m;
+    memset(&m, 0, sizeof m);
+    m.name = name;
+    byte_color(m.ambient, amb);
+    byte_color(m.diffuse, diffuse);
+    byte_color(m.specular, spec);
+    m.shininess = shininess / 100.0f;
+    m.shin_strength = 60 / 100.0f;
+    m.transparency = transparency / 100.0f;
+    m.shading = 3;
+    m.two_sided = opacmap != NULL;
     if (texmap)
-        map_chunk(w, KF3DS_CHUNK_MAT_TEXMAP, texmap, 100, 0, scale);
+        set_map(&m.texture1, texmap, 0, scale);
     if (opacmap)
-        map_chunk(w, KF3DS_CHUNK_MAT_OPACMAP, opacmap, 100, KF3DS_TILE_NONE, 1.0f);
-    w3ds_end(w);
+        set_map(&m.opacity, opacmap, KF3DS_TILE_NONE, 1.0f);
+    kf3ds_builder_add_material(b, &m);
+    check_builder(b, name);
 }
 
 /* A box of side 2·h centred on the origin, each face with the whole map
@@ -308,30 +252,34 @@ static void quad_mesh(int right, int up, float a, float b, float pts[12], float 
     faces[0] = 0, faces[1] = 1, faces[2] = 2, faces[3] = 0, faces[4] = 2, faces[5] = 3;
 }
 
-static void object_node(w3ds *w, const char *name, uint16_t id, const float pos[3], int spin)
+/* An object node at `pos` with a track of rotation keys every `step`
+ * frames: none but the rest key, or four quarter turns about Z. */
+static int32_t spinning_node(kf3ds_builder *b, const char *name, const float pos[3], int spin,
+                             int32_t step)
 {
+    int32_t n = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, name, KF3DS_NONE);
     int k;
-    w3ds_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    w3ds_begin(w, KF3DS_CHUNK_NODE_ID);
-    w3ds_u16(w, id);
-    w3ds_end(w);
-    w3ds_node_hdr(w, name, 0, 0, W3DS_NO_PARENT);
-    w3ds_begin(w, KF3DS_CHUNK_PIVOT);
-    w3ds_f32v(w, (const float[3]){ 0, 0, 0 }, 3);
-    w3ds_end(w);
-    write_constant_track(w, KF3DS_CHUNK_POS_TRACK_TAG, pos, 3);
-    w3ds_begin(w, KF3DS_CHUNK_ROT_TRACK_TAG);
-    w3ds_track_header(w, 0, spin ? 5 : 1);
+    build_constant_track(b, n, KF3DS_TRACK_POS, pos, 3);
     for (k = 0; k < (spin ? 5 : 1); k++) {
-        w3ds_key_header(w, k * 15, NULL);
-        w3ds_f32(w, k ? 1.5707963f : 0.0f);
-        w3ds_f32(w, 0);
-        w3ds_f32(w, 0);
-        w3ds_f32(w, 1);
+        kf3ds_key key;
+        memset(&key, 0, sizeof key);
+        key.frame = k * step;
+        key.value[0] = k ? 1.5707963f : 0.0f;
+        key.value[3] = 1;
+        kf3ds_builder_add_key(b, n, KF3DS_TRACK_ROT, &key);
     }
-    w3ds_end(w);
-    write_constant_track(w, KF3DS_CHUNK_SCL_TRACK_TAG, (const float[3]){ 1, 1, 1 }, 3);
-    w3ds_end(w);
+    check_builder(b, name);
+    return n;
+}
+
+static void object_node(kf3ds_builder *b, const char *name, uint16_t id, const float pos[3],
+                        int spin)
+{
+    static const float one[3] = { 1, 1, 1 };
+    int32_t n = spinning_node(b, name, pos, spin, 15);
+    kf3ds_builder_node_id(b, n, id);
+    build_constant_track(b, n, KF3DS_TRACK_SCL, one, 3);
+    check_builder(b, name);
 }
 
 static char *join(const char *dir, const char *file)
@@ -345,15 +293,21 @@ static char *join(const char *dir, const char *file)
 void make_textured(const char *dir)
 {
     static const uint8_t white[3] = { 255, 255, 255 }, glass[3] = { 120, 180, 255 };
+    static const float sky[3][3] = { { 0.18f, 0.28f, 0.55f }, /* top, middle, bottom */
+                                     { 0.62f, 0.70f, 0.82f },
+                                     { 0.30f, 0.26f, 0.22f } };
     uint32_t brick[BRICK_W * BRICK_H], ramp[16 * 64];
     unsigned char checker[CHECK_SIDE * CHECK_SIDE];
     uint8_t pal[256][3];
     float bpts[72], buv[48], qpts[12], quv[8];
     uint16_t bfaces[36], qfaces[6];
     const float box_pos[3] = { 0, 0, 6 }, floor_pos[3] = { 0, 0, 0 }, pane_pos[3] = { 0, -12, 6 };
-    const float cam[3] = { 30, -46, 24 }, tgt[3] = { 0, 0, 4 };
+    const float cam_pos[3] = { 30, -46, 24 }, cam_tgt[3] = { 0, 0, 4 };
     const float light_pos[3] = { -20, -30, 50 }, light_col[3] = { 0.9f, 0.9f, 0.85f };
-    w3ds w;
+    kf3ds_environment env;
+    kf3ds_camera cam;
+    kf3ds_light spot;
+    kf3ds_builder *b;
     char *p;
     int i, y;
 
@@ -372,44 +326,50 @@ void make_textured(const char *dir)
     write_bmp(p, ramp, 16, 64);
     free(p);
 
-    start_file(&w);
+    b = kf3ds_builder_create(NULL);
+    if (!b)
+        die("out of memory");
     /* a vertical gradient background, switched on */
-    w3ds_begin(&w, KF3DS_CHUNK_V_GRADIENT);
-    w3ds_f32(&w, 0.4f);
-    {
-        static const float cols[3][3] = { { 0.18f, 0.28f, 0.55f },
-                                          { 0.62f, 0.70f, 0.82f },
-                                          { 0.30f, 0.26f, 0.22f } };
-        for (i = 0; i < 3; i++) {
-            w3ds_begin(&w, KF3DS_CHUNK_COLOR_F);
-            w3ds_f32v(&w, cols[i], 3);
-            w3ds_end(&w);
-        }
-    }
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_USE_V_GRADIENT);
-    w3ds_end(&w);
-    textured_material(&w, "Brick", white, 30, 0, "BRICK.BMP", 1.0f, NULL);
-    textured_material(&w, "Floor", white, 10, 0, "CHECKER.CEL", 4.0f, NULL);
-    textured_material(&w, "Glass", glass, 70, 40, NULL, 1.0f, "GLASS.BMP");
+    memset(&env, 0, sizeof env);
+    env.background = KF3DS_BACKGROUND_GRADIENT;
+    env.gradient_mid = 0.4f;
+    memcpy(env.gradient, sky, sizeof sky);
+    kf3ds_builder_environment(b, &env);
+    textured_material(b, "Brick", white, 30, 0, "BRICK.BMP", 1.0f, NULL);
+    textured_material(b, "Floor", white, 10, 0, "CHECKER.CEL", 4.0f, NULL);
+    textured_material(b, "Glass", glass, 70, 40, NULL, 1.0f, "GLASS.BMP");
     box_mesh(5, bpts, buv, bfaces);
-    textured_mesh(&w, "Box", bpts, buv, 24, bfaces, 12, 0, "Brick", box_pos[0], box_pos[1],
+    textured_mesh(b, "Box", bpts, buv, 24, bfaces, 12, 0, "Brick", box_pos[0], box_pos[1],
                   box_pos[2]);
     quad_mesh(0, 1, 20, 20, qpts, quv, qfaces); /* x × y: facing up */
-    textured_mesh(&w, "Floor", qpts, quv, 4, qfaces, 2, 0, "Floor", 0, 0, 0);
+    textured_mesh(b, "Floor", qpts, quv, 4, qfaces, 2, 0, "Floor", 0, 0, 0);
     quad_mesh(0, 2, 9, 6, qpts, quv, qfaces); /* x × z = −y: facing the camera */
-    textured_mesh(&w, "Pane", qpts, quv, 4, qfaces, 2, 0, "Glass", pane_pos[0], pane_pos[1],
+    textured_mesh(b, "Pane", qpts, quv, 4, qfaces, 2, 0, "Glass", pane_pos[0], pane_pos[1],
                   pane_pos[2]);
-    w3ds_camera(&w, "Cam01", cam, tgt, 0, 35);
-    w3ds_light(&w, "Spot01", light_pos, light_col, floor_pos, 40, 70);
-    w3ds_end(&w); /* MDATA */
+    memset(&cam, 0, sizeof cam);
+    cam.name = "Cam01";
+    memcpy(cam.position, cam_pos, sizeof cam.position);
+    memcpy(cam.target, cam_tgt, sizeof cam.target);
+    cam.lens = 35;
+    kf3ds_builder_add_camera(b, &cam);
+    memset(&spot, 0, sizeof spot);
+    spot.name = "Spot01";
+    memcpy(spot.position, light_pos, sizeof spot.position);
+    memcpy(spot.color, light_col, sizeof spot.color);
+    spot.multiplier = 1.0f;
+    spot.spot = 1;
+    memcpy(spot.target, floor_pos, sizeof spot.target);
+    spot.hotspot = 40;
+    spot.falloff = 70;
+    kf3ds_builder_add_light(b, &spot);
+    check_builder(b, "textured");
 
-    begin_kfdata(&w, "textured", 60, 0, 60);
-    object_node(&w, "Box", 0, box_pos, 1);
-    object_node(&w, "Floor", 1, floor_pos, 0);
-    object_node(&w, "Pane", 2, pane_pos, 0);
+    kf3ds_builder_keyframer(b, "textured", 60, 0, 60);
+    object_node(b, "Box", 0, box_pos, 1);
+    object_node(b, "Floor", 1, floor_pos, 0);
+    object_node(b, "Pane", 2, pane_pos, 0);
     p = join(dir, "textured.3ds");
-    finish_file(&w, p);
+    save_built(b, p, NULL, NULL);
     free(p);
 }
 
@@ -431,51 +391,39 @@ void make_bench_render_textured(const char *path)
     float pts[NP * 3], uv[NP * 2];
     uint16_t faces[2 * BT_LAT * BT_LON * 3];
     uint32_t nf = 0;
-    int i, a, b, k;
+    int i, a, k;
     char name[32];
-    w3ds w;
+    kf3ds_builder *b;
 
     for (a = 0; a < BT_LAT; a++)
-        for (b = 0; b < BT_LON; b++) {
-            uint16_t v0 = (uint16_t)(a * (BT_LON + 1) + b), v1 = (uint16_t)(v0 + 1);
+        for (k = 0; k < BT_LON; k++) {
+            uint16_t v0 = (uint16_t)(a * (BT_LON + 1) + k), v1 = (uint16_t)(v0 + 1);
             uint16_t v2 = (uint16_t)(v0 + BT_LON + 1), v3 = (uint16_t)(v1 + BT_LON + 1);
             add_quad(faces, &nf, v0, v1, v2, v3);
         }
-    start_file(&w);
-    textured_material(&w, "Checker", white, 20, 0, "CHECKER.PNG", 1.0f, NULL);
+    b = kf3ds_builder_create(NULL);
+    if (!b)
+        die("out of memory");
+    textured_material(b, "Checker", white, 20, 0, "CHECKER.PNG", 1.0f, NULL);
     for (i = 0; i < BT_MESHES; i++) {
         for (a = 0; a <= BT_LAT; a++)
-            for (b = 0; b <= BT_LON; b++) {
-                double th = PI * a / BT_LAT, ph = 2 * PI * b / BT_LON;
-                float *p = pts + 3 * (a * (BT_LON + 1) + b);
+            for (k = 0; k <= BT_LON; k++) {
+                double th = PI * a / BT_LAT, ph = 2 * PI * k / BT_LON;
+                float *p = pts + 3 * (a * (BT_LON + 1) + k);
                 p[0] = (float)(10.0 * sin(th) * cos(ph));
                 p[1] = (float)(10.0 * sin(th) * sin(ph));
                 p[2] = (float)(10.0 * cos(th));
-                uv[2 * (a * (BT_LON + 1) + b)] = (float)b / BT_LON;
-                uv[2 * (a * (BT_LON + 1) + b) + 1] = 1.0f - (float)a / BT_LAT;
+                uv[2 * (a * (BT_LON + 1) + k)] = (float)k / BT_LON;
+                uv[2 * (a * (BT_LON + 1) + k) + 1] = 1.0f - (float)a / BT_LAT;
             }
         snprintf(name, sizeof name, "Ball%03d", i);
-        textured_mesh(&w, name, pts, uv, NP, faces, nf, 1, "Checker", 0, 0, 0);
+        textured_mesh(b, name, pts, uv, NP, faces, nf, 1, "Checker", 0, 0, 0);
     }
-    w3ds_end(&w); /* MDATA */
-    begin_kfdata(&w, "benchtex", 100, 0, 100);
+    kf3ds_builder_keyframer(b, "benchtex", 100, 0, 100);
     for (i = 0; i < BT_MESHES; i++) {
         const float pos[3] = { (float)((i % 10) * 30.0), (float)((i / 10) * 30.0), 0 };
         snprintf(name, sizeof name, "Ball%03d", i);
-        w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-        w3ds_node_hdr(&w, name, 0, 0, W3DS_NO_PARENT);
-        write_constant_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, pos, 3);
-        w3ds_begin(&w, KF3DS_CHUNK_ROT_TRACK_TAG);
-        w3ds_track_header(&w, 0, 5);
-        for (k = 0; k < 5; k++) {
-            w3ds_key_header(&w, k * 25, NULL);
-            w3ds_f32(&w, k ? 1.5707963f : 0.0f);
-            w3ds_f32(&w, 0);
-            w3ds_f32(&w, 0);
-            w3ds_f32(&w, 1);
-        }
-        w3ds_end(&w);
-        w3ds_end(&w);
+        spinning_node(b, name, pos, 1, 25);
     }
-    finish_file(&w, path);
+    save_built(b, path, NULL, NULL);
 }
