@@ -171,7 +171,7 @@ freestanding: $(FS_DIR)/kf3ds-core.o
 	  case " $(strip $(FS_ALLOWED)) " in *" $$s "*) ;; *) extra="$$extra $$s";; esac; done; \
 	if [ -n "$$extra" ]; then \
 	  echo "freestanding: the core needs more than string and math functions:$$extra" >&2; exit 1; fi; \
-	echo "freestanding: the core (all of src/ but load_file.c) needs from its environment only: $$needs"
+	echo "freestanding: the core (all of src/ but load_file.c and save_file.c) needs from its environment only: $$needs"
 	@if [ "$$(uname -m)-$$(uname -s)" = x86_64-Linux ]; then \
 	  $(MAKE) --no-print-directory $(FS_DIR)/link-test && $(FS_DIR)/link-test | tee $(FS_DIR)/link-test.txt && \
 	  if [ -x $(BUILD)/kf3ds ]; then \

@@ -29,7 +29,10 @@ static const cli_verb *find_verb(const char *name)
 
 static void print_help(FILE *out)
 {
-    size_t i;
+    size_t i, width = 0;
+    for (i = 0; i < NUM_VERBS; i++) /* the verb column: as wide as the longest verb */
+        if (strlen(verbs[i]->name) > width)
+            width = strlen(verbs[i]->name);
     fputs("usage: kf3ds VERB FILE [options]\n"
           "       kf3ds help VERB | kf3ds VERB --help | kf3ds --version\n"
           "\n"
@@ -38,7 +41,7 @@ static void print_help(FILE *out)
           "Verbs:\n",
           out);
     for (i = 0; i < NUM_VERBS; i++)
-        fprintf(out, "  %-6s %s\n", verbs[i]->name, verbs[i]->summary);
+        fprintf(out, "  %-*s  %s\n", (int)width, verbs[i]->name, verbs[i]->summary);
     fputs("\n"
           "FILE may be - for standard input.\n"
           "\n"
