@@ -10,6 +10,8 @@
  *   mk3ds_samples.c  the samples of data/: orrery, arm, edge
  *   mk3ds_bench.c    the benchmark inputs: bench-meshes, bench-render, bench-nodes
  *   mk3ds_random.c   the random scenes of the differential test
+ *   mk3ds_textured.c the textured sample with its pictures, and the textured
+ *                    render benchmark
  * The scene model keeps its own frame-0 evaluator (mk3ds_eval.c): what places
  * the meshes is computed independently of the library's evaluator, which the
  * samples test; only building and writing the file go through the library. */

@@ -272,6 +272,8 @@ static int32_t spinning_node(kf3ds_builder *b, const char *name, const float pos
     return n;
 }
 
+/* A node of the sample: its NODE_ID, its position, a rotation key every 15
+ * frames when it spins, scale 1. */
 static void object_node(kf3ds_builder *b, const char *name, uint16_t id, const float pos[3],
                         int spin)
 {
