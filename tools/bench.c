@@ -1,22 +1,28 @@
 /* kf3ds-bench: load and evaluation timings (run by `make bench`, tools/bench.sh).
  *
- *   kf3ds-bench FILE [FRAMES]
+ *   kf3ds-bench [--once] [--random-frames SPAN] FILE [FRAMES]
  *   kf3ds-bench --render WxH FILE [FRAMES]
  *
  * Loads FILE, then evaluates every node at FRAMES frames (default: the file's
  * animation length, anim_length or segment_end - segment_start if larger,
- * at least 1) at i + 0.5 for i in 0..FRAMES-1, and prints on its last line
+ * at least 1) at i + 0.5 for i in 0..FRAMES-1, or with --random-frames at
+ * FRAMES frames drawn at random from [0, SPAN) (tools/bench_common.h), and
+ * prints on its last line
  *
  *   load_ms 12.34 eval_ms 5.67 node_evals 20100
  *
- * Method (the same in tools/bench_lib3ds.c, so that the two compare):
+ * Method (the same in tools/bench_lib3ds.c, so that the two compare; the
+ * shared parts are in tools/bench_common.h):
  *  - load: kf3ds_load_file (file read included) is repeated at least
- *    MIN_RUNS times, then until the runs add up to TARGET_MS or MAX_RUNS runs
- *    were made; load_ms is the BEST (minimum) time of one load. The minimum is
+ *    MIN_RUNS times, then until the runs add up to TARGET_MS or MAX_RUNS
+ *    runs were made; load_ms is the BEST (minimum) time of one load. The minimum is
  *    used because timing noise (page faults, scheduling) only ever adds time.
+ *    The first load's time is printed too ("first"): it alone runs on memory
+ *    the process has never used.
  *  - eval: one run is kf3ds_scene_eval at all FRAMES frames into a poses
  *    array allocated once, with the default flags (ease on); runs repeat as
  *    for load and eval_ms is the BEST (minimum) time of one run.
+ *  - --once: one load and one evaluation run (for callgrind's counts).
  * Clock: clock_gettime(CLOCK_MONOTONIC).
  *
  * --render WxH: renders FRAMES frames (default 100) evenly spread over the
@@ -42,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench_clock.h"
+#include "bench_common.h"
 
 #define RENDER_TARGET_MS 1000.0
 #define RENDER_MIN_RUNS 2
@@ -52,11 +58,14 @@
 
 static int usage(void)
 {
-    fputs("usage: kf3ds-bench FILE [FRAMES]\n"
+    fputs("usage: kf3ds-bench [--once] [--random-frames SPAN] FILE [FRAMES]\n"
           "       kf3ds-bench --render WxH FILE [FRAMES]\n"
           "  FRAMES: number of frames to evaluate (positive integer; default: the\n"
           "  file's animation length), or to render (default 100, spread over the\n"
-          "  segment) at WxH pixels\n",
+          "  segment) at WxH pixels\n"
+          "  --random-frames SPAN: evaluate at FRAMES frames drawn at random from\n"
+          "  [0, SPAN) (a fixed sequence) instead of at i + 0.5\n"
+          "  --once: one load and one evaluation run (for instruction counts)\n",
           stderr);
     return 2;
 }
@@ -73,17 +82,6 @@ static void print_diag(const char *file, const kf3ds_diag *d, int warning)
     fprintf(stderr, "%s\n", d->message[0] ? d->message : kf3ds_status_string(d->code));
 }
 
-static int parse_frames(const char *arg, long *frames)
-{
-    char *end = NULL;
-    errno = 0;
-    *frames = strtol(arg, &end, 10);
-    if (end == arg || *end != '\0' || errno || *frames < 1 || *frames > 100000000L) {
-        fprintf(stderr, "kf3ds-bench: FRAMES must be a positive integer, not '%s'\n", arg);
-        return 0;
-    }
-    return 1;
-}
 
 /* "WxH", both 1..16384. */
 static int parse_size(const char *arg, int *w, int *h)
@@ -135,7 +133,8 @@ static int bench_render(int argc, char **argv)
         return usage();
     }
     file = argv[3];
-    if (argc == 5 && !parse_frames(argv[4], &frames))
+    if (argc == 5 &&
+        !(frames = bench_parse_count("kf3ds-bench", "FRAMES", argv[4], BENCH_MAX_FRAMES)))
         return usage();
 
     scene = kf3ds_load_file(file, NULL, &err);
@@ -222,12 +221,13 @@ static int bench_render(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    bench_options o;
     const char *file;
-    long frames = 0;
+    long frames;
     kf3ds_diag err;
     kf3ds_scene *scene;
     kf3ds_pose *poses;
-    double t0, t, total, best_load, best_eval;
+    double t0, t, total, best_load, first_load = 0.0, best_eval, *times;
     unsigned long long keys = 0, verts = 0;
     volatile float sink = 0.0f;
     uint32_t i, k;
@@ -235,21 +235,19 @@ int main(int argc, char **argv)
 
     if (argc >= 2 && strcmp(argv[1], "--render") == 0)
         return bench_render(argc, argv);
-    if (argc < 2 || argc > 3 || argv[1][0] == '\0')
-        return usage();
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage();
         return 0;
     }
-    file = argv[1];
-    if (argc == 3 && !parse_frames(argv[2], &frames))
+    if (!bench_parse_options("kf3ds-bench", argc, argv, &o))
         return usage();
+    file = o.file;
 
     /* ---- load ---------------------------------------------------------- */
     best_load = 0.0;
     total = 0.0;
     scene = NULL;
-    for (runs = 0; runs < MAX_RUNS && (runs < MIN_RUNS || total < TARGET_MS); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
         kf3ds_scene *s;
         t0 = now_ms();
         s = kf3ds_load_file(file, NULL, &err);
@@ -260,6 +258,8 @@ int main(int argc, char **argv)
             return 1;
         }
         total += t;
+        if (runs == 0)
+            first_load = t;
         if (runs == 0 || t < best_load)
             best_load = t;
         if (!scene) {
@@ -271,9 +271,9 @@ int main(int argc, char **argv)
         }
     }
 
-    if (frames == 0)
-        frames = bench_default_frames((long)scene->anim_length, (long)scene->segment_start,
-                                      (long)scene->segment_end);
+    frames = o.frames ? o.frames
+                      : bench_default_frames((long)scene->anim_length, (long)scene->segment_start,
+                                             (long)scene->segment_end);
 
     for (i = 0; i < scene->num_nodes; i++)
         for (k = 0; k < KF3DS_TRACK_COUNT; k++)
@@ -284,22 +284,27 @@ int main(int argc, char **argv)
     printf("nodes %lu keys %llu meshes %lu vertices %llu frames %ld\n",
            (unsigned long)scene->num_nodes, keys, (unsigned long)scene->num_meshes, verts,
            frames);
-    printf("load runs %d best %.3f ms mean %.3f ms\n", runs, best_load, total / runs);
+    bench_print_frames(&o, frames);
+    printf("load runs %d best %.3f ms mean %.3f ms first %.3f ms\n", runs, best_load,
+           total / runs, first_load);
 
     /* ---- eval ---------------------------------------------------------- */
     poses = (kf3ds_pose *)calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *poses);
-    if (!poses) {
+    times = bench_frames(&o, frames);
+    if (!poses || !times) {
         fprintf(stderr, "kf3ds-bench: out of memory\n");
+        free(poses);
+        free(times);
         kf3ds_scene_free(scene);
         return 1;
     }
     best_eval = 0.0;
     total = 0.0;
-    for (runs = 0; runs < MAX_RUNS && (runs < MIN_RUNS || total < TARGET_MS); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
         long f;
         t0 = now_ms();
         for (f = 0; f < frames; f++)
-            kf3ds_scene_eval(scene, (double)f + 0.5, 0, poses);
+            kf3ds_scene_eval(scene, times[f], 0, poses);
         t = now_ms() - t0;
         total += t;
         if (runs == 0 || t < best_eval)
@@ -314,6 +319,7 @@ int main(int argc, char **argv)
     printf("load_ms %.2f eval_ms %.2f node_evals %llu\n", best_load, best_eval,
            (unsigned long long)scene->num_nodes * (unsigned long long)frames);
     (void)sink;
+    free(times);
     free(poses);
     kf3ds_scene_free(scene);
     return 0;

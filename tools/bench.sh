@@ -1,20 +1,35 @@
 #!/bin/sh
-# bench.sh BUILD_DIR: kf3ds against lib3ds 1.3, load and evaluation.
+# bench.sh BUILD_DIR: kf3ds against lib3ds 1.3, load and evaluation, on every
+# benchmark shape.
 #
-# Generates the two benchmark files into BUILD_DIR/bench-data/ (regenerated
-# when missing or older than BUILD_DIR/mk3ds):
-#   bench-meshes.3ds  200 meshes x 20,000 vertices (~90 MB), evaluated at 10 frames
-#   bench-nodes.3ds   2,000 animated nodes, 60 keys per track, evaluated at 1,000 frames
-# and adds a few corpus files when the optional corpus has them (100 frames each).
+# Generates the benchmark files into BUILD_DIR/bench-data/ (regenerated when
+# missing or older than BUILD_DIR/mk3ds; docs/architecture.md, "Evaluation",
+# says what each shape stresses):
+#   bench-meshes    200 meshes x 20,000 vertices (~90 MB), evaluated at 10 frames
+#   bench-nodes     2,000 object nodes, 60 keys per track, parents first
+#   bench-random    2,000 nodes, 1..60 keys per track, children often before
+#                   parents, TCB and ease on a third of the keys, dummies
+#   bench-chain     ten 200-level chains
+#   bench-constant  one key per track except on 100 animated nodes
+#   bench-lights    cameras, targets, omni and spot lights (FOV, roll, colour,
+#                   hotspot, falloff tracks), no NODE_ID
+#   bench-long      100 nodes with 1,000 keys per track, evaluated at 20,000
+#                   frames drawn at random from 0..10,000 (the same sequence
+#                   for both libraries)
+# The node shapes are evaluated at 1,000 frames in sequence unless said. It
+# adds a few corpus files when the optional corpus has them (100 frames each).
 # For each file it runs BUILD_DIR/kf3ds-bench and BUILD_DIR/bench-lib3ds with
-# the same FRAMES, alternating, BENCH_ROUNDS times each (default 2), and prints
-# a table of the best times and the ratios
-# lib3ds/kf3ds, then a verdict against the targets (load >= 20x on the meshes
-# file, eval >= 10x on the nodes file). Informative only: always exits 0.
+# the same frames, alternating, BENCH_ROUNDS times each (default 2), and prints
+# two tables of the best times and the ratios lib3ds/kf3ds: loading (with MB/s)
+# and evaluation (with ns per node evaluation), then a verdict against the
+# targets: load >= 20x on bench-meshes, load >= 5x on the key-heavy files (the
+# node shapes), eval >= 10x on every node shape. Informative only: always exits 0.
+# Instructions per node evaluation: tools/bench_callgrind.sh (make bench-callgrind).
 #
 # Environment: BENCH_CORPUS, the corpus directory (default $KF3DS_CORPUS, the
 # project's variable for the optional corpus, else ../shared/corpus, relative to
-# the project), BENCH_ROUNDS (default 2).
+# the project), BENCH_ROUNDS (default 2), BENCH_ONLY (a space-separated list of
+# file names to run, e.g. "bench-random bench-long"; default all).
 
 B=${1:-build}
 KF="$B/kf3ds-bench"
@@ -23,6 +38,7 @@ MK="$B/mk3ds"
 DATA="$B/bench-data"
 CORPUS=${BENCH_CORPUS:-${KF3DS_CORPUS:-../shared/corpus}}
 LOAD_TARGET=20
+KEYS_LOAD_TARGET=5
 EVAL_TARGET=10
 
 for p in "$KF" "$LB"; do
@@ -33,13 +49,20 @@ for p in "$KF" "$LB"; do
 done
 
 mkdir -p "$DATA" || exit 0
-LIST="$DATA/list.txt"      # lines: NAME PATH FRAMES
-RESULTS="$DATA/results.txt" # lines: NAME KLOAD LLOAD KEVAL LEVAL KEVALS LEVALS
+LIST="$DATA/list.txt"      # lines: NAME PATH FRAMES SPAN (SPAN 0: frames in sequence)
+RESULTS="$DATA/results.txt" # lines: NAME BYTES KLOAD LLOAD KEVAL LEVAL KEVALS LEVALS KFIRST LFIRST
 : > "$LIST"
 : > "$RESULTS"
 
+wanted() { # wanted NAME: whether BENCH_ONLY lets NAME run
+  [ -z "${BENCH_ONLY:-}" ] && return 0
+  for w in $BENCH_ONLY; do [ "$w" = "$1" ] && return 0; done
+  return 1
+}
+
 # ---- inputs ----------------------------------------------------------------
-gen() { # gen KIND FRAMES
+gen() { # gen KIND FRAMES [SPAN]
+  wanted "$1" || return
   f="$DATA/$1.3ds"
   if [ ! -x "$MK" ]; then
     echo "bench.sh: $MK is missing: skipping $1 (build it with 'make $MK')" >&2
@@ -54,87 +77,120 @@ gen() { # gen KIND FRAMES
     fi
     mv "$f.tmp" "$f"
   fi
-  echo "$1 $f $2" >> "$LIST"
+  echo "$1 $f $2 ${3:-0}" >> "$LIST"
 }
 gen bench-meshes 10
-gen bench-nodes 1000
+for shape in bench-nodes bench-random bench-chain bench-constant bench-lights; do
+  gen $shape 1000
+done
+gen bench-long 20000 10000
 
 for c in sr-CITY.3DS blitz3d-mak_robotic.3DS kjetilos-frigate.3ds; do
-  [ -f "$CORPUS/$c" ] && echo "$c $CORPUS/$c 100" >> "$LIST"
+  wanted "$c" && [ -f "$CORPUS/$c" ] && echo "$c $CORPUS/$c 100 0" >> "$LIST"
 done
 
 # ---- runs --------------------------------------------------------------------
-# last_line PROGRAM FILE FRAMES: prints "LOAD EVAL NODE_EVALS" or "fail fail 0".
-last_line() {
-  out=$("$1" "$2" "$3" < /dev/null 2> "$DATA/stderr.txt")
+# measure PROGRAM FILE FRAMES SPAN: prints "LOAD EVAL NODE_EVALS FIRST_LOAD" or
+# "fail fail 0 fail".
+measure() {
+  if [ "$4" != 0 ]; then
+    out=$("$1" --random-frames "$4" "$2" "$3" < /dev/null 2> "$DATA/stderr.txt")
+  else
+    out=$("$1" "$2" "$3" < /dev/null 2> "$DATA/stderr.txt")
+  fi
   rc=$?
   if [ $rc -ne 0 ]; then
     echo "bench.sh: '$1 $2 $3' exited with status $rc:" >&2
     sed 's/^/  /' "$DATA/stderr.txt" >&2
-    echo "fail fail 0"
+    echo "fail fail 0 fail"
     return
   fi
   printf '%s\n' "$out" | sed 's/^/  /' >&2
-  printf '%s\n' "$out" | tail -n 1 | awk '$1 == "load_ms" && $3 == "eval_ms" && $5 == "node_evals" \
-    { print $2, $4, $6; ok = 1 } END { if (!ok) print "fail fail 0" }'
+  printf '%s\n' "$out" | awk '$1 == "load" && $2 == "runs" && $10 == "first" { first = $11 }
+    $1 == "load_ms" && $3 == "eval_ms" && $5 == "node_evals" { last = $2 " " $4 " " $6 }
+    END { if (last == "" || first == "") print "fail fail 0 fail"; else print last, first }'
 }
 
-# best "LOAD EVAL N" "LOAD EVAL N": the smaller load and eval of two runs.
+# best "LOAD EVAL N FIRST" "LOAD EVAL N FIRST": the smaller load and eval of
+# two runs, the first run's first load.
 best() {
-  echo "$1 $2" | awk '{ if ($1 == "fail" || $4 == "fail") print "fail fail 0";
-                        else print ($1 < $4 ? $1 : $4), ($2 < $5 ? $2 : $5), $3 }'
+  echo "$1 $2" | awk '{ if ($1 == "fail" || $5 == "fail") print "fail fail 0 fail";
+                        else print ($1 < $5 ? $1 : $5), ($2 < $6 ? $2 : $6), $3, $4 }'
 }
 
 # Each side runs ROUNDS times, alternating with the other, and its best counts:
 # a burst of load on a shared machine then cannot hit one side alone.
 ROUNDS=${BENCH_ROUNDS:-2}
-while read -r name path frames; do
-  echo "== $name ($path, $frames frames)" >&2
+while read -r name path frames span; do
+  echo "== $name ($path, $frames frames$( [ "$span" != 0 ] && echo " at random in 0..$span"))" >&2
   k="" l="" r=0
   while [ $r -lt "$ROUNDS" ]; do
     echo "-- kf3ds" >&2
-    x=$(last_line "$KF" "$path" "$frames")
+    x=$(measure "$KF" "$path" "$frames" "$span")
     k=$(if [ -n "$k" ]; then best "$k" "$x"; else echo "$x"; fi)
     echo "-- lib3ds" >&2
-    x=$(last_line "$LB" "$path" "$frames")
+    x=$(measure "$LB" "$path" "$frames" "$span")
     l=$(if [ -n "$l" ]; then best "$l" "$x"; else echo "$x"; fi)
     r=$((r + 1))
   done
+  bytes=$(wc -c < "$path" | tr -d ' ')
   set -- $k $l
-  echo "$name $1 $4 $2 $5 $3 $6" >> "$RESULTS"
+  echo "$name $bytes $1 $5 $2 $6 $3 $7 $4 $8" >> "$RESULTS"
 done < "$LIST"
 
-# ---- table -------------------------------------------------------------------
+# ---- tables ------------------------------------------------------------------
 echo
-awk -v lt="$LOAD_TARGET" -v et="$EVAL_TARGET" '
+echo "load average: $(uptime | sed 's/.*load average: *//')"
+awk -v lt="$LOAD_TARGET" -v kt="$KEYS_LOAD_TARGET" -v et="$EVAL_TARGET" '
 function ratio(l, k) {
   if (l == "fail" || k == "fail") return "-"
   if (k + 0 <= 0) return "inf"
   return sprintf("%.1fx", l / k)
 }
 function rnum(l, k) { return (l == "fail" || k == "fail") ? -1 : (k + 0 <= 0 ? 1e30 : l / k) }
-BEGIN {
-  fmt = "%-24s %12s %12s %8s %12s %12s %8s  %s\n"
-  printf fmt, "file", "kf3ds_load", "lib3ds_load", "ratio", "kf3ds_eval", "lib3ds_eval", "ratio", "note"
-  printf fmt, "", "ms", "ms", "", "ms", "ms", "", ""
-  lr = -2; er = -2
-}
-{
-  note = ""
-  if ($6 != $7) note = "node_evals differ: kf3ds " $6 ", lib3ds " $7
-  printf fmt, $1, $2, $3, ratio($3, $2), $4, $5, ratio($5, $4), note
-  if ($1 == "bench-meshes") lr = rnum($3, $2)
-  if ($1 == "bench-nodes") er = rnum($5, $4)
-}
+function mbs(bytes, ms) { return (ms == "fail" || ms + 0 <= 0) ? "-" : sprintf("%.0f", bytes / 1e6 / (ms / 1e3)) }
+function ns(ms, n) { return (ms == "fail" || n + 0 <= 0) ? "-" : sprintf("%.1f", ms * 1e6 / n) }
+function shape(name) { return name ~ /^bench-/ && name != "bench-meshes" }
+{ name[NR] = $1; bytes[NR] = $2; kl[NR] = $3; ll[NR] = $4; ke[NR] = $5; le[NR] = $6
+  kn[NR] = $7; ln[NR] = $8; kf[NR] = $9; lf[NR] = $10 }
 END {
-  printf "\n"
-  v = "verdict:"
-  if (lr == -2) v = v " load target (>= " lt "x on bench-meshes): not measured;"
-  else if (lr < 0) v = v " load target (>= " lt "x on bench-meshes): run failed;"
-  else v = v sprintf(" load %.1fx on bench-meshes (target >= %sx): %s;", lr, lt, lr >= lt ? "MET" : "MISSED")
-  if (er == -2) v = v " eval target (>= " et "x on bench-nodes): not measured"
-  else if (er < 0) v = v " eval target (>= " et "x on bench-nodes): run failed"
-  else v = v sprintf(" eval %.1fx on bench-nodes (target >= %sx): %s", er, et, er >= et ? "MET" : "MISSED")
-  print v
+  fmt = "%-24s %7s %10s %10s %7s %9s %9s %10s %10s\n"
+  printf "loading (best of the rounds; first = the first load of a process)\n"
+  printf fmt, "file", "MB", "kf3ds ms", "lib3ds ms", "ratio", "kf3ds", "lib3ds", "kf3ds", "lib3ds"
+  printf fmt, "", "", "", "", "", "MB/s", "MB/s", "first ms", "first ms"
+  for (i = 1; i <= NR; i++)
+    printf fmt, name[i], sprintf("%.1f", bytes[i] / 1e6), kl[i], ll[i], ratio(ll[i], kl[i]),
+           mbs(bytes[i], kl[i]), mbs(bytes[i], ll[i]), kf[i], lf[i]
+  fmt = "%-24s %10s %10s %10s %7s %12s %12s  %s\n"
+  printf "\nevaluation (best of the rounds)\n"
+  printf fmt, "file", "node evals", "kf3ds ms", "lib3ds ms", "ratio", "kf3ds ns", "lib3ds ns", ""
+  printf fmt, "", "", "", "", "", "/node eval", "/node eval", ""
+  for (i = 1; i <= NR; i++) {
+    note = kn[i] != ln[i] ? "node_evals differ: kf3ds " kn[i] ", lib3ds " ln[i] : ""
+    printf fmt, name[i], kn[i], ke[i], le[i], ratio(le[i], ke[i]), ns(ke[i], kn[i]),
+           ns(le[i], ln[i]), note
+  }
+  printf "\nverdict:\n"
+  found = 0
+  for (i = 1; i <= NR; i++) {
+    if (name[i] == "bench-meshes") {
+      r = rnum(ll[i], kl[i]); found = 1
+      printf "  load %-16s %s (target >= %sx): %s\n", name[i], ratio(ll[i], kl[i]), lt,
+             r < 0 ? "run failed" : (r >= lt ? "MET" : "MISSED")
+    }
+  }
+  if (!found) printf "  load bench-meshes: not measured\n"
+  for (i = 1; i <= NR; i++) {
+    if (!shape(name[i])) continue
+    r = rnum(ll[i], kl[i])
+    printf "  load %-16s %s (target >= %sx): %s\n", name[i], ratio(ll[i], kl[i]), kt,
+           r < 0 ? "run failed" : (r >= kt ? "MET" : "MISSED")
+  }
+  for (i = 1; i <= NR; i++) {
+    if (!shape(name[i])) continue
+    r = rnum(le[i], ke[i])
+    printf "  eval %-16s %s (target >= %sx): %s\n", name[i], ratio(le[i], ke[i]), et,
+           r < 0 ? "run failed" : (r >= et ? "MET" : "MISSED")
+  }
 }' "$RESULTS"
 exit 0

@@ -6,6 +6,8 @@
  *   mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track
  *   mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles
  *   mk3ds random SEED FILE     a random valid animated scene, deterministic
+ *   mk3ds bench-SHAPE FILE     the benchmark's other scene shapes (mk3ds_shapes.c):
+ *                              random, chain, constant, lights, long
  *
  * A scene is built in memory (nodes with their tracks, meshes, materials,
  * cameras, lights) and then serialised with write3ds. Mesh geometry is made
@@ -29,7 +31,9 @@ static int usage(void)
           "       mk3ds bench-meshes FILE    200 meshes of 20,000 vertices (~90 MB)\n"
           "       mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track\n"
           "       mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles\n"
-          "       mk3ds random SEED FILE     a random valid animated scene (SEED: unsigned integer)\n",
+          "       mk3ds random SEED FILE     a random valid animated scene (SEED: unsigned integer)\n"
+          "       mk3ds bench-SHAPE FILE     benchmark shapes: bench-random, bench-chain,\n"
+          "                                  bench-constant, bench-lights, bench-long\n",
           stderr);
     return 2;
 }
@@ -71,6 +75,8 @@ int main(int argc, char **argv)
         make_bench_nodes(argv[2]);
         return 0;
     }
+    if (argc == 3 && make_bench_shape(argv[1], argv[2]))
+        return 0;
     if (argc == 4 && strcmp(argv[1], "random") == 0) {
         const char *p = argv[2];
         uint64_t seed = 0;

@@ -9,6 +9,7 @@
  *   mk3ds_samples.c  the samples of data/: orrery, arm, edge
  *   mk3ds_bench.c    the benchmark inputs: bench-meshes, bench-render, bench-nodes
  *   mk3ds_random.c   the random scenes of the differential test
+ *   mk3ds_shapes.c   the benchmark's other scene shapes: bench-random, ...
  * Chunk ids are the KF3DS_CHUNK_ names of kf3ds.h; mk3ds uses only that enum
  * and does not link the library (it must not depend on what it tests). */
 #ifndef KF3DS_MK3DS_H
@@ -206,5 +207,8 @@ void make_bench_meshes(const char *path);  /* mk3ds_bench.c */
 void make_bench_render(const char *path);
 void make_bench_nodes(const char *path);
 void make_random(uint64_t seed, const char *path); /* mk3ds_random.c */
+/* mk3ds_shapes.c: writes the benchmark shape `name` (bench-random, ...) to
+ * path; 0 when there is no such shape. */
+int make_bench_shape(const char *name, const char *path);
 
 #endif
