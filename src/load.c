@@ -5,8 +5,10 @@
 #include "load_ctx.h"
 #include "arena.h"
 #include "diag.h"
+#include "plan_build.h"
 #include "read_util.h"
 #include "readers.h"
+#include "scene_internal.h"
 #include <stdarg.h>
 #include <string.h>
 
@@ -120,6 +122,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     kf3ds_reader top, root_body;
     kf3ds_chunk root;
     kf3ds_chunk_result rr;
+    kf3ds__scene_internal *internal;
     const char *why;
 
     if (error)
@@ -153,11 +156,15 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     ctx.arena = kf3ds__arena_create(&allocator, ctx.limits.max_memory);
     ctx.scene = ctx.arena ? (kf3ds_scene *)kf3ds__arena_alloc(ctx.arena, 1, sizeof(kf3ds_scene))
                           : NULL;
-    if (!ctx.scene) {
+    internal = ctx.scene ? (kf3ds__scene_internal *)kf3ds__arena_alloc(ctx.arena, 1,
+                                                                      sizeof *internal)
+                         : NULL;
+    if (!internal) {
         kf3ds__arena_destroy(ctx.arena);
         return fail(error, KF3DS_ERR_NOMEM, 0, "out of memory");
     }
-    ctx.scene->internal_ = ctx.arena;
+    internal->arena = ctx.arena;
+    ctx.scene->internal_ = internal;
     ctx.scene->master_scale = 1.0f;
 
     ctx.pass = KF3DS__PASS_COUNT;
@@ -168,6 +175,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
         read_sections(&ctx, &root, &root_body);
         kf3ds__finish_editor(&ctx);
         kf3ds__finish_keyframer(&ctx);
+        kf3ds__plan_build(&ctx);
     }
     if (kf3ds__arena_failed(ctx.arena)) {
         kf3ds_scene_free(ctx.scene);
@@ -180,6 +188,6 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
 
 void kf3ds_scene_free(kf3ds_scene *scene)
 {
-    if (scene)
-        kf3ds__arena_destroy((kf3ds__arena *)scene->internal_);
+    if (scene && scene->internal_)
+        kf3ds__arena_destroy(((kf3ds__scene_internal *)scene->internal_)->arena);
 }

@@ -191,57 +191,135 @@ static void slerp_constants(const float a[4], const float b[4], float out[3])
     }
 }
 
-static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
+/* The ease constants of a segment from e_f (its start key's ease_from) and
+ * e_t (its end key's ease_to), in the float operations of the formula
+ * (track_segments.h): rec[2], rec[3] and the ease block. */
+static void ease_constants(float ef, float et, float *rec, float *block)
 {
-    uint32_t k, n = t->num_keys;
-    size_t stride = kf3ds__seg_stride(kind);
+    float s = ef + et, a;
+    rec[2] = 0.0f;
+    rec[3] = INFINITY;
+    block[0] = block[1] = block[2] = block[3] = 0.0f;
+    if (!(s > 0.0f))
+        return;
+    if (s > 1.0f) {
+        ef /= s;
+        et /= s;
+    }
+    a = 1.0f / (2.0f - (ef + et));
+    rec[2] = ef;
+    if (et > 0.0f)
+        rec[3] = 1.0f - et;
+    block[0] = a;
+    block[1] = ef > 0.0f ? a / ef : 0.0f;
+    block[2] = et > 0.0f ? a / et : 0.0f;
+    block[3] = 1.0f;
+}
+
+/* Whether some segment of the track eases (ease_from of its start key or
+ * ease_to of its end key is set). */
+static int track_eases(const kf3ds_track *t)
+{
+    uint32_t k;
+    for (k = 0; k + 1 < t->num_keys; k++)
+        if (t->keys[k].ease_from + t->keys[k + 1].ease_to > 0.0f)
+            return 1;
+    return 0;
+}
+
+/* The packed frames, followed by the frame index (track_segments.h) when
+ * `indexed` and the track has enough keys; returns the index's shift or
+ * SEG_NO_INDEX. (Only tracks with segment records are indexed: their header
+ * holds the shift.) */
+static unsigned setup_frames(kf3ds__ctx *ctx, kf3ds_track *t, int indexed)
+{
+    uint32_t k, n = t->num_keys, buckets = 0, b;
+    unsigned shift = SEG_NO_INDEX;
     int32_t *frames;
-    float *seg;
-    int d;
-    if (!n || kf3ds__arena_failed(ctx->arena))
-        return;
-    frames = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(int32_t));
+    if (indexed && n > KF3DS__INDEX_MIN_KEYS && n <= KF3DS__INDEX_MAX_KEYS) {
+        uint32_t range = (uint32_t)t->keys[n - 1].frame - (uint32_t)t->keys[0].frame;
+        for (shift = 0; shift < 31 && (range >> shift) + 1u > n; shift++)
+            ;
+        buckets = kf3ds__index_buckets(t->keys[0].frame, t->keys[n - 1].frame, shift);
+    }
+    /* the index's buckets + 1 uint16 entries take (buckets + 2) / 2 words */
+    frames = (int32_t *)kf3ds__arena_alloc_raw(
+        ctx->arena, (size_t)n + (shift != SEG_NO_INDEX ? (buckets + 2) / 2 : 0), sizeof(int32_t));
     if (!frames)
-        return;
+        return SEG_NO_INDEX;
     for (k = 0; k < n; k++)
         frames[k] = t->keys[k].frame;
     t->frames_ = frames;
-    if (kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
+    if (shift != SEG_NO_INDEX) {
+        uint16_t *index = (uint16_t *)(frames + n);
+        for (b = 0, k = 0; b <= buckets; b++) {
+            int64_t start = (int64_t)frames[0] + ((int64_t)b << shift);
+            while (k < n && frames[k] < start)
+                k++;
+            index[b] = (uint16_t)k;
+        }
+    }
+    return shift;
+}
+
+static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
+{
+    uint32_t k, n = t->num_keys;
+    size_t stride;
+    float *seg;
+    unsigned shift;
+    int d, eased;
+    if (!n || kf3ds__arena_failed(ctx->arena))
         return;
-    /* 16 floats of slack to align the records on a 64-byte line; the float
-     * before the first record (always inside the slack) holds the kind, so
-     * that kf3ds_track_eval can tell records of another layout. */
-    seg = (float *)kf3ds__arena_alloc(ctx->arena, (size_t)(n - 1) * stride + 16, sizeof(float));
+    shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
+    if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
+        return;
+    eased = track_eases(t);
+    stride = kf3ds__seg_stride(kind, eased);
+    /* 16 floats of slack to align the records on a 64-byte line; the int32
+     * before the first record (always inside the slack) is the header. */
+    seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 16,
+                                          sizeof(float));
     if (!seg)
         return;
     seg += 16 - ((uintptr_t)seg / sizeof(float)) % 16;
     {
-        int32_t own = (int32_t)kind;
-        memcpy(seg - 1, &own, sizeof own);
+        int32_t header = (int32_t)kind | (eased ? SEG_HEADER_EASED : 0) | (int32_t)(shift << 16);
+        memcpy(seg - 1, &header, sizeof header);
     }
     for (k = 0; k + 1 < n; k++) {
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
         float *s = seg + (size_t)k * stride;
         memcpy(s + 0, &a->frame, sizeof(int32_t));
         memcpy(s + 1, &b->frame, sizeof(int32_t));
-        s[2] = a->ease_from;
-        s[3] = b->ease_to;
+        if (eased)
+            ease_constants(a->ease_from, b->ease_to, s,
+                           s + (kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
+        else
+            s[2] = s[3] = 0.0f;
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
+            memset(s + 12, 0, 16 * sizeof(float)); /* what this mode does not use */
+            if (!eased)
+                memset(s + SEG_EASE_ROTATION, 0, 4 * sizeof(float));
+            s[23] = 0.0f;
             if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
                 s[24] = 1.0f;
                 memcpy(s + 8, &b->value[1], 3 * sizeof(float));
                 s[11] = b->value[0];
                 continue;
             }
+            s[24] = 0.0f;
             memcpy(s + 8, b->quat, 4 * sizeof(float));
             memcpy(s + 12, a->tan_out, 4 * sizeof(float));
             memcpy(s + 16, b->tan_in, 4 * sizeof(float));
             slerp_constants(s + 4, s + 8, s + 20);
             slerp_constants(s + 12, s + 16, s + 25);
         } else {
-            for (d = 0; d < dims_of(kind); d++) {
+            for (d = 0; d < 3; d++) {
                 float p0 = a->value[d], p1 = b->value[d], m0 = a->tan_out[d], m1 = b->tan_in[d];
+                if (d >= dims_of(kind))
+                    p0 = p1 = m0 = m1 = 0.0f;
                 s[4 + d] = p0;
                 s[7 + d] = m0;
                 s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
