@@ -30,7 +30,7 @@ typedef struct kf3ds__plan_node {
     uint16_t size;       /* bytes to the next record, in 16s */
     uint8_t type;        /* kf3ds_node_type */
     uint8_t reserved[3];
-    unsigned char values[PLAN_POSE_VALUES];
+    unsigned char values[(PLAN_POSE_VALUES + 15) / 16 * 16]; /* (padded: views are aligned) */
     /* then num_tracks track views; then the tail: for PLAN_LOCAL_FIXED the
      * local matrix's three top rows (12 floats), for PLAN_LOCAL_STATIC the
      * world matrix (a kf3ds_mat4) */
@@ -42,6 +42,8 @@ typedef struct kf3ds__plan {
     uint32_t num_nodes;
     int in_node_order;            /* evaluation order is the nodes' (and poses') order */
 } kf3ds__plan;
+
+typedef char kf3ds__plan_views_aligned[sizeof(kf3ds__plan_node) % 16 == 0 ? 1 : -1];
 
 static inline const kf3ds__track_view *plan_views(const kf3ds__plan_node *r)
 {

@@ -11,13 +11,16 @@
 #include <string.h>
 
 /* ---- track views ---------------------------------------------------------
- * What evaluating one track reads, in 32 bytes: the evaluation plan
+ * What evaluating one track reads, in 40 bytes: the evaluation plan
  * (eval_plan.h) holds one per animated track, next to its node's other
- * tracks, so that a node's evaluation reads its plan sequentially. */
+ * tracks, so that a node's evaluation reads its plan sequentially. The first
+ * and last frames are copied in: every evaluation off the hint compares
+ * with both. */
 typedef struct kf3ds__track_view {
     const float *seg;      /* segment records; NULL: keys held (HIDE, MORPH) */
     const int32_t *frames; /* packed key frames (and the frame index) */
     const kf3ds_key *keys; /* the values held before the first and after the last key */
+    int32_t first, last;   /* frames[0], frames[num_keys - 1] */
     uint32_t num_keys;
     uint8_t kind;          /* kf3ds_track_kind */
     uint8_t bits;          /* VIEW_LOOPED, VIEW_EASED */
@@ -28,7 +31,7 @@ typedef struct kf3ds__track_view {
 #define VIEW_LOOPED 1 /* the loop bits ask for time to wrap */
 #define VIEW_EASED 2  /* the records carry ease constants */
 
-/* The view of a track set up by the loader (t->frames_ set), evaluated as
+/* The view of a track set up by the loader (t->frames_ set, keys), evaluated as
  * `kind`. Records of another layout (a rotation track evaluated as a
  * position...) would be misread: the keys are then held without
  * interpolation. */
@@ -39,6 +42,8 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
     v->seg = t->segments_;
     v->frames = t->frames_;
     v->keys = t->keys;
+    v->first = t->frames_[0];
+    v->last = t->frames_[t->num_keys - 1];
     v->num_keys = t->num_keys;
     v->kind = (uint8_t)kind;
     v->bits = (t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2 ? VIEW_LOOPED : 0;
@@ -67,8 +72,8 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
 static inline double view_time(const kf3ds__track_view *v, double time)
 {
     if (v->bits & VIEW_LOOPED) {
-        double first = v->frames[0];
-        double period = (double)v->frames[v->num_keys - 1] - first;
+        double first = v->first;
+        double period = (double)v->last - first;
         if (period > 0.0 && isfinite(time)) {
             double r = fmod(time - first, period);
             if (r < 0.0)
@@ -77,7 +82,7 @@ static inline double view_time(const kf3ds__track_view *v, double time)
         }
     }
     if (time != time)
-        return (double)v->frames[0];
+        return (double)v->first;
     return time;
 }
 
@@ -102,14 +107,18 @@ static inline uint32_t count_in(const int32_t *frames, uint32_t lo, uint32_t len
 static inline uint32_t view_search(const kf3ds__track_view *v, double t)
 {
     uint32_t n = v->num_keys;
-    if (!((double)v->frames[0] <= t))
+    if (!((double)v->first <= t))
         return 0;
-    if ((double)v->frames[n - 1] <= t)
+    if ((double)v->last <= t)
         return n;
     if (v->index_shift != SEG_NO_INDEX) {
-        /* frames[0] <= t < frames[n-1]: floor(t) is an int32 */
+        /* first <= t < last: the frame t is in, an int32 (floor(t)
+         * without the library call) */
         const uint16_t *index = (const uint16_t *)(v->frames + n);
-        uint32_t b = ((uint32_t)(int32_t)floor(t) - (uint32_t)v->frames[0]) >> v->index_shift;
+        int32_t f = (int32_t)t;
+        uint32_t b;
+        f -= (double)f > t;
+        b = ((uint32_t)f - (uint32_t)v->first) >> v->index_shift;
         return count_in(v->frames, index[b], (uint32_t)index[b + 1] - index[b], t);
     }
     return count_in(v->frames, 0, n, t);
@@ -307,6 +316,25 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, unsigne
     }
     rec = v->seg + (size_t)(count - 1) * v->stride;
     u = view_u(v, rec, t, flags);
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    if (dims == 3) {
+        /* The three components at once: each coefficient as the last three
+         * lanes of a vector loaded one float early (lane 0, the float
+         * before it in the record, is computed and dropped), the same
+         * operations per lane as the loop below. */
+        typedef float kf3ds__cv4 __attribute__((vector_size(16)));
+        kf3ds__cv4 c0, c1, c2, c3, uu = { u, u, u, u }, r;
+        memcpy(&c0, rec + 3, sizeof c0);
+        memcpy(&c1, rec + 6, sizeof c1);
+        memcpy(&c2, rec + 9, sizeof c2);
+        memcpy(&c3, rec + 12, sizeof c3);
+        r = ((c3 * uu + c2) * uu + c1) * uu + c0;
+        out[0] = r[1];
+        out[1] = r[2];
+        out[2] = r[3];
+        return;
+    }
+#endif
     for (d = 0; d < dims; d++)
         out[d] = ((rec[13 + d] * u + rec[10 + d]) * u + rec[7 + d]) * u + rec[4 + d];
 }

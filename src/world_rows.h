@@ -51,6 +51,11 @@ static inline void bound_matrix(kf3ds_mat4 *m)
 typedef float kf3ds__v4 __attribute__((vector_size(16)));
 typedef int kf3ds__i4 __attribute__((vector_size(16)));
 typedef unsigned long long kf3ds__u2 __attribute__((vector_size(16)));
+#if defined(__clang__)
+#define KF3DS__SPLAT(v, k) __builtin_shufflevector((v), (v), (k), (k), (k), (k))
+#else
+#define KF3DS__SPLAT(v, k) __builtin_shuffle((v), (kf3ds__i4){ (k), (k), (k), (k) })
+#endif
 
 static inline __attribute__((always_inline)) int multiply_rows(const float (*a)[4],
                                                                const float l[3][4], int built,
@@ -81,13 +86,17 @@ static inline __attribute__((always_inline)) int multiply_rows(const float (*a)[
     for (i = 0; i < 3; i++) {
         kf3ds__v4 w = i == 0 ? l0 : i == 1 ? l1 : l2;
         if (a) {
-            /* Scalars broadcast explicitly: where float arithmetic has excess
-             * precision (68k, x87) a scalar operand would be a long double. */
-            kf3ds__v4 a0 = { a[i][0], a[i][0], a[i][0], a[i][0] };
-            kf3ds__v4 a1 = { a[i][1], a[i][1], a[i][1], a[i][1] };
-            kf3ds__v4 a2 = { a[i][2], a[i][2], a[i][2], a[i][2] };
-            kf3ds__v4 e = { 0.0f, 0.0f, 0.0f, a[i][3] };
-            w = a0 * l0 + a1 * l1 + a2 * l2 + e;
+            /* The parent's row loaded once, its lanes broadcast by shuffles
+             * (scalars are broadcast explicitly: where float arithmetic has
+             * excess precision, 68k and x87, a scalar operand would be a
+             * long double) and e = (0, 0, 0, a_i3) by a mask. */
+            kf3ds__v4 ar, e;
+            kf3ds__i4 bits, last = { 0, 0, 0, -1 };
+            memcpy(&ar, a[i], sizeof ar);
+            memcpy(&bits, &ar, sizeof bits);
+            bits &= last;
+            memcpy(&e, &bits, sizeof e);
+            w = KF3DS__SPLAT(ar, 0) * l0 + KF3DS__SPLAT(ar, 1) * l1 + KF3DS__SPLAT(ar, 2) * l2 + e;
         }
         {
             kf3ds__i4 bits;
