@@ -79,11 +79,12 @@ void kf3ds__quat_ln(float q[4])
 void kf3ds__quat_exp(float q[4])
 {
     double om = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
-    double t = fabs(om) < KF3DS__EPSILON ? 1.0 : sin(om) / om;
+    double s = sin(om), c = cos(om); /* both always: the compiler makes one sincos */
+    double t = fabs(om) < KF3DS__EPSILON ? 1.0 : s / om;
     int i;
     for (i = 0; i < 3; i++)
         q[i] = (float)(q[i] * t);
-    q[3] = (float)cos(om);
+    q[3] = (float)c;
 }
 
 void kf3ds_mat4_identity(kf3ds_mat4 *out)

@@ -117,6 +117,8 @@ static void setup_vector(kf3ds_track *t, int dims)
 
 static void setup_rotation(kf3ds_track *t)
 {
+    const kf3ds_key *last_from = NULL, *last_to = NULL; /* the pair last_gp belongs to */
+    float last_gp[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
     uint32_t i;
     int d;
     /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
@@ -130,6 +132,9 @@ static void setup_rotation(kf3ds_track *t)
         else
             kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
     }
+    /* g⁺ of a key, ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next,
+     * ln((±Q_c)⁻¹ ⊗ Q_n) (the same products, negated or not, and the same
+     * sign test): each logarithm is taken once. */
     for (i = 0; i < t->num_keys; i++) {
         kf3ds_key *c = &t->keys[i];
         neighbours nb = neighbours_of(t, i);
@@ -140,20 +145,27 @@ static void setup_rotation(kf3ds_track *t)
             memcpy(c->tan_out, c->quat, sizeof c->quat);
             continue;
         }
-        memcpy(qp, nb.p->quat, sizeof qp);
+        if (nb.p == last_from && c == last_to) {
+            memcpy(gm, last_gp, sizeof gm);
+        } else {
+            memcpy(qp, nb.p->quat, sizeof qp);
+            if (kf3ds__quat_dot(qp, c->quat) < 0.0f)
+                for (d = 0; d < 4; d++)
+                    qp[d] = -qp[d];
+            kf3ds__quat_inv(qp, inv); /* g⁻ = ln(Q_p⁻¹ ⊗ Q_c) */
+            kf3ds__quat_mul(inv, c->quat, gm);
+            kf3ds__quat_ln(gm);
+        }
         memcpy(qn, nb.n->quat, sizeof qn);
-        if (kf3ds__quat_dot(qp, c->quat) < 0.0f)
-            for (d = 0; d < 4; d++)
-                qp[d] = -qp[d];
         if (kf3ds__quat_dot(qn, c->quat) < 0.0f)
             for (d = 0; d < 4; d++)
                 qn[d] = -qn[d];
-        kf3ds__quat_inv(qp, inv); /* g⁻ = ln(Q_p⁻¹ ⊗ Q_c) */
-        kf3ds__quat_mul(inv, c->quat, gm);
-        kf3ds__quat_ln(gm);
         kf3ds__quat_inv(c->quat, inv); /* g⁺ = ln(Q_c⁻¹ ⊗ Q_n) */
         kf3ds__quat_mul(inv, qn, gp);
         kf3ds__quat_ln(gp);
+        memcpy(last_gp, gp, sizeof gp);
+        last_from = c;
+        last_to = nb.n;
         tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
         for (d = 0; d < 4; d++) {
             a[d] = 0.5f * (kdm * gm[d] + (kdp - 1.0f) * gp[d]);
