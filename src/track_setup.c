@@ -64,7 +64,7 @@ typedef struct neighbours {
     double dt_prev, dt_next;
 } neighbours;
 
-static neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
+static inline neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
 {
     neighbours nb;
     uint32_t last = t->num_keys - 1;
@@ -86,43 +86,41 @@ static neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
     return nb;
 }
 
-static void setup_vector(kf3ds_track *t, int dims)
+/* The tangents of key i of a vector or scalar track (dims values):
+ * Kochanek–Bartels for interior keys, the chord for end keys (lib3ds 1.3;
+ * docs/evaluation.md, "Hermite tracks"), zero for a lone key. */
+static void vector_tangents(const kf3ds_track *t, uint32_t i, int dims, float tin[3],
+                            float tout[3])
 {
-    uint32_t i;
+    const kf3ds_key *c = &t->keys[i];
+    neighbours nb = neighbours_of(t, i);
     int d;
-    for (i = 0; i < t->num_keys; i++) {
-        kf3ds_key *c = &t->keys[i];
-        neighbours nb = neighbours_of(t, i);
-        memset(c->tan_in, 0, sizeof c->tan_in);
-        memset(c->tan_out, 0, sizeof c->tan_out);
-        if (nb.p && nb.n) {
-            float ksm, ksp, kdm, kdp;
-            tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
-            for (d = 0; d < dims; d++) {
-                float dm = c->value[d] - nb.p->value[d];
-                float dp = nb.n->value[d] - c->value[d];
-                c->tan_in[d] = ksm * dm + ksp * dp;
-                c->tan_out[d] = kdm * dm + kdp * dp;
-            }
-        } else if (nb.p || nb.n) {
-            /* End key: both tangents are the chord (lib3ds 1.3; docs/evaluation.md,
-             * "Hermite tracks"). */
-            for (d = 0; d < dims; d++) {
-                float chord = nb.p ? c->value[d] - nb.p->value[d] : nb.n->value[d] - c->value[d];
-                c->tan_in[d] = c->tan_out[d] = chord;
-            }
+    (void)dims; /* all three always: a scalar track's other values are 0, and
+                 * its records take only the first */
+    memset(tin, 0, 3 * sizeof(float));
+    memset(tout, 0, 3 * sizeof(float));
+    if (nb.p && nb.n) {
+        float ksm, ksp, kdm, kdp;
+        tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
+        for (d = 0; d < 3; d++) {
+            float dm = c->value[d] - nb.p->value[d];
+            float dp = nb.n->value[d] - c->value[d];
+            tin[d] = ksm * dm + ksp * dp;
+            tout[d] = kdm * dm + kdp * dp;
+        }
+    } else if (nb.p || nb.n) {
+        for (d = 0; d < 3; d++) {
+            float chord = nb.p ? c->value[d] - nb.p->value[d] : nb.n->value[d] - c->value[d];
+            tin[d] = tout[d] = chord;
         }
     }
 }
 
-static void setup_rotation(kf3ds_track *t)
+/* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
+ * (docs/evaluation.md, "Rotation tracks"). */
+static void accumulate_rotations(kf3ds_track *t)
 {
-    const kf3ds_key *last_from = NULL, *last_to = NULL; /* the pair last_gp belongs to */
-    float last_gp[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
     uint32_t i;
-    int d;
-    /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
-     * (docs/evaluation.md, "Rotation tracks"). */
     for (i = 0; i < t->num_keys; i++) {
         kf3ds_key *k = &t->keys[i];
         float inc[4];
@@ -132,50 +130,62 @@ static void setup_rotation(kf3ds_track *t)
         else
             kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
     }
-    /* g⁺ of a key, ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next,
-     * ln((±Q_c)⁻¹ ⊗ Q_n) (the same products, negated or not, and the same
-     * sign test): each logarithm is taken once. */
-    for (i = 0; i < t->num_keys; i++) {
-        kf3ds_key *c = &t->keys[i];
-        neighbours nb = neighbours_of(t, i);
-        float qp[4], qn[4], inv[4], gm[4], gp[4], a[4], b[4];
-        float ksm, ksp, kdm, kdp;
-        if (!nb.p || !nb.n) { /* end keys: controls equal the key (lib3ds 1.3) */
-            memcpy(c->tan_in, c->quat, sizeof c->quat);
-            memcpy(c->tan_out, c->quat, sizeof c->quat);
-            continue;
-        }
-        if (nb.p == last_from && c == last_to) {
-            memcpy(gm, last_gp, sizeof gm);
-        } else {
-            memcpy(qp, nb.p->quat, sizeof qp);
-            if (kf3ds__quat_dot(qp, c->quat) < 0.0f)
-                for (d = 0; d < 4; d++)
-                    qp[d] = -qp[d];
-            kf3ds__quat_inv(qp, inv); /* g⁻ = ln(Q_p⁻¹ ⊗ Q_c) */
-            kf3ds__quat_mul(inv, c->quat, gm);
-            kf3ds__quat_ln(gm);
-        }
-        memcpy(qn, nb.n->quat, sizeof qn);
-        if (kf3ds__quat_dot(qn, c->quat) < 0.0f)
-            for (d = 0; d < 4; d++)
-                qn[d] = -qn[d];
-        kf3ds__quat_inv(c->quat, inv); /* g⁺ = ln(Q_c⁻¹ ⊗ Q_n) */
-        kf3ds__quat_mul(inv, qn, gp);
-        kf3ds__quat_ln(gp);
-        memcpy(last_gp, gp, sizeof gp);
-        last_from = c;
-        last_to = nb.n;
-        tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
-        for (d = 0; d < 4; d++) {
-            a[d] = 0.5f * (kdm * gm[d] + (kdp - 1.0f) * gp[d]);
-            b[d] = 0.5f * ((1.0f - ksm) * gm[d] - ksp * gp[d]);
-        }
-        kf3ds__quat_exp(a);
-        kf3ds__quat_exp(b);
-        kf3ds__quat_mul(c->quat, a, c->tan_out);
-        kf3ds__quat_mul(c->quat, b, c->tan_in);
+}
+
+/* g⁺ of a key, ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next,
+ * ln((±Q_c)⁻¹ ⊗ Q_n) (the same products, negated or not, and the same sign
+ * test): the last one is kept for the next key, so that each logarithm is
+ * taken once. */
+typedef struct ln_cache {
+    const kf3ds_key *from, *to; /* the pair g belongs to */
+    float g[4];
+} ln_cache;
+
+/* The squad controls of rotation key i: tin = B_i, tout = A_i, the key's
+ * orientation for end keys (lib3ds 1.3). */
+static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, float tin[4],
+                              float tout[4])
+{
+    const kf3ds_key *c = &t->keys[i];
+    neighbours nb = neighbours_of(t, i);
+    float qp[4], qn[4], inv[4], gm[4], gp[4], a[4], b[4];
+    float ksm, ksp, kdm, kdp;
+    int d;
+    if (!nb.p || !nb.n) {
+        memcpy(tin, c->quat, sizeof c->quat);
+        memcpy(tout, c->quat, sizeof c->quat);
+        return;
     }
+    if (nb.p == lc->from && c == lc->to) {
+        memcpy(gm, lc->g, sizeof gm);
+    } else {
+        memcpy(qp, nb.p->quat, sizeof qp);
+        if (kf3ds__quat_dot(qp, c->quat) < 0.0f)
+            for (d = 0; d < 4; d++)
+                qp[d] = -qp[d];
+        kf3ds__quat_inv(qp, inv); /* g⁻ = ln(Q_p⁻¹ ⊗ Q_c) */
+        kf3ds__quat_mul(inv, c->quat, gm);
+        kf3ds__quat_ln(gm);
+    }
+    memcpy(qn, nb.n->quat, sizeof qn);
+    if (kf3ds__quat_dot(qn, c->quat) < 0.0f)
+        for (d = 0; d < 4; d++)
+            qn[d] = -qn[d];
+    kf3ds__quat_inv(c->quat, inv); /* g⁺ = ln(Q_c⁻¹ ⊗ Q_n) */
+    kf3ds__quat_mul(inv, qn, gp);
+    kf3ds__quat_ln(gp);
+    memcpy(lc->g, gp, sizeof gp);
+    lc->from = c;
+    lc->to = nb.n;
+    tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
+    for (d = 0; d < 4; d++) {
+        a[d] = 0.5f * (kdm * gm[d] + (kdp - 1.0f) * gp[d]);
+        b[d] = 0.5f * ((1.0f - ksm) * gm[d] - ksp * gp[d]);
+    }
+    kf3ds__quat_exp(a);
+    kf3ds__quat_exp(b);
+    kf3ds__quat_mul(c->quat, a, tout);
+    kf3ds__quat_mul(c->quat, b, tin);
 }
 
 /* Constants of slerp(a, b, t) for a fixed pair: ω, cos ω and 1/sin ω, so that
@@ -278,7 +288,8 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
 {
     uint32_t k, n = t->num_keys;
     size_t stride;
-    float *seg;
+    float *seg, in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
+    ln_cache lc;
     unsigned shift;
     int d, eased;
     if (!n || kf3ds__arena_failed(ctx->arena))
@@ -287,6 +298,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
         return;
     eased = track_eases(t);
+    lc.from = lc.to = NULL;
     stride = kf3ds__seg_stride(kind, eased);
     /* 16 floats of slack to align the records on a 64-byte line; the int32
      * before the first record (always inside the slack) is the header. */
@@ -299,9 +311,20 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
         int32_t header = (int32_t)kind | (eased ? SEG_HEADER_EASED : 0) | (int32_t)(shift << 16);
         memcpy(seg - 1, &header, sizeof header);
     }
+    /* Tangents (or squad controls) are worked out key by key as the records
+     * need them: record k takes key k's outgoing and key k+1's incoming. */
+    if (kind == KF3DS_TRACK_ROT)
+        rotation_controls(t, 0, &lc, in, out);
+    else
+        vector_tangents(t, 0, dims_of(kind), in, out);
     for (k = 0; k + 1 < n; k++) {
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
-        float *s = seg + (size_t)k * stride;
+        float *s = seg + (size_t)k * stride, a_out[4];
+        memcpy(a_out, out, sizeof a_out);
+        if (kind == KF3DS_TRACK_ROT)
+            rotation_controls(t, k + 1, &lc, in, out);
+        else
+            vector_tangents(t, k + 1, dims_of(kind), in, out);
         memcpy(s + 0, &a->frame, sizeof(int32_t));
         memcpy(s + 1, &b->frame, sizeof(int32_t));
         if (eased)
@@ -323,13 +346,13 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
             }
             s[24] = 0.0f;
             memcpy(s + 8, b->quat, 4 * sizeof(float));
-            memcpy(s + 12, a->tan_out, 4 * sizeof(float));
-            memcpy(s + 16, b->tan_in, 4 * sizeof(float));
+            memcpy(s + 12, a_out, 4 * sizeof(float));
+            memcpy(s + 16, in, 4 * sizeof(float));
             slerp_constants(s + 4, s + 8, s + 20);
             slerp_constants(s + 12, s + 16, s + 25);
         } else {
             for (d = 0; d < 3; d++) {
-                float p0 = a->value[d], p1 = b->value[d], m0 = a->tan_out[d], m1 = b->tan_in[d];
+                float p0 = a->value[d], p1 = b->value[d], m0 = a_out[d], m1 = in[d];
                 if (d >= dims_of(kind))
                     p0 = p1 = m0 = m1 = 0.0f;
                 s[4 + d] = p0;
@@ -358,8 +381,6 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
                     "keys out of frame order (key %lu); stable-sorted", (unsigned long)i);
     }
     if (kind == KF3DS_TRACK_ROT)
-        setup_rotation(track);
-    else if (kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH)
-        setup_vector(track, dims_of(kind));
+        accumulate_rotations(track);
     setup_segments(ctx, track, kind);
 }
