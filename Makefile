@@ -117,7 +117,7 @@ $(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(LIBS_ALL)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(LIBS_ALL) \
 	  $(FRONT_LIBS) $(LDLIBS)
 
-$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_common.h $(LIBS_ALL)
+$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_common.h tools/bench_render_common.h $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(LIBS_ALL) $(LDLIBS)
 
@@ -220,6 +220,8 @@ data: $(BUILD)/mk3ds
 
 bench: all deps-bench
 	$(MAKE) $(BUILD)/bench-lib3ds
+	@if pkg-config --exists osmesa; then $(MAKE) $(BUILD)/bench-osmesa; \
+	else echo "bench: no libosmesa6-dev: the rendering comparison with Mesa is left out"; fi
 	sh tools/bench.sh $(BUILD)
 
 # Instructions per node evaluation and per loaded byte (callgrind), on the
@@ -231,6 +233,15 @@ bench-callgrind: all
 
 deps-bench:
 	@sh tools/ensure-deps.sh lib3ds-dev
+	@sh tools/ensure-deps.sh libosmesa6-dev || true
+
+# Mesa's OSMesa (llvmpipe), the rendering comparison of make bench; built only
+# where libosmesa6-dev is installed.
+$(BUILD)/bench-osmesa: tools/bench_osmesa.c tools/bench_common.h tools/bench_render_common.h \
+                       $(LIBS_ALL)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench_osmesa.c $(LIBS_ALL) \
+	  $$(pkg-config --libs osmesa) $(LDLIBS)
 
 $(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_common.h
 	@mkdir -p $(@D)

@@ -49,11 +49,7 @@
 #include <string.h>
 #include <time.h>
 #include "bench_common.h"
-
-#define RENDER_TARGET_MS 1000.0
-#define RENDER_MIN_RUNS 2
-#define RENDER_MAX_RUNS 20
-#define RENDER_DEFAULT_FRAMES 100
+#include "bench_render_common.h"
 
 
 static int usage(void)
@@ -83,36 +79,11 @@ static void print_diag(const char *file, const kf3ds_diag *d, int warning)
 }
 
 
-/* "WxH", both 1..16384. */
-static int parse_size(const char *arg, int *w, int *h)
-{
-    char *end = NULL;
-    long a, b;
-    if (arg[0] < '0' || arg[0] > '9')
-        return 0;
-    errno = 0;
-    a = strtol(arg, &end, 10);
-    if (errno || *end != 'x' || end[1] < '0' || end[1] > '9')
-        return 0;
-    b = strtol(end + 1, &end, 10);
-    if (errno || *end != '\0' || a < 1 || b < 1 || a > 16384 || b > 16384)
-        return 0;
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-}
-
-/* Frame i of n spread evenly over [start, end], both ends included. */
-static double bench_frame(double start, double end, long i, long n)
-{
-    return n > 1 ? start + (end - start) * (double)i / (double)(n - 1) : start;
-}
-
 static int bench_render(int argc, char **argv)
 {
     const char *file;
     long frames = RENDER_DEFAULT_FRAMES, f;
-    int width, height, runs, have = 0, k;
+    int width, height, runs;
     kf3ds_diag err;
     kf3ds_scene *scene;
     kf3ds_pose *poses;
@@ -121,13 +92,13 @@ static int bench_render(int argc, char **argv)
     kf3ds_view view;
     kf3ds_render_options ro;
     kf3ds_render_stats st;
-    float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1};
-    double t0, t, total, best = 0.0, start, end;
+    double t0, t, total, best = 0.0;
     unsigned long long submitted = 0, drawn = 0;
     volatile uint32_t sink = 0;
 
-    if (argc < 4 || argc > 5 || !parse_size(argv[2], &width, &height) || argv[3][0] == '\0') {
-        if (argc >= 3 && !parse_size(argv[2], &width, &height))
+    if (argc < 4 || argc > 5 || !bench_parse_size(argv[2], &width, &height) ||
+        argv[3][0] == '\0') {
+        if (argc >= 3 && !bench_parse_size(argv[2], &width, &height))
             fprintf(stderr, "kf3ds-bench: --render needs WxH (1 to 16384 each), not '%s'\n",
                     argv[2]);
         return usage();
@@ -159,37 +130,20 @@ static int bench_render(int argc, char **argv)
         kf3ds_scene_free(scene);
         return 1;
     }
-    start = scene->segment_start;
-    end = scene->segment_end > scene->segment_start ? scene->segment_end : start;
-    /* One view for every frame: the orbit framing the bounds over all of them. */
-    for (f = 0; f < frames; f++) {
-        float a[3], b[3];
-        kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
-        if (kf3ds_scene_bounds(scene, poses, a, b)) {
-            for (k = 0; k < 3; k++) {
-                if (!have || a[k] < mn[k])
-                    mn[k] = a[k];
-                if (!have || b[k] > mx[k])
-                    mx[k] = b[k];
-            }
-            have = 1;
-        }
-    }
-    kf3ds_view_orbit(mn, mx, 35.0f, 25.0f, 45.0f, (float)width / (float)height, &view);
+    bench_render_view(scene, frames, width, height, poses, &view);
     memset(&ro, 0, sizeof ro);
     ro.shading = KF3DS_SHADE_SMOOTH;
 
     /* Warm-up: one frame, so that the first run does not pay page faults. */
-    kf3ds_scene_eval(scene, start, 0, poses);
+    kf3ds_scene_eval(scene, bench_render_frame(scene, 0, frames), 0, poses);
     kf3ds_render_scene(renderer, poses, &view, &ro, &fb, &st);
 
     total = 0.0;
-    for (runs = 0; runs < RENDER_MAX_RUNS && (runs < RENDER_MIN_RUNS || total < RENDER_TARGET_MS);
-         runs++) {
+    for (runs = 0; bench_render_more_runs(runs, total); runs++) {
         unsigned long long sub = 0, drw = 0;
         t0 = now_ms();
         for (f = 0; f < frames; f++) {
-            kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
+            kf3ds_scene_eval(scene, bench_render_frame(scene, f, frames), 0, poses);
             kf3ds_render_scene(renderer, poses, &view, &ro, &fb, &st);
             sub += st.triangles_submitted;
             drw += st.triangles_drawn;
@@ -204,7 +158,8 @@ static int bench_render(int argc, char **argv)
     }
     printf("file %s\n", file);
     printf("render %dx%d frames %ld over %g..%g, smooth shading, orbit view\n", width, height,
-           frames, start, end);
+           frames, bench_render_frame(scene, 0, 1),
+           bench_render_frame(scene, frames > 1 ? frames - 1 : 0, frames));
     printf("render runs %d best %.3f ms mean %.3f ms (%.3f ms per frame; %.1f triangles "
            "drawn per frame)\n",
            runs, best, total / runs, best / (double)frames, (double)drawn / (double)frames);

@@ -26,20 +26,32 @@
 # node shapes), eval >= 10x on every node shape. Informative only: always exits 0.
 # Instructions per node evaluation: tools/bench_callgrind.sh (make bench-callgrind).
 #
+# Rendering: kf3ds-bench --render against BUILD_DIR/bench-osmesa (Mesa's
+# llvmpipe through OSMesa, when built) on three scenes: bench-render (100
+# spheres of 1,000 triangles), bench-render-dense (10 spheres of 10,000) and
+# bench-render-city (2,000 box buildings in 100 drifting blocks), each at
+# 640x480 and 1280x960, BENCH_RENDER_FRAMES frames (default 50), on one core
+# (taskset -c BENCH_CPU, default the last CPU; LP_NUM_THREADS=1 for Mesa),
+# alternating, BENCH_ROUNDS times each; ms per frame and the ratio, target
+# >= 5x llvmpipe. (The textured column waits for texture mapping.)
+#
 # Environment: BENCH_CORPUS, the corpus directory (default $KF3DS_CORPUS, the
 # project's variable for the optional corpus, else ../shared/corpus, relative to
 # the project), BENCH_ROUNDS (default 2), BENCH_ONLY (a space-separated list of
-# file names to run, e.g. "bench-random bench-long"; default all).
+# file names to run, e.g. "bench-random bench-long"; default all),
+# BENCH_RENDER_FRAMES, BENCH_CPU.
 
 B=${1:-build}
 KF="$B/kf3ds-bench"
 LB="$B/bench-lib3ds"
+OS="$B/bench-osmesa"
 MK="$B/mk3ds"
 DATA="$B/bench-data"
 CORPUS=${BENCH_CORPUS:-${KF3DS_CORPUS:-../shared/corpus}}
 LOAD_TARGET=20
 KEYS_LOAD_TARGET=5
 EVAL_TARGET=10
+RENDER_TARGET=5
 
 for p in "$KF" "$LB"; do
   if [ ! -x "$p" ]; then
@@ -61,23 +73,27 @@ wanted() { # wanted NAME: whether BENCH_ONLY lets NAME run
 }
 
 # ---- inputs ----------------------------------------------------------------
-gen() { # gen KIND FRAMES [SPAN]
-  wanted "$1" || return
+# generate KIND: makes $DATA/KIND.3ds when missing or older than mk3ds;
+# fails when it cannot.
+generate() {
   f="$DATA/$1.3ds"
   if [ ! -x "$MK" ]; then
     echo "bench.sh: $MK is missing: skipping $1 (build it with 'make $MK')" >&2
-    return
+    return 1
   fi
   if [ ! -s "$f" ] || [ "$MK" -nt "$f" ]; then
     echo "generating $f"
     if ! "$MK" "$1" "$f.tmp"; then
       echo "bench.sh: '$MK $1 $f' failed: skipping it" >&2
       rm -f "$f.tmp"
-      return
+      return 1
     fi
     mv "$f.tmp" "$f"
   fi
-  echo "$1 $f $2 ${3:-0}" >> "$LIST"
+}
+gen() { # gen KIND FRAMES [SPAN]: generated and listed
+  wanted "$1" || return
+  generate "$1" && echo "$1 $DATA/$1.3ds $2 ${3:-0}" >> "$LIST"
 }
 gen bench-meshes 10
 for shape in bench-nodes bench-random bench-chain bench-constant bench-lights; do
@@ -193,4 +209,75 @@ END {
            r < 0 ? "run failed" : (r >= et ? "MET" : "MISSED")
   }
 }' "$RESULTS"
+
+# ---- rendering ----------------------------------------------------------------
+RLIST="$DATA/render-list.txt"       # lines: NAME PATH
+RRESULTS="$DATA/render-results.txt" # lines: NAME SIZE KF_MS GL_MS
+: > "$RLIST"
+: > "$RRESULTS"
+for r in bench-render bench-render-dense bench-render-city; do
+  wanted "$r" || continue
+  generate "$r" && echo "$r $DATA/$r.3ds" >> "$RLIST"
+done
+[ -s "$RLIST" ] || exit 0
+RFRAMES=${BENCH_RENDER_FRAMES:-50}
+CPU=${BENCH_CPU:-$(($(nproc 2>/dev/null || echo 1) - 1))}
+ONE=""
+command -v taskset >/dev/null && ONE="taskset -c $CPU"
+have_gl=0
+[ -x "$OS" ] && have_gl=1
+[ $have_gl = 1 ] || echo "bench.sh: $OS is missing (libosmesa6-dev): rendering without the Mesa comparison" >&2
+
+# render_ms PROGRAM ARGS...: the ms per frame of its last line, or "fail".
+render_ms() {
+  out=$("$@" < /dev/null 2> "$DATA/stderr.txt")
+  if [ $? -ne 0 ]; then
+    echo "bench.sh: '$*' failed:" >&2
+    sed 's/^/  /' "$DATA/stderr.txt" >&2
+    echo fail
+    return
+  fi
+  printf '%s\n' "$out" | sed 's/^/  /' >&2
+  printf '%s\n' "$out" | awk '$1 == "render_ms_per_frame" { v = $2 } END { print (v == "" ? "fail" : v) }'
+}
+minof() { echo "$1 $2" | awk '{ if ($1 == "fail") print $2; else if ($2 == "fail") print $1;
+                                 else print ($1 < $2 ? $1 : $2) }'; }
+
+while read -r name path; do
+  for size in 640x480 1280x960; do
+    echo "== render $name $size ($RFRAMES frames, one core)" >&2
+    k=fail g=fail r=0
+    while [ $r -lt "$ROUNDS" ]; do
+      echo "-- kf3ds" >&2
+      k=$(minof "$k" "$(render_ms $ONE "$KF" --render "$size" "$path" "$RFRAMES")")
+      if [ $have_gl = 1 ]; then
+        echo "-- llvmpipe" >&2
+        g=$(minof "$g" "$(LP_NUM_THREADS=1 render_ms $ONE "$OS" "$size" "$path" "$RFRAMES")")
+      fi
+      r=$((r + 1))
+    done
+    echo "$name $size $k $g" >> "$RRESULTS"
+  done
+done < "$RLIST"
+
+echo
+awk -v rt="$RENDER_TARGET" '
+function ratio(g, k) { return (g == "fail" || k == "fail" || k + 0 <= 0) ? "-" : sprintf("%.1fx", g / k) }
+BEGIN {
+  fmt = "%-20s %10s %10s %12s %7s  %s\n"
+  printf "rendering (ms per frame, best of the rounds, one core; smooth shading)\n"
+  printf fmt, "scene", "size", "kf3ds", "llvmpipe", "ratio", "textured"
+}
+{ printf fmt, $1, $2, $3, $4, ratio($4, $3), "follow-up"; row[NR] = $0 }
+END {
+  printf "(textured: kf3ds-bench --render has no textured mode in this tree yet; the column\n"
+  printf " is filled once texture mapping (issue 12) is merged)\n"
+  printf "verdict:\n"
+  for (i = 1; i <= NR; i++) {
+    split(row[i], f, " ")
+    r = (f[4] == "fail" || f[3] == "fail" || f[3] + 0 <= 0) ? -1 : f[4] / f[3]
+    printf "  render %-18s %-9s %s (target >= %sx llvmpipe): %s\n", f[1], f[2], ratio(f[4], f[3]), rt,
+           r < 0 ? "not measured" : (r >= rt ? "MET" : "MISSED")
+  }
+}' "$RRESULTS"
 exit 0

@@ -35,14 +35,15 @@ typedef struct bench_options {
 
 /* FRAMES when not given: the longer of the animation length and the KFSEG
  * segment, at least 1 (what tools/bench.c calls the file's animation length). */
-static long bench_default_frames(long anim_length, long segment_start, long segment_end)
+static inline long bench_default_frames(long anim_length, long segment_start,
+                                        long segment_end)
 {
     long seg = segment_end - segment_start;
     long frames = seg > anim_length ? seg : anim_length;
     return frames < 1 ? 1 : frames;
 }
 
-static double now_ms(void)
+static inline double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -50,7 +51,7 @@ static double now_ms(void)
 }
 
 /* Whether another run is due after `runs` runs taking `total_ms` in all. */
-static int bench_more_runs(const bench_options *o, int runs, double total_ms)
+static inline int bench_more_runs(const bench_options *o, int runs, double total_ms)
 {
     if (o->once)
         return runs < 1;
@@ -58,7 +59,8 @@ static int bench_more_runs(const bench_options *o, int runs, double total_ms)
 }
 
 /* A positive integer argument up to max; 0 (after a message) when it is not. */
-static long bench_parse_count(const char *prog, const char *what, const char *arg, long max)
+static inline long bench_parse_count(const char *prog, const char *what, const char *arg,
+                                     long max)
 {
     char *end = NULL;
     long v;
@@ -74,7 +76,8 @@ static long bench_parse_count(const char *prog, const char *what, const char *ar
 
 /* [--once] [--random-frames SPAN] FILE [FRAMES]. Returns 0 (after a message
  * when an argument is wrong) on wrong usage. */
-static int bench_parse_options(const char *prog, int argc, char **argv, bench_options *o)
+static inline int bench_parse_options(const char *prog, int argc, char **argv,
+                                      bench_options *o)
 {
     int i = 1;
     memset(o, 0, sizeof *o);
@@ -100,7 +103,7 @@ static int bench_parse_options(const char *prog, int argc, char **argv, bench_op
 }
 
 /* The frames to evaluate, frames[0..n-1] (malloc'ed; NULL when out of memory). */
-static double *bench_frames(const bench_options *o, long n)
+static inline double *bench_frames(const bench_options *o, long n)
 {
     double *f = (double *)malloc((size_t)n * sizeof *f);
     uint64_t x = 0x2545F4914F6CDD1Du; /* xorshift64, fixed seed */
@@ -121,7 +124,7 @@ static double *bench_frames(const bench_options *o, long n)
 }
 
 /* "frames N at i + 0.5" or "frames N at random in [0, SPAN)". */
-static void bench_print_frames(const bench_options *o, long n)
+static inline void bench_print_frames(const bench_options *o, long n)
 {
     if (o->random_span > 0)
         printf("frames %ld at random in [0, %ld)\n", n, o->random_span);

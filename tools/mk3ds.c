@@ -5,9 +5,10 @@
  *   mk3ds bench-meshes FILE    200 meshes x 20,000 vertices (~90 MB)
  *   mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track
  *   mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles
+ *   mk3ds bench-render-dense FILE  10 spinning spheres of 10,000 triangles
  *   mk3ds random SEED FILE     a random valid animated scene, deterministic
  *   mk3ds bench-SHAPE FILE     the benchmark's other scene shapes (mk3ds_shapes.c):
- *                              random, chain, constant, lights, long
+ *                              random, chain, constant, lights, long, render-city
  *
  * A scene is built in memory (nodes with their tracks, meshes, materials,
  * cameras, lights) and then serialised with write3ds. Mesh geometry is made
@@ -31,9 +32,11 @@ static int usage(void)
           "       mk3ds bench-meshes FILE    200 meshes of 20,000 vertices (~90 MB)\n"
           "       mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track\n"
           "       mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles\n"
+          "       mk3ds bench-render-dense FILE  10 spinning spheres of 10,000 triangles\n"
           "       mk3ds random SEED FILE     a random valid animated scene (SEED: unsigned integer)\n"
           "       mk3ds bench-SHAPE FILE     benchmark shapes: bench-random, bench-chain,\n"
-          "                                  bench-constant, bench-lights, bench-long\n",
+          "                                  bench-constant, bench-lights, bench-long,\n"
+          "                                  bench-render-city\n",
           stderr);
     return 2;
 }
@@ -69,6 +72,10 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "bench-render") == 0) {
         make_bench_render(argv[2]);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "bench-render-dense") == 0) {
+        make_bench_render_dense(argv[2]);
         return 0;
     }
     if (argc == 3 && strcmp(argv[1], "bench-nodes") == 0) {

@@ -7,7 +7,7 @@
  *   mk3ds_eval.c     the frame-0 evaluation that places meshes, cameras, lights
  *   mk3ds_write.c    serialising a scene (or a benchmark file) with write3ds
  *   mk3ds_samples.c  the samples of data/: orrery, arm, edge
- *   mk3ds_bench.c    the benchmark inputs: bench-meshes, bench-render, bench-nodes
+ *   mk3ds_bench.c    the benchmark inputs: bench-meshes, bench-render(-dense), bench-nodes
  *   mk3ds_random.c   the random scenes of the differential test
  *   mk3ds_shapes.c   the benchmark's other scene shapes: bench-random, ...
  * Chunk ids are the KF3DS_CHUNK_ names of kf3ds.h; mk3ds uses only that enum
@@ -205,6 +205,7 @@ void make_arm(const char *path);
 void make_edge(const char *path);
 void make_bench_meshes(const char *path);  /* mk3ds_bench.c */
 void make_bench_render(const char *path);
+void make_bench_render_dense(const char *path);
 void make_bench_nodes(const char *path);
 void make_random(uint64_t seed, const char *path); /* mk3ds_random.c */
 /* mk3ds_shapes.c: writes the benchmark shape `name` (bench-random, ...) to

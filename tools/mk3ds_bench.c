@@ -1,4 +1,5 @@
-/* The benchmark inputs: mk3ds bench-meshes, bench-render, bench-nodes FILE. */
+/* The benchmark inputs: mk3ds bench-meshes, bench-render, bench-render-dense,
+ * bench-nodes FILE. */
 #include "mk3ds.h"
 
 #include <math.h>
@@ -68,32 +69,31 @@ void make_bench_meshes(const char *path)
     free(faces);
 }
 
-#define BR_MESHES 100
-#define BR_LAT 20  /* latitude bands */
-#define BR_LON 25  /* longitude segments: 2 * 20 * 25 = 1,000 triangles a sphere */
-
-/* The render benchmark: a 10 x 10 grid of UV spheres (one smoothing group,
- * one material each), every one spinning a full turn about Z over 0..100 in
- * four 90-degree keys. */
-void make_bench_render(const char *path)
+/* The render benchmarks: a grid of UV spheres of lat x lon cells (one
+ * smoothing group, one material each, radius r, `spacing` apart, per_row a
+ * row), every one spinning a full turn about Z over 0..100 in four 90-degree
+ * keys. bench-render: 100 spheres of 1,000 triangles; bench-render-dense: 10
+ * of 10,000. */
+static void make_spheres(const char *path, int count, int per_row, int lat, int lon, double r,
+                         double spacing)
 {
     static const uint8_t amb[3] = {40, 40, 40}, spec[3] = {200, 200, 200};
     w3ds w;
-    float pts[(BR_LAT + 1) * BR_LON * 3];
-    uint16_t faces[2 * BR_LAT * BR_LON * 3];
+    float *pts = xrealloc(NULL, (size_t)(lat + 1) * lon * 3 * sizeof *pts);
+    uint16_t *faces = xrealloc(NULL, (size_t)2 * lat * lon * 3 * sizeof *faces);
     uint32_t nf = 0;
     int i, a, b, k;
     char name[32], mat[32];
 
-    for (a = 0; a < BR_LAT; a++)
-        for (b = 0; b < BR_LON; b++) {
-            uint16_t v0 = (uint16_t)(a * BR_LON + b);
-            uint16_t v1 = (uint16_t)(a * BR_LON + (b + 1) % BR_LON);
-            uint16_t v2 = (uint16_t)(v0 + BR_LON), v3 = (uint16_t)(v1 + BR_LON);
+    for (a = 0; a < lat; a++)
+        for (b = 0; b < lon; b++) {
+            uint16_t v0 = (uint16_t)(a * lon + b);
+            uint16_t v1 = (uint16_t)(a * lon + (b + 1) % lon);
+            uint16_t v2 = (uint16_t)(v0 + lon), v3 = (uint16_t)(v1 + lon);
             add_quad(faces, &nf, v0, v1, v2, v3);
         }
     start_file(&w);
-    for (i = 0; i < BR_MESHES; i++) {
+    for (i = 0; i < count; i++) {
         uint8_t diffuse[3];
         diffuse[0] = (uint8_t)(80 + (i * 37) % 170);
         diffuse[1] = (uint8_t)(80 + (i * 73) % 170);
@@ -101,31 +101,32 @@ void make_bench_render(const char *path)
         snprintf(mat, sizeof mat, "Mat%03d", i);
         w3ds_material(&w, mat, amb, diffuse, spec);
     }
-    for (i = 0; i < BR_MESHES; i++) {
-        double cx = (i % 10) * 30.0, cy = (i / 10) * 30.0;
+    for (i = 0; i < count; i++) {
+        double cx = (i % per_row) * spacing, cy = (i / per_row) * spacing;
         float mf[12];
         translated_mesh_matrix(mf, cx, cy);
-        for (a = 0; a <= BR_LAT; a++)
-            for (b = 0; b < BR_LON; b++) {
-                double th = 3.14159265358979 * a / BR_LAT, ph = 6.28318530717959 * b / BR_LON;
-                float *p = pts + 3 * (a * BR_LON + b);
-                p[0] = (float)(cx + 10.0 * sin(th) * cos(ph));
-                p[1] = (float)(cy + 10.0 * sin(th) * sin(ph));
-                p[2] = (float)(10.0 * cos(th));
+        for (a = 0; a <= lat; a++)
+            for (b = 0; b < lon; b++) {
+                double th = 3.14159265358979 * a / lat, ph = 6.28318530717959 * b / lon;
+                float *p = pts + 3 * (a * lon + b);
+                p[0] = (float)(cx + r * sin(th) * cos(ph));
+                p[1] = (float)(cy + r * sin(th) * sin(ph));
+                p[2] = (float)(r * cos(th));
             }
         snprintf(name, sizeof name, "Ball%03d", i);
         snprintf(mat, sizeof mat, "Mat%03d", i);
-        w3ds_mesh(&w, name, pts, (BR_LAT + 1) * BR_LON, faces, nf, mf, mat);
+        w3ds_mesh(&w, name, pts, (uint32_t)((lat + 1) * lon), faces, nf, mf, mat);
     }
     w3ds_end(&w); /* MDATA */
 
     begin_kfdata(&w, "benchrnd", 100, 0, 100);
-    for (i = 0; i < BR_MESHES; i++) {
+    for (i = 0; i < count; i++) {
         snprintf(name, sizeof name, "Ball%03d", i);
         w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
         w3ds_node_hdr(&w, name, 0, 0, W3DS_NO_PARENT);
         {
-            const float pos[3] = {(float)((i % 10) * 30.0), (float)((i / 10) * 30.0), 0};
+            const float pos[3] = {(float)((i % per_row) * spacing),
+                                  (float)((i / per_row) * spacing), 0};
             write_constant_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, pos, 3);
         }
         w3ds_begin(&w, KF3DS_CHUNK_ROT_TRACK_TAG);
@@ -141,6 +142,18 @@ void make_bench_render(const char *path)
         w3ds_end(&w);
     }
     finish_file(&w, path);
+    free(pts);
+    free(faces);
+}
+
+void make_bench_render(const char *path)
+{
+    make_spheres(path, 100, 10, 20, 25, 10.0, 30.0); /* 2 x 20 x 25 = 1,000 triangles each */
+}
+
+void make_bench_render_dense(const char *path)
+{
+    make_spheres(path, 10, 5, 50, 100, 25.0, 60.0); /* 2 x 50 x 100 = 10,000 each */
 }
 
 #define BN_NODES 2000

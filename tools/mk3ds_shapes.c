@@ -11,6 +11,9 @@
  *                   colour, hotspot and falloff tracks; no NODE_ID
  *   bench-long      100 object nodes with 1,000 keys per track (meant to be
  *                   evaluated at random frames, tools/bench.sh)
+ *   bench-render-city  a render benchmark of many small meshes, as in real
+ *                   files: 100 city blocks (dummies) of 20 box buildings
+ *                   each, a tenth of them turning, the blocks drifting
  * Deterministic: each shape seeds the generator with its own fixed seed. */
 #include "mk3ds.h"
 
@@ -280,6 +283,45 @@ static void make_long_shape(scene *s)
     }
 }
 
+#define CITY_BLOCKS 100
+#define CITY_BUILDINGS 20
+
+static void make_city_shape(scene *s)
+{
+    int b, i;
+    char name[32];
+    add_material(s, "Stone", 180, 170, 150);
+    add_material(s, "Glass", 90, 140, 200);
+    for (b = 0; b < CITY_BLOCKS; b++) {
+        double bx = (b % 10) * 60.0, by = (b / 10) * 60.0;
+        int block;
+        track *t;
+        snprintf(name, sizeof name, "Block%03d", b);
+        block = object_node(s, name, -1, 1);
+        t = add_track(s, block, KF3DS_CHUNK_POS_TRACK_TAG, 0);
+        key3(t, 0, bx, by, 0);
+        key3(t, 100, bx + rnduni(-5, 5), by + rnduni(-5, 5), 0);
+        key4(add_track(s, block, KF3DS_CHUNK_ROT_TRACK_TAG, 0), 0, 0, 0, 0, 1);
+        key3(add_track(s, block, KF3DS_CHUNK_SCL_TRACK_TAG, 0), 0, 1, 1, 1);
+        for (i = 0; i < CITY_BUILDINGS; i++) {
+            double h = rnduni(2, 20), w = rnduni(2, 6);
+            int n;
+            snprintf(name, sizeof name, "B%03d_%02d", b, i);
+            n = add_node(s, KF3DS_CHUNK_OBJECT_NODE_TAG, name, block);
+            key3(add_track(s, n, KF3DS_CHUNK_POS_TRACK_TAG, 0), 0, (i % 5) * 11.0 - 22.0,
+                 (i / 5) * 11.0 - 16.5, h);
+            t = add_track(s, n, KF3DS_CHUNK_ROT_TRACK_TAG, 0);
+            key4(t, 0, 0, 0, 0, 1);
+            if (i % 10 == 0) { /* a turning one */
+                keyrot(t, 50, 90, 0, 0, 1);
+                keyrot(t, 100, 90, 0, 0, 1);
+            }
+            key3(add_track(s, n, KF3DS_CHUNK_SCL_TRACK_TAG, 0), 0, 1, 1, 1);
+            add_mesh(s, name, s->mats[i % 2].name, n, 0, 0, 0, w, w, h);
+        }
+    }
+}
+
 typedef struct shape {
     const char *name;
     void (*make)(scene *s);
@@ -293,6 +335,7 @@ static const shape shapes[] = {
     {"bench-constant", make_constant_shape, 20260103u, SHAPE_LENGTH},
     {"bench-lights", make_lights_shape, 20260104u, SHAPE_LENGTH},
     {"bench-long", make_long_shape, 20260105u, LONG_LENGTH},
+    {"bench-render-city", make_city_shape, 20260106u, 100},
 };
 
 int make_bench_shape(const char *name, const char *path)
@@ -304,7 +347,8 @@ int make_bench_shape(const char *name, const char *path)
             rng_seed(shapes[i].seed);
             scene_init(&s, "benchshp", shapes[i].length);
             shapes[i].make(&s);
-            add_node_meshes(&s);
+            if (!s.nm) /* the render scene made its own */
+                add_node_meshes(&s);
             scene_save(&s, path);
             scene_free(&s);
             return 1;
