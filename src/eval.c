@@ -61,53 +61,76 @@ static void place_local(const kf3ds__plan_node *r, kf3ds_pose *p)
     kf3ds__world_rows(NULL, (const float(*)[4])l, 1, &p->world);
 }
 
-/* Where in the pose each kind of track goes (ROT, HIDE and MORPH have their
- * own code). */
-static const unsigned short track_field[KF3DS_TRACK_COUNT] = {
-    offsetof(kf3ds_pose, position), 0, offsetof(kf3ds_pose, scale),
-    offsetof(kf3ds_pose, fov),      offsetof(kf3ds_pose, roll),
-    offsetof(kf3ds_pose, color),    0, offsetof(kf3ds_pose, hotspot),
-    offsetof(kf3ds_pose, falloff),  0,
-};
-typedef char kf3ds__track_kinds_in_field_order
-    [KF3DS_TRACK_POS == 0 && KF3DS_TRACK_SCL == 2 && KF3DS_TRACK_FOV == 3 &&
-     KF3DS_TRACK_ROLL == 4 && KF3DS_TRACK_COL == 5 && KF3DS_TRACK_HOT == 7 &&
-     KF3DS_TRACK_FALL == 8 ? 1 : -1];
+/* The tracks other than an object's position, rotation and scale, each in
+ * its own small function: called in kind order (the order of the views), by
+ * a test per kind rather than a switch, so that each test's branch sees the
+ * same outcome for every node of a type (a switch's one indirect jump, taken
+ * to a different case per track, mispredicted). */
+static void eval_vector_view(const kf3ds__track_view *v, double frame, unsigned flags,
+                             uint32_t *hint, float *out)
+{
+    view_vector(v, frame, flags, hint, out, 3);
+}
+
+static void eval_scalar_view(const kf3ds__track_view *v, double frame, unsigned flags,
+                             uint32_t *hint, float *out)
+{
+    view_vector(v, frame, flags, hint, out, 1);
+}
+
+#define BIT(k) (1u << (k))
+#define OBJECT_TRS (BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))
 
 /* The node's pose from its plan record, all but the world matrix: the
  * record's values (defaults and constant tracks), then each animated track.
  * Squad rotations go to the batch, which writes p->rotation when it runs.
- * The segment hints in *p are kept; every other field is written. */
-static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double frame, unsigned flags, kf3ds_pose *p,
-                        kf3ds__squad_batch *batch)
+ * The segment hints in *p are kept; every other field is written. The
+ * commonest node, an object whose position, rotation and scale are all
+ * animated and nothing else, has its three tracks inline. */
+static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double frame,
+                                             unsigned flags, kf3ds_pose *p,
+                                             kf3ds__squad_batch *batch)
 {
-    const kf3ds__track_view *v = plan_views(r), *end = v + r->num_tracks;
+    const kf3ds__track_view *v = plan_views(r);
+    unsigned animated = r->animated;
     uint32_t *hint = p->segment_hint_;
     memcpy(p->position, r->values, PLAN_POSE_VALUES);
-    for (; v < end; v++) {
-        unsigned kind = v->kind;
-        float *field = (float *)(void *)((unsigned char *)p + track_field[kind]);
-        switch (kind) {
-        case KF3DS_TRACK_ROT:
-            view_rotation(v, frame, flags, &hint[kind], p->rotation, batch);
-            break;
-        case KF3DS_TRACK_POS:
-        case KF3DS_TRACK_SCL:
-        case KF3DS_TRACK_COL:
-            view_vector(v, frame, flags, &hint[kind], field, 3);
-            break;
-        case KF3DS_TRACK_HIDE:
-            p->hidden |= (uint8_t)view_hidden(v, frame, &hint[kind]);
-            break;
-        case KF3DS_TRACK_MORPH:
-            p->morph_mesh = v->keys[view_morph_key(v, frame, &hint[kind])].morph_mesh;
-            break;
-        default: /* FOV, ROLL, HOT, FALL */
-            view_vector(v, frame, flags, &hint[kind], field, 1);
-            break;
-        }
+    if (!animated)
+        return;
+    if (animated == OBJECT_TRS) {
+        view_vector(&v[0], frame, flags, &hint[KF3DS_TRACK_POS], p->position, 3);
+        view_rotation(&v[1], frame, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
+        view_vector(&v[2], frame, flags, &hint[KF3DS_TRACK_SCL], p->scale, 3);
+        return;
     }
+    if (animated & BIT(KF3DS_TRACK_POS))
+        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_POS], p->position);
+    if (animated & BIT(KF3DS_TRACK_ROT))
+        view_rotation(v++, frame, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
+    if (animated & BIT(KF3DS_TRACK_SCL))
+        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_SCL], p->scale);
+    if (animated & BIT(KF3DS_TRACK_FOV))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_FOV], &p->fov);
+    if (animated & BIT(KF3DS_TRACK_ROLL))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_ROLL], &p->roll);
+    if (animated & BIT(KF3DS_TRACK_COL))
+        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_COL], p->color);
+    if (animated & BIT(KF3DS_TRACK_MORPH)) {
+        p->morph_mesh = v->keys[view_morph_key(v, frame, &hint[KF3DS_TRACK_MORPH])].morph_mesh;
+        v++;
+    }
+    if (animated & BIT(KF3DS_TRACK_HOT))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_HOT], &p->hotspot);
+    if (animated & BIT(KF3DS_TRACK_FALL))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_FALL], &p->falloff);
+    if (animated & BIT(KF3DS_TRACK_HIDE))
+        p->hidden |= (uint8_t)view_hidden(v, frame, &hint[KF3DS_TRACK_HIDE]);
 }
+typedef char kf3ds__track_kinds_in_view_order
+    [KF3DS_TRACK_POS == 0 && KF3DS_TRACK_ROT == 1 && KF3DS_TRACK_SCL == 2 &&
+     KF3DS_TRACK_FOV == 3 && KF3DS_TRACK_ROLL == 4 && KF3DS_TRACK_COL == 5 &&
+     KF3DS_TRACK_MORPH == 6 && KF3DS_TRACK_HOT == 7 && KF3DS_TRACK_FALL == 8 &&
+     KF3DS_TRACK_HIDE == 9 ? 1 : -1];
 
 /* One node's pose with its local matrix as the world (kf3ds_node_eval). */
 static void eval_one(const kf3ds__plan_node *r, double frame, unsigned flags, kf3ds_pose *p)
@@ -161,17 +184,22 @@ static inline __attribute__((always_inline)) void prefetch_pose(const kf3ds_pose
     __builtin_prefetch(c + 128, 1);
 }
 
+/* The first three views' records (a branch per view would mispredict on
+ * nodes whose number of animated tracks varies): addresses computed for all
+ * three, a missing view's falling back to the first one's, and worked out
+ * as integers, since a stale hint may point anywhere (prefetching any
+ * address is harmless). */
 static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds__plan_node *r,
                                                                     const kf3ds_pose *p)
 {
-    const kf3ds__track_view *v = plan_views(r), *end = v + r->num_tracks;
-    for (; v < end; v++) {
-        uint32_t h = p->segment_hint_[v->kind];
-        if (v->seg && h < v->num_keys - 1) {
-            const float *rec = v->seg + (size_t)h * v->stride;
-            __builtin_prefetch(rec);
-            __builtin_prefetch(rec + v->stride - 1);
-        }
+    const kf3ds__track_view *v0 = plan_views(r);
+    unsigned k, n = r->num_tracks;
+    for (k = 0; k < 3; k++) {
+        const kf3ds__track_view *v = v0 + (k < n ? k : 0);
+        uintptr_t rec = (uintptr_t)v->seg +
+                        (uintptr_t)p->segment_hint_[v->kind] * v->stride * sizeof(float);
+        __builtin_prefetch((const void *)rec);
+        __builtin_prefetch((const void *)(rec + (v->stride - 1) * sizeof(float)));
     }
 }
 #else

@@ -112,6 +112,7 @@ static void write_record(const kf3ds_scene *s, uint32_t i, uint8_t local,
     r->local = local;
     r->type = (uint8_t)n->type;
     r->num_tracks = (uint8_t)count_bits(animated);
+    r->animated = (uint16_t)animated;
     r->size = (uint16_t)(record_bytes(animated, local) / 16);
     base_pose(s, n, &p);
     for (k = 0; k < KF3DS_TRACK_COUNT; k++) {

@@ -29,7 +29,9 @@ typedef struct kf3ds__plan_node {
     uint8_t num_tracks;  /* animated tracks (two keys or more) */
     uint16_t size;       /* bytes to the next record, in 16s */
     uint8_t type;        /* kf3ds_node_type */
-    uint8_t reserved[3];
+    uint8_t reserved;
+    uint16_t animated;   /* bit k: tracks[k] is animated; its view is among the
+                          * num_tracks, in kind order */
     unsigned char values[(PLAN_POSE_VALUES + 15) / 16 * 16]; /* (padded: views are aligned) */
     /* then num_tracks track views; then the tail: for PLAN_LOCAL_FIXED the
      * local matrix's three top rows (12 floats), for PLAN_LOCAL_STATIC the
