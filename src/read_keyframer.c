@@ -487,6 +487,69 @@ static void order_nodes(kf3ds__ctx *ctx)
         s->eval_order[count[s->nodes[i].depth]++] = i;
 }
 
+/* Pairs cameras with camera targets and spotlights with spot targets by
+ * name: each camera or spotlight, in node order, takes the first unpaired
+ * target of the matching tag with its name. The targets are put in a table
+ * by tag and name, those sharing both chained in node order; a slot's head
+ * moves on as its targets are taken, so each target is looked at once (a
+ * scan of all nodes per camera made a file of thousands of cameras
+ * quadratic to load). */
+static void pair_targets(kf3ds__ctx *ctx)
+{
+    kf3ds_scene *s = ctx->scene;
+    uint32_t n = s->num_nodes, size = 16, mask, i, targets = 0;
+    int32_t *first, *head, *tail, *next;
+    for (i = 0; i < n; i++)
+        targets += s->nodes[i].type == KF3DS_NODE_TARGET || s->nodes[i].type == KF3DS_NODE_LTARGET;
+    if (!targets)
+        return;
+    while (size < targets * 2u && size < 0x40000000u)
+        size *= 2;
+    mask = size - 1;
+    first = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, size, sizeof(int32_t));
+    head = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, size, sizeof(int32_t));
+    tail = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, size, sizeof(int32_t));
+    next = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(int32_t));
+    if (!first || !head || !tail || !next)
+        return;
+    for (i = 0; i < size; i++)
+        first[i] = head[i] = tail[i] = KF3DS_NONE; /* first: the slot's tag and name */
+    for (i = 0; i < n; i++) {
+        const kf3ds_node *t = &s->nodes[i];
+        uint32_t h;
+        next[i] = KF3DS_NONE;
+        if (t->type != KF3DS_NODE_TARGET && t->type != KF3DS_NODE_LTARGET)
+            continue;
+        h = (hash_name(t->name) + (uint32_t)t->type) & mask;
+        while (first[h] != KF3DS_NONE && (s->nodes[first[h]].type != t->type ||
+                                          strcmp(s->nodes[first[h]].name, t->name) != 0))
+            h = (h + 1) & mask;
+        if (first[h] == KF3DS_NONE)
+            first[h] = head[h] = (int32_t)i;
+        else
+            next[tail[h]] = (int32_t)i;
+        tail[h] = (int32_t)i;
+    }
+    for (i = 0; i < n; i++) {
+        kf3ds_node *c = &s->nodes[i];
+        kf3ds_node_type want = c->type == KF3DS_NODE_CAMERA ? KF3DS_NODE_TARGET
+                             : c->type == KF3DS_NODE_SPOT   ? KF3DS_NODE_LTARGET
+                                                            : c->type;
+        uint32_t h;
+        if (want == c->type)
+            continue;
+        h = (hash_name(c->name) + (uint32_t)want) & mask;
+        while (first[h] != KF3DS_NONE && (s->nodes[first[h]].type != want ||
+                                          strcmp(s->nodes[first[h]].name, c->name) != 0))
+            h = (h + 1) & mask;
+        if (first[h] != KF3DS_NONE && head[h] != KF3DS_NONE) {
+            c->target = head[h];
+            s->nodes[head[h]].target = (int32_t)i;
+            head[h] = next[head[h]];
+        }
+    }
+}
+
 static void link_nodes(kf3ds__ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
@@ -526,24 +589,7 @@ static void link_nodes(kf3ds__ctx *ctx)
                             "morph key names unknown object '%s'", key->morph_name);
         }
     }
-    /* Pair cameras with camera targets and spotlights with spot targets by
-     * name: the first unpaired target of the matching tag. */
-    for (i = 0; i < s->num_nodes; i++) {
-        kf3ds_node *n = &s->nodes[i];
-        kf3ds_node_type want = n->type == KF3DS_NODE_CAMERA ? KF3DS_NODE_TARGET
-                             : n->type == KF3DS_NODE_SPOT   ? KF3DS_NODE_LTARGET
-                                                            : n->type;
-        if (want == n->type)
-            continue;
-        for (k = 0; k < s->num_nodes; k++) {
-            kf3ds_node *t = &s->nodes[k];
-            if (t->type == want && t->target == KF3DS_NONE && strcmp(t->name, n->name) == 0) {
-                n->target = (int32_t)k;
-                t->target = (int32_t)i;
-                break;
-            }
-        }
-    }
+    pair_targets(ctx);
 }
 
 /* Which tracks the evaluator will read for each node: those its type uses
