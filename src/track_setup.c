@@ -12,6 +12,10 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+typedef float kf3ds__sv4 __attribute__((vector_size(16)));
+#endif
+
 /* Loop bits 3: the track loops, and its tangents close the curve. */
 #define LOOP_CLOSED 3
 
@@ -35,6 +39,18 @@ static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int 
 {
     double fp = 1.0, fn = 1.0;
     double tm, cm, cp, bm, bp;
+    if (both && !(c->spline_flags & (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS))) {
+        /* No tension, continuity or bias (most keys): the products below
+         * reduce to these exactly (their other factors are 1). */
+        double dt = 0.5 * (dt_prev + dt_next);
+        if (dt != 0.0) {
+            fp = dt_prev / dt;
+            fn = dt_next / dt;
+        }
+        *ksm = *ksp = (float)(0.5 * fp);
+        *kdm = *kdp = (float)(0.5 * fn);
+        return;
+    }
     if (both) {
         double dt = 0.5 * (dt_prev + dt_next);
         double cc = fabs((double)c->continuity);
@@ -89,19 +105,38 @@ static inline neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
 /* The tangents of key i of a vector or scalar track (dims values):
  * Kochanek–Bartels for interior keys, the chord for end keys (lib3ds 1.3;
  * docs/evaluation.md, "Hermite tracks"), zero for a lone key. */
-static void vector_tangents(const kf3ds_track *t, uint32_t i, int dims, float tin[3],
-                            float tout[3])
+static void vector_tangents(const kf3ds_track *t, uint32_t i, int dims, float tin[4],
+                            float tout[4])
 {
     const kf3ds_key *c = &t->keys[i];
     neighbours nb = neighbours_of(t, i);
     int d;
     (void)dims; /* all three always: a scalar track's other values are 0, and
                  * its records take only the first */
-    memset(tin, 0, 3 * sizeof(float));
-    memset(tout, 0, 3 * sizeof(float));
+    memset(tin, 0, 4 * sizeof(float));
+    memset(tout, 0, 4 * sizeof(float));
     if (nb.p && nb.n) {
         float ksm, ksp, kdm, kdp;
         tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+        {
+            /* The three components (and value[3], 0) as one vector: the
+             * same operations per lane as the loop below. */
+            kf3ds__sv4 vc, vp, vn, dm, dp, ti, to;
+            kf3ds__sv4 sm = { ksm, ksm, ksm, ksm }, sp = { ksp, ksp, ksp, ksp };
+            kf3ds__sv4 dmk = { kdm, kdm, kdm, kdm }, dpk = { kdp, kdp, kdp, kdp };
+            memcpy(&vc, c->value, sizeof vc);
+            memcpy(&vp, nb.p->value, sizeof vp);
+            memcpy(&vn, nb.n->value, sizeof vn);
+            dm = vc - vp;
+            dp = vn - vc;
+            ti = sm * dm + sp * dp;
+            to = dmk * dm + dpk * dp;
+            memcpy(tin, &ti, sizeof ti);
+            memcpy(tout, &to, sizeof to);
+            return;
+        }
+#endif
         for (d = 0; d < 3; d++) {
             float dm = c->value[d] - nb.p->value[d];
             float dp = nb.n->value[d] - c->value[d];
@@ -284,6 +319,43 @@ static unsigned setup_frames(kf3ds__ctx *ctx, kf3ds_track *t, int indexed)
     return shift;
 }
 
+/* A vector record's cubic: c0 = p0, c1 = m0, c2 = −3p0 + 3p1 − 2m0 − m1,
+ * c3 = 2p0 − 2p1 + m0 + m1 at s[4..15] (the first `dims` components, the
+ * others 0). Writes 16 floats from s + 4 on: s[16], the float after a plain
+ * record, is written over (by the next record, or into the slack after the
+ * last), so the record's own fields after it (the ease block) come later. */
+static void vector_coefficients(float *s, const float p0v[4], const float p1v[4],
+                                const float m0v[4], const float m1v[4], int dims)
+{
+    int d;
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    if (dims == 3) {
+        kf3ds__sv4 p0, p1, m0, m1, c2, c3;
+        kf3ds__sv4 three = { 3, 3, 3, 3 }, two = { 2, 2, 2, 2 }, mthree = { -3, -3, -3, -3 };
+        memcpy(&p0, p0v, sizeof p0);
+        memcpy(&p1, p1v, sizeof p1);
+        memcpy(&m0, m0v, sizeof m0);
+        memcpy(&m1, m1v, sizeof m1);
+        c2 = mthree * p0 + three * p1 - two * m0 - m1;
+        c3 = two * p0 - two * p1 + m0 + m1;
+        memcpy(s + 4, &p0, sizeof p0);  /* [7] is m0's */
+        memcpy(s + 7, &m0, sizeof m0);  /* [10] is c2's */
+        memcpy(s + 10, &c2, sizeof c2); /* [13] is c3's */
+        memcpy(s + 13, &c3, sizeof c3); /* [16] is the next record's */
+        return;
+    }
+#endif
+    for (d = 0; d < 3; d++) {
+        float p0 = p0v[d], p1 = p1v[d], m0 = m0v[d], m1 = m1v[d];
+        if (d >= dims)
+            p0 = p1 = m0 = m1 = 0.0f;
+        s[4 + d] = p0;
+        s[7 + d] = m0;
+        s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
+        s[13 + d] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
+    }
+}
+
 static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
 {
     uint32_t k, n = t->num_keys;
@@ -291,7 +363,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     float *seg, in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
     ln_cache lc;
     unsigned shift;
-    int d, eased;
+    int eased;
     if (!n || kf3ds__arena_failed(ctx->arena))
         return;
     shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
@@ -302,7 +374,8 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     stride = kf3ds__seg_stride(kind, eased);
     /* 16 floats of slack to align the records on a 64-byte line; the int32
      * before the first record (always inside the slack) is the header. */
-    seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 16,
+    /* (and one float more: vector_coefficients writes one past a record) */
+    seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 17,
                                           sizeof(float));
     if (!seg)
         return;
@@ -325,6 +398,25 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
             rotation_controls(t, k + 1, &lc, in, out);
         else
             vector_tangents(t, k + 1, dims_of(kind), in, out);
+        if (kind == KF3DS_TRACK_ROT) {
+            memcpy(s + 4, a->quat, 4 * sizeof(float));
+            memset(s + 12, 0, 20 * sizeof(float)); /* what a mode does not use, the ease block */
+            if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
+                s[24] = 1.0f;
+                memcpy(s + 8, &b->value[1], 3 * sizeof(float));
+                s[11] = b->value[0];
+            } else {
+                memcpy(s + 8, b->quat, 4 * sizeof(float));
+                memcpy(s + 12, a_out, 4 * sizeof(float));
+                memcpy(s + 16, in, 4 * sizeof(float));
+                slerp_constants(s + 4, s + 8, s + 20);
+                slerp_constants(s + 12, s + 16, s + 25);
+            }
+        } else {
+            vector_coefficients(s, a->value, b->value, a_out, in, dims_of(kind));
+        }
+        /* the common fields last: vector_coefficients writes one float past
+         * the coefficients */
         memcpy(s + 0, &a->frame, sizeof(int32_t));
         memcpy(s + 1, &b->frame, sizeof(int32_t));
         if (eased)
@@ -332,35 +424,6 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
                            s + (kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
         else
             s[2] = s[3] = 0.0f;
-        if (kind == KF3DS_TRACK_ROT) {
-            memcpy(s + 4, a->quat, 4 * sizeof(float));
-            memset(s + 12, 0, 16 * sizeof(float)); /* what this mode does not use */
-            if (!eased)
-                memset(s + SEG_EASE_ROTATION, 0, 4 * sizeof(float));
-            s[23] = 0.0f;
-            if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
-                s[24] = 1.0f;
-                memcpy(s + 8, &b->value[1], 3 * sizeof(float));
-                s[11] = b->value[0];
-                continue;
-            }
-            s[24] = 0.0f;
-            memcpy(s + 8, b->quat, 4 * sizeof(float));
-            memcpy(s + 12, a_out, 4 * sizeof(float));
-            memcpy(s + 16, in, 4 * sizeof(float));
-            slerp_constants(s + 4, s + 8, s + 20);
-            slerp_constants(s + 12, s + 16, s + 25);
-        } else {
-            for (d = 0; d < 3; d++) {
-                float p0 = a->value[d], p1 = b->value[d], m0 = a_out[d], m1 = in[d];
-                if (d >= dims_of(kind))
-                    p0 = p1 = m0 = m1 = 0.0f;
-                s[4 + d] = p0;
-                s[7 + d] = m0;
-                s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
-                s[13 + d] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
-            }
-        }
     }
     t->segments_ = seg;
 }
