@@ -20,7 +20,8 @@
  * matrix: T(pos)·R(rot)·S(scl) for objects, T(pos) for cameras, lights and
  * targets (docs/evaluation.md, "Transforms"), or the plan's for a node that
  * never moves; parent may be NULL. This runs for every node of every frame. */
-static KF3DS__ALWAYS_INLINE void place(const kf3ds__plan_node *r, kf3ds_pose *p, const kf3ds_mat4 *parent)
+static KF3DS__ALWAYS_INLINE void place(const kf3ds__plan_node *r, kf3ds_pose *p,
+                                       const kf3ds_mat4 *parent)
 {
     float l[3][4];
     switch (r->local) {

@@ -60,12 +60,14 @@ static inline const float *plan_tail(const kf3ds__plan_node *r)
 
 static inline const kf3ds__plan_node *plan_record(const kf3ds__plan *p, uint32_t node)
 {
-    return (const kf3ds__plan_node *)(const void *)(p->records + (size_t)p->record_of[node] * 16);
+    return (const kf3ds__plan_node *)(const void *)(p->records +
+                                                    (size_t)p->record_of[node] * 16);
 }
 
 static inline const kf3ds__plan_node *plan_next(const kf3ds__plan_node *r)
 {
-    return (const kf3ds__plan_node *)(const void *)((const unsigned char *)r + (size_t)r->size * 16);
+    return (const kf3ds__plan_node *)(const void *)((const unsigned char *)r +
+                                                    (size_t)r->size * 16);
 }
 
 /* The three top rows of an object's local matrix T(pos)·R(q)·S(scl) and of

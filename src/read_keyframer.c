@@ -50,7 +50,8 @@ static size_t value_size(kf3ds_track_kind kind)
 /* Little-endian fields of a key at p (the caller checked there is room). */
 static uint32_t le32(const unsigned char *p)
 {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
 }
 
 static float lef32(const unsigned char *p)
@@ -500,7 +501,8 @@ static void pair_targets(kf3ds__ctx *ctx)
     uint32_t n = s->num_nodes, size = 16, mask, i, targets = 0;
     int32_t *first, *head, *tail, *next;
     for (i = 0; i < n; i++)
-        targets += s->nodes[i].type == KF3DS_NODE_TARGET || s->nodes[i].type == KF3DS_NODE_LTARGET;
+        targets +=
+            s->nodes[i].type == KF3DS_NODE_TARGET || s->nodes[i].type == KF3DS_NODE_LTARGET;
     if (!targets)
         return;
     while (size < targets * 2u && size < 0x40000000u)

@@ -39,7 +39,8 @@ static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int 
 {
     double fp = 1.0, fn = 1.0;
     double tm, cm, cp, bm, bp;
-    if (both && !(c->spline_flags & (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS))) {
+    if (both &&
+        !(c->spline_flags & (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS))) {
         /* No tension, continuity or bias (most keys): the products below
          * reduce to these exactly (their other factors are 1). */
         double dt = 0.5 * (dt_prev + dt_next);

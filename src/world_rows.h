@@ -96,7 +96,8 @@ static inline __attribute__((always_inline)) int multiply_rows(const float (*a)[
             memcpy(&bits, &ar, sizeof bits);
             bits &= last;
             memcpy(&e, &bits, sizeof e);
-            w = KF3DS__SPLAT(ar, 0) * l0 + KF3DS__SPLAT(ar, 1) * l1 + KF3DS__SPLAT(ar, 2) * l2 + e;
+            w = KF3DS__SPLAT(ar, 0) * l0 + KF3DS__SPLAT(ar, 1) * l1 +
+                KF3DS__SPLAT(ar, 2) * l2 + e;
         }
         {
             kf3ds__i4 bits;
@@ -109,7 +110,8 @@ static inline __attribute__((always_inline)) int multiply_rows(const float (*a)[
     return (both[0] | both[1]) == 0;
 }
 #else
-static inline int multiply_rows(const float (*a)[4], const float l[3][4], int built, float (*out)[4])
+static inline int multiply_rows(const float (*a)[4], const float l[3][4], int built,
+                                float (*out)[4])
 {
     int i, j, ok = 1;
     (void)built;
@@ -130,7 +132,8 @@ static inline int multiply_rows(const float (*a)[4], const float l[3][4], int bu
 static inline void kf3ds__world_rows(const kf3ds_mat4 *parent, const float l[3][4], int built,
                                      kf3ds_mat4 *world)
 {
-    int ok = multiply_rows(parent ? (const float(*)[4])parent->m : NULL, l, built, world->m);
+    int ok =
+        multiply_rows(parent ? (const float(*)[4])parent->m : NULL, l, built, world->m);
     world->m[3][0] = world->m[3][1] = world->m[3][2] = 0.0f;
     world->m[3][3] = 1.0f;
     if (!ok)

@@ -275,7 +275,8 @@ int main(int argc, char **argv)
         }
     bench_render_view(scene, frames, width, height, poses, &view);
     projection(&view, width, height);
-    draw_frame(scene, meshes, bench_render_frame(scene, 0, frames), &view, poses); /* warm-up */
+    /* warm-up */
+    draw_frame(scene, meshes, bench_render_frame(scene, 0, frames), &view, poses);
     for (runs = 0; bench_render_more_runs(runs, total); runs++) {
         unsigned long sub = 0;
         t0 = now_ms();
