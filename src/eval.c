@@ -35,6 +35,19 @@ static KF3DS__ALWAYS_INLINE void place(const kf3ds__plan_node *r, kf3ds_pose *p,
         plan_object_rows(p->position, p->rotation, p->scale, l);
         break;
     default:
+        if (!parent) {
+            /* a root camera, light or target: T(position) itself, whose
+             * only entries that can be out of range are the position's */
+            static const kf3ds_mat4 identity = { { { 1, 0, 0, 0 }, { 0, 1, 0, 0 },
+                                                   { 0, 0, 1, 0 }, { 0, 0, 0, 1 } } };
+            p->world = identity;
+            p->world.m[0][3] = p->position[0];
+            p->world.m[1][3] = p->position[1];
+            p->world.m[2][3] = p->position[2];
+            if (!kf3ds__in_range(p->position, 3, KF3DS__MAX_WORLD))
+                clamp_rows(&p->world.m[0][0]);
+            return;
+        }
         plan_translation_rows(p->position, l);
         break;
     }
@@ -67,14 +80,14 @@ static void place_local(const kf3ds__plan_node *r, kf3ds_pose *p)
  * a test per kind rather than a switch, so that each test's branch sees the
  * same outcome for every node of a type (a switch's one indirect jump, taken
  * to a different case per track, mispredicted). */
-static void eval_vector_view(const kf3ds__track_view *v, double frame, unsigned flags,
-                             uint32_t *hint, float *out)
+static KF3DS__ALWAYS_INLINE void eval_vector_view(const kf3ds__track_view *v, double frame,
+                                                  unsigned flags, uint32_t *hint, float *out)
 {
     view_vector(v, frame, flags, hint, out, 3);
 }
 
-static void eval_scalar_view(const kf3ds__track_view *v, double frame, unsigned flags,
-                             uint32_t *hint, float *out)
+static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, double frame,
+                                                  unsigned flags, uint32_t *hint, float *out)
 {
     view_vector(v, frame, flags, hint, out, 1);
 }

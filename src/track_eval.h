@@ -127,30 +127,43 @@ static inline uint32_t view_search(const kf3ds__track_view *v, double t)
 /* The segment search, trying the hinted segment and the one after it first:
  * during playback that is nearly always where t is, and the records carry
  * their frames, so the packed frames are only read when the hint misses.
- * The hint is untrusted (it lives in the caller's poses): checked before use. */
+ * The hint is untrusted (it lives in the caller's poses): checked before use.
+ * Returns the number of keys at or before t. */
 static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t *hint)
 {
     uint32_t n = v->num_keys, h = *hint, i, count;
     for (i = 0; i < 2; i++, h++) {
-        if (h < n - 1) { /* n >= 1 */
-            int32_t f0, f1;
-            if (v->seg) {
-                const float *rec = v->seg + (size_t)h * v->stride;
-                f0 = seg_frame(rec, 0);
-                f1 = seg_frame(rec, 1);
-            } else {
-                f0 = v->frames[h];
-                f1 = v->frames[h + 1];
-            }
-            if ((double)f0 <= t && t < (double)f1) {
-                *hint = h;
-                return h + 1;
-            }
+        if (h < n - 1 && (double)v->frames[h] <= t && t < (double)v->frames[h + 1]) {
+            *hint = h;
+            return h + 1;
         }
     }
     count = view_search(v, t);
     *hint = count ? count - 1 : 0;
     return count;
+}
+
+/* The same for a track with records: the record of the segment t is in, or
+ * NULL when t is before the first key or at or after the last (*count then
+ * says which: 0, or num_keys). */
+static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
+                                        uint32_t *count)
+{
+    uint32_t n = v->num_keys, h = *hint, i, c;
+    for (i = 0; i < 2; i++, h++) {
+        if (h < n - 1) { /* n >= 2 */
+            const float *rec = v->seg + (size_t)h * v->stride;
+            if ((double)seg_frame(rec, 0) <= t && t < (double)seg_frame(rec, 1)) {
+                *hint = h;
+                *count = h + 1;
+                return rec;
+            }
+        }
+    }
+    c = view_search(v, t);
+    *hint = c ? c - 1 : 0;
+    *count = c;
+    return c == 0 || c >= n ? NULL : v->seg + (size_t)(c - 1) * v->stride;
 }
 
 /* ---- interpolation -------------------------------------------------------- */
@@ -299,22 +312,28 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 /* ---- evaluating a track through its view ---------------------------------
  * Each writes the track's value at `frame` to out and updates *hint. */
 
-/* POS, SCL, COL (dims 3), FOV, ROLL, HOT, FALL (dims 1). */
+/* POS, SCL, COL (dims 3), FOV, ROLL, HOT, FALL (dims 1). Always inlined:
+ * per track, a call costs as much as the evaluation on a hint. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void view_vector(const kf3ds__track_view *v, double frame, unsigned flags,
                                uint32_t *hint, float *out, int dims)
 {
     double t = view_time(v, frame);
-    uint32_t count = view_count(v, t, hint);
+    uint32_t count;
     const float *rec;
     float u;
     int d;
-    if (count == 0 || count >= v->num_keys || !v->seg) {
-        const kf3ds_key *k = &v->keys[count ? count - 1 : 0];
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+        const kf3ds_key *k;
+        if (!v->seg)
+            count = view_count(v, t, hint);
+        k = &v->keys[count ? count - 1 : 0];
         for (d = 0; d < dims; d++)
             out[d] = k->value[d];
         return;
     }
-    rec = v->seg + (size_t)(count - 1) * v->stride;
     u = view_u(v, rec, t, flags);
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
     if (dims == 3) {
@@ -345,14 +364,15 @@ static inline void view_rotation(const kf3ds__track_view *v, double frame, unsig
                                  uint32_t *hint, float out[4], kf3ds__squad_batch *batch)
 {
     double t = view_time(v, frame);
-    uint32_t count = view_count(v, t, hint);
+    uint32_t count;
     const float *rec;
     float u;
-    if (count == 0 || count >= v->num_keys || !v->seg) {
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+        if (!v->seg)
+            count = view_count(v, t, hint);
         memcpy(out, v->keys[count ? count - 1 : 0].quat, 4 * sizeof(float));
         return;
     }
-    rec = v->seg + (size_t)(count - 1) * v->stride;
     u = view_u(v, rec, t, flags);
     if (rec[24] != 0.0f) {
         /* A half turn or more: turn the whole increment linearly
