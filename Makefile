@@ -53,8 +53,8 @@ TEST_SUPPORT := $(BUILD)/tests/libsupport.a
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds data/textured.3ds
 MANPAGE   := docs/kf3ds.1
 
-.PHONY: all lib test check check-core run images bench data install clean deps-build deps-test \
-        deps-bench c99 npm-tools export-image
+.PHONY: all lib test check check-core run images bench bench-callgrind data install clean \
+        deps-build deps-test deps-bench c99 npm-tools export-image
 all: $(BUILD)/libkf3ds.a $(BUILD)/libkf3ds.so $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds_render.so \
      $(BUILD)/kf3ds \
      $(BUILD)/kf3ds-bench $(BUILD)/mk3ds $(BUILD)/play $(BUILD)/kfb-eval $(BUILD)/kfb-print \
@@ -134,7 +134,7 @@ $(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(LIBS_ALL)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(LIBS_ALL) \
 	  $(FRONT_LIBS) $(LDLIBS)
 
-$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_clock.h $(LIBS_ALL)
+$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_common.h tools/bench_render_common.h $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(LIBS_ALL) $(LDLIBS)
 
@@ -259,12 +259,30 @@ data: $(BUILD)/mk3ds
 
 bench: all deps-bench
 	$(MAKE) $(BUILD)/bench-lib3ds
+	@if pkg-config --exists osmesa; then $(MAKE) $(BUILD)/bench-osmesa; \
+	else echo "bench: no libosmesa6-dev: the rendering comparison with Mesa is left out"; fi
 	sh tools/bench.sh $(BUILD)
+
+# Instructions per node evaluation and per loaded byte (callgrind), on the
+# files `make bench` generated; BENCH_CG_LIB3DS=1 counts lib3ds's too (slow).
+bench-callgrind: all
+	$(MAKE) $(BUILD)/bench-lib3ds
+	@sh tools/ensure-deps.sh valgrind
+	sh tools/bench_callgrind.sh $(BUILD)
 
 deps-bench:
 	@sh tools/ensure-deps.sh lib3ds-dev
+	@sh tools/ensure-deps.sh libosmesa6-dev || true
 
-$(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_clock.h
+# Mesa's OSMesa (llvmpipe), the rendering comparison of make bench; built only
+# where libosmesa6-dev is installed.
+$(BUILD)/bench-osmesa: tools/bench_osmesa.c tools/bench_common.h tools/bench_render_common.h \
+                       $(LIBS_ALL)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench_osmesa.c $(LIBS_ALL) \
+	  $$(pkg-config --libs osmesa) $(LDLIBS)
+
+$(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_common.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
 

@@ -302,14 +302,13 @@ typedef struct kf3ds_key {
     /* POS/SCL/COL: value[0..2]; FOV/ROLL/HOT/FALL: value[0];
      * ROT: value[0] = angle (radians, relative to the previous key), value[1..3] = axis. */
     float value[4];
-    /* ROT only: the accumulated absolute rotation Q_k (x, y, z, w). */
+    /* ROT only: the accumulated absolute rotation Q_k (x, y, z, w); else 0. */
     float quat[4];
-    /* MORPH only: the target object name and its mesh index (or KF3DS_NONE). */
-    const char *morph_name;
+    /* MORPH only: the target object's mesh index (or KF3DS_NONE) and name. */
     int32_t morph_mesh;
-    /* Derived at load for evaluation: for vector/scalar tracks the incoming and
-     * outgoing Hermite tangents; for rotations the squad control quaternions. */
-    float tan_in[4], tan_out[4];
+    const char *morph_name;
+    /* (The tangents and squad controls derived at load live in the track's
+     * private segment records, where evaluation reads them.) */
 } kf3ds_key;
 
 /* Track flags: low two bits 0 single, 1 wrap, 2 repeat, 3 loop (see docs). */

@@ -1,272 +1,177 @@
 /* Node and scene evaluation, mesh placement and camera views
  * (docs/evaluation.md, "Transforms", "Mesh placement", "Cameras").
  * Nothing here allocates or writes to the scene. */
-#include "track_eval.h"
+#include "eval_plan.h"
 #include "kmath.h"
-#include "value_range.h"
+#include "scene_internal.h"
+#include "world_rows.h"
 #include <math.h>
 #include <string.h>
 
-#define BIT(k) (1u << (k))
-/* NODE_HDR flags1: the node starts hidden (docs/evaluation.md, "Hide and morph tracks"). */
-#define NODE_HIDDEN 0x0800
-
-/* Keeps the three top rows of a matrix within ±KF3DS__MAX_WORLD (NaN, which
- * finite inputs cannot produce, would become 0): a long chain of scaled
- * nodes must not overflow to infinity (docs/robustness.md). The check is
- * branch-free and nearly always passes. */
-static int rows_in_range(const float *v)
-{
-    int i, ok = 1;
-    for (i = 0; i < 12; i++)
-        ok &= fabsf(v[i]) <= KF3DS__MAX_WORLD;
-    return ok;
-}
-
-static void clamp_rows(float *v)
-{
-    int i;
-    for (i = 0; i < 12; i++)
-        v[i] = v[i] > KF3DS__MAX_WORLD    ? KF3DS__MAX_WORLD
-               : v[i] < -KF3DS__MAX_WORLD ? -KF3DS__MAX_WORLD
-               : v[i] == v[i]             ? v[i]
-                                          : 0.0f;
-}
-
-static void bound_matrix(kf3ds_mat4 *m)
-{
-    if (!rows_in_range(&m->m[0][0]))
-        clamp_rows(&m->m[0][0]);
-}
-
-/* out = a · L for the three top rows: row i is a_i0·L0 + a_i1·L1 + a_i2·L2 +
- * (0, 0, 0, a_i3); L itself when a is NULL (a root). The range check of bound_matrix is done on the values
- * before they are stored (reading them back as vectors right after they are
- * stored would stall on store forwarding); returns 0 when one is out of
- * range. With GCC or clang in vector form; the plain form does the same
- * operations in the same order, so both give the same bits (make plain-check;
- * -DKF3DS_PLAIN_C selects it). */
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-typedef float kf3ds__v4 __attribute__((vector_size(16)));
-typedef int kf3ds__i4 __attribute__((vector_size(16)));
-
-static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[4])
-{
-    /* Built from the values, not loaded: l was just written element-wise. */
-    kf3ds__v4 l0 = { l[0][0], l[0][1], l[0][2], l[0][3] };
-    kf3ds__v4 l1 = { l[1][0], l[1][1], l[1][2], l[1][3] };
-    kf3ds__v4 l2 = { l[2][0], l[2][1], l[2][2], l[2][3] };
-    kf3ds__v4 lim = { KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD };
-    kf3ds__i4 in = { -1, -1, -1, -1 };
-    int i;
-    for (i = 0; i < 3; i++) {
-        kf3ds__v4 w = i == 0 ? l0 : i == 1 ? l1 : l2;
-        if (a) {
-            /* Scalars broadcast explicitly: where float arithmetic has excess
-             * precision (68k, x87) a scalar operand would be a long double. */
-            kf3ds__v4 a0 = { a[i][0], a[i][0], a[i][0], a[i][0] };
-            kf3ds__v4 a1 = { a[i][1], a[i][1], a[i][1], a[i][1] };
-            kf3ds__v4 a2 = { a[i][2], a[i][2], a[i][2], a[i][2] };
-            kf3ds__v4 e = { 0.0f, 0.0f, 0.0f, a[i][3] };
-            w = a0 * l0 + a1 * l1 + a2 * l2 + e;
-        }
-        memcpy(out[i], &w, sizeof w);
-        in &= (w <= lim) & (w >= -lim); /* false for NaN */
-    }
-    return (in[0] & in[1] & in[2] & in[3]) != 0;
-}
+/* The per-node steps are inlined into kf3ds_scene_eval's loop: they are
+ * small beside the calls' cost on a node with constant tracks. */
+#if defined(__GNUC__)
+#define KF3DS__ALWAYS_INLINE inline __attribute__((always_inline))
 #else
-static int multiply_rows(const float (*a)[4], const float l[3][4], float (*out)[4])
-{
-    int i, j, ok = 1;
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 4; j++) {
-            float w = !a ? l[i][j]
-                         : a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
-                               (j == 3 ? a[i][3] : 0.0f);
-            ok &= fabsf(w) <= KF3DS__MAX_WORLD;
-            out[i][j] = w;
-        }
-    return ok;
-}
+#define KF3DS__ALWAYS_INLINE inline
 #endif
 
-/* world = parent · T(pos) · R(rot) · S(scl) for objects, parent · T(pos) for
- * cameras, lights and targets, identity for ambient (docs/evaluation.md,
- * "Transforms"); parent may be NULL. One pass, written
- * once: this runs for every node of every frame. */
-static void place(const kf3ds_node *n, kf3ds_pose *p, const kf3ds_mat4 *parent)
+/* The world matrix, once the pose's values are in: parent · L, L the local
+ * matrix: T(pos)·R(rot)·S(scl) for objects, T(pos) for cameras, lights and
+ * targets (docs/evaluation.md, "Transforms"), or the plan's for a node that
+ * never moves; parent may be NULL. This runs for every node of every frame. */
+static KF3DS__ALWAYS_INLINE void place(const kf3ds__plan_node *r, kf3ds_pose *p,
+                                       const kf3ds_mat4 *parent)
 {
-    const float(*a)[4] = parent ? (const float(*)[4])parent->m : NULL;
     float l[3][4];
-    int i, j, ok;
-    if (n->type == KF3DS_NODE_AMBIENT) {
+    switch (r->local) {
+    case PLAN_LOCAL_STATIC:
+        memcpy(&p->world, plan_tail(r), sizeof p->world);
+        return;
+    case PLAN_LOCAL_FIXED:
+        kf3ds__world_rows(parent, (const float(*)[4])plan_tail(r), 0, &p->world);
+        return;
+    case PLAN_LOCAL_TRS:
+        plan_object_rows(p->position, p->rotation, p->scale, l);
+        break;
+    default:
+        if (!parent) {
+            /* a root camera, light or target: T(position) itself, whose
+             * only entries that can be out of range are the position's */
+            static const kf3ds_mat4 identity = { { { 1, 0, 0, 0 }, { 0, 1, 0, 0 },
+                                                   { 0, 0, 1, 0 }, { 0, 0, 0, 1 } } };
+            p->world = identity;
+            p->world.m[0][3] = p->position[0];
+            p->world.m[1][3] = p->position[1];
+            p->world.m[2][3] = p->position[2];
+            if (!kf3ds__in_range(p->position, 3, KF3DS__MAX_WORLD))
+                clamp_rows(&p->world.m[0][0]);
+            return;
+        }
+        plan_translation_rows(p->position, l);
+        break;
+    }
+    kf3ds__world_rows(parent, (const float(*)[4])l, 1, &p->world);
+}
+
+/* The node's own local matrix as its world (kf3ds_node_eval multiplies the
+ * ancestors' on): for a node that never moves, made from the plan's values
+ * as the plan made its world. */
+static void place_local(const kf3ds__plan_node *r, kf3ds_pose *p)
+{
+    float l[3][4];
+    if (r->type == KF3DS_NODE_AMBIENT) {
         kf3ds_mat4_identity(&p->world);
         return;
     }
-    if (n->type == KF3DS_NODE_OBJECT) {
-        const float *q = p->rotation;
-        float x = q[0], y = q[1], z = q[2], w = q[3];
-        float len = x * x + y * y + z * z + w * w;
-        float k = len > 0.0f ? 2.0f / len : 0.0f;
-        float xx = x * x * k, yy = y * y * k, zz = z * z * k;
-        float xy = x * y * k, xz = x * z * k, yz = y * z * k;
-        float wx = w * x * k, wy = w * y * k, wz = w * z * k;
-        l[0][0] = (1.0f - (yy + zz)) * p->scale[0];
-        l[0][1] = (xy - wz) * p->scale[1];
-        l[0][2] = (xz + wy) * p->scale[2];
-        l[1][0] = (xy + wz) * p->scale[0];
-        l[1][1] = (1.0f - (xx + zz)) * p->scale[1];
-        l[1][2] = (yz - wx) * p->scale[2];
-        l[2][0] = (xz - wy) * p->scale[0];
-        l[2][1] = (yz + wx) * p->scale[1];
-        l[2][2] = (1.0f - (xx + yy)) * p->scale[2];
-    } else {
-        for (i = 0; i < 3; i++)
-            for (j = 0; j < 3; j++)
-                l[i][j] = i == j ? 1.0f : 0.0f;
+    if (r->local != PLAN_LOCAL_STATIC) {
+        place(r, p, NULL);
+        return;
     }
-    l[0][3] = p->position[0];
-    l[1][3] = p->position[1];
-    l[2][3] = p->position[2];
-    ok = multiply_rows(a, (const float(*)[4])l, p->world.m);
-    p->world.m[3][0] = p->world.m[3][1] = p->world.m[3][2] = 0.0f;
-    p->world.m[3][3] = 1.0f;
-    if (!ok)
-        clamp_rows(&p->world.m[0][0]);
+    if (r->type == KF3DS_NODE_OBJECT)
+        plan_object_rows(p->position, p->rotation, p->scale, l);
+    else
+        plan_translation_rows(p->position, l);
+    kf3ds__world_rows(NULL, (const float(*)[4])l, 1, &p->world);
 }
 
-/* Memory wanted soon: a node's and its pose's cache lines that evaluation
- * reads, and the segment records its hints point to (position, rotation,
- * scale). Always inlined: GCC deems a function that only prefetches "pure"
- * and deletes calls to it. */
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-static inline __attribute__((always_inline)) void prefetch_node(const kf3ds_node *n,
-                                                                const kf3ds_pose *p)
+/* The tracks other than an object's position, rotation and scale, each in
+ * its own small function: called in kind order (the order of the views), by
+ * a test per kind rather than a switch, so that each test's branch sees the
+ * same outcome for every node of a type (a switch's one indirect jump, taken
+ * to a different case per track, mispredicted). */
+static KF3DS__ALWAYS_INLINE void eval_vector_view(const kf3ds__track_view *v, double frame,
+                                                  unsigned flags, uint32_t *hint, float *out)
 {
-    /* The node's first 128 bytes hold what evaluation reads of an object
-     * (type to active_tracks_, then tracks[0..2]: position, rotation, scale). */
-    const char *c = (const char *)n;
-    __builtin_prefetch(c);
-    __builtin_prefetch(c + 64);
-    __builtin_prefetch(p->segment_hint_);
+    view_vector(v, frame, flags, hint, out, 3);
 }
 
-static inline __attribute__((always_inline)) void prefetch_records(const kf3ds_node *n,
-                                                                   const kf3ds_pose *p)
+static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, double frame,
+                                                  unsigned flags, uint32_t *hint, float *out)
 {
-    unsigned k;
-    for (k = 0; k < 3; k++)
-        if ((n->active_tracks_ & (1u << k)) && p->segment_hint_[k] + 1 < n->tracks[k].num_keys) {
-            size_t stride = kf3ds__seg_stride((kf3ds_track_kind)k), off;
-            const float *rec = n->tracks[k].segments_ + (size_t)p->segment_hint_[k] * stride;
-            for (off = 0; off < stride; off += 16) /* every 64-byte line of the record */
-                __builtin_prefetch(rec + off);
-        }
+    view_vector(v, frame, flags, hint, out, 1);
 }
-#else
-#define prefetch_node(n, p) ((void)(n), (void)(p))
-#define prefetch_records(n, p) ((void)(n), (void)(p))
-#endif
 
-/* The node's pose from its tracks, all but the world matrix. Squad
- * rotations go to the batch, which writes p->rotation when it runs. The
- * segment hints in *p are kept; every other field is written. */
-static void eval_tracks(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
-                        kf3ds_pose *p, kf3ds__squad_batch *batch)
+#define BIT(k) (1u << (k))
+#define OBJECT_TRS (BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))
+
+/* The node's pose from its plan record, all but the world matrix: the
+ * record's values (defaults and constant tracks), then each animated track.
+ * Squad rotations go to the batch, which writes p->rotation when it runs.
+ * The segment hints in *p are kept; every other field is written. The
+ * commonest node, an object whose position, rotation and scale are all
+ * animated and nothing else, has its three tracks inline. */
+static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double frame,
+                                             unsigned flags, kf3ds_pose *p,
+                                             kf3ds__squad_batch *batch)
 {
-    unsigned active = n->active_tracks_;
-    const kf3ds_track *t = n->tracks;
+    const kf3ds__track_view *v = plan_views(r);
+    unsigned animated = r->animated;
     uint32_t *hint = p->segment_hint_;
-    float v[4];
-
-    p->position[0] = p->position[1] = p->position[2] = 0.0f;
-    kf3ds__quat_identity(p->rotation);
-    p->scale[0] = p->scale[1] = p->scale[2] = 1.0f;
-    p->color[0] = p->color[1] = p->color[2] = 0.0f;
-    p->fov = p->roll = p->hotspot = p->falloff = 0.0f;
-    p->hidden = (n->flags1 & NODE_HIDDEN) != 0;
-    p->morph_mesh = KF3DS_NONE;
-    if (n->type == KF3DS_NODE_CAMERA && n->camera != KF3DS_NONE) {
-        p->fov = s->cameras[n->camera].fov;
-        p->roll = s->cameras[n->camera].roll;
-    } else if (n->type >= KF3DS_NODE_LIGHT && n->light != KF3DS_NONE) {
-        const kf3ds_light *l = &s->lights[n->light];
-        memcpy(p->color, l->color, sizeof p->color);
-        p->hotspot = l->hotspot;
-        p->falloff = l->falloff;
-        p->roll = l->roll;
-    } else if (n->type == KF3DS_NODE_AMBIENT) {
-        memcpy(p->color, s->ambient, sizeof p->color);
+    memcpy(p->position, r->values, PLAN_POSE_VALUES);
+    if (!animated)
+        return;
+    if (animated == OBJECT_TRS) {
+        view_vector(&v[0], frame, flags, &hint[KF3DS_TRACK_POS], p->position, 3);
+        view_rotation(&v[1], frame, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
+        view_vector(&v[2], frame, flags, &hint[KF3DS_TRACK_SCL], p->scale, 3);
+        return;
     }
-
-    if (active & BIT(KF3DS_TRACK_POS)) {
-        kf3ds__track_eval_hinted(&t[KF3DS_TRACK_POS], KF3DS_TRACK_POS, frame, flags, v,
-                                 &hint[KF3DS_TRACK_POS], NULL);
-        memcpy(p->position, v, sizeof p->position);
+    if (animated & BIT(KF3DS_TRACK_POS))
+        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_POS], p->position);
+    if (animated & BIT(KF3DS_TRACK_ROT))
+        view_rotation(v++, frame, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
+    if (animated & BIT(KF3DS_TRACK_SCL))
+        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_SCL], p->scale);
+    if (animated & BIT(KF3DS_TRACK_FOV))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_FOV], &p->fov);
+    if (animated & BIT(KF3DS_TRACK_ROLL))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_ROLL], &p->roll);
+    if (animated & BIT(KF3DS_TRACK_COL))
+        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_COL], p->color);
+    if (animated & BIT(KF3DS_TRACK_MORPH)) {
+        p->morph_mesh = v->keys[view_morph_key(v, frame, &hint[KF3DS_TRACK_MORPH])].morph_mesh;
+        v++;
     }
-    if (active & BIT(KF3DS_TRACK_ROT))
-        kf3ds__track_eval_hinted(&t[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, frame, flags,
-                                 p->rotation, &hint[KF3DS_TRACK_ROT], batch);
-    if (active & BIT(KF3DS_TRACK_SCL)) {
-        kf3ds__track_eval_hinted(&t[KF3DS_TRACK_SCL], KF3DS_TRACK_SCL, frame, flags, v,
-                                 &hint[KF3DS_TRACK_SCL], NULL);
-        memcpy(p->scale, v, sizeof p->scale);
-    }
-    if (active & ~(BIT(KF3DS_TRACK_POS) | BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))) {
-        if (active & BIT(KF3DS_TRACK_COL)) {
-            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_COL], KF3DS_TRACK_COL, frame, flags, v,
-                                     &hint[KF3DS_TRACK_COL], NULL);
-            memcpy(p->color, v, sizeof p->color);
-        }
-        if (active & BIT(KF3DS_TRACK_FOV))
-            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_FOV], KF3DS_TRACK_FOV, frame, flags, v,
-                                     &hint[KF3DS_TRACK_FOV], NULL), p->fov = v[0];
-        if (active & BIT(KF3DS_TRACK_ROLL))
-            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_ROLL], KF3DS_TRACK_ROLL, frame, flags, v,
-                                     &hint[KF3DS_TRACK_ROLL], NULL), p->roll = v[0];
-        if (active & BIT(KF3DS_TRACK_HOT))
-            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_HOT], KF3DS_TRACK_HOT, frame, flags, v,
-                                     &hint[KF3DS_TRACK_HOT], NULL), p->hotspot = v[0];
-        if (active & BIT(KF3DS_TRACK_FALL))
-            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_FALL], KF3DS_TRACK_FALL, frame, flags, v,
-                                     &hint[KF3DS_TRACK_FALL], NULL), p->falloff = v[0];
-        if (active & BIT(KF3DS_TRACK_HIDE)) {
-            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_HIDE], KF3DS_TRACK_HIDE, frame, flags, v,
-                                     &hint[KF3DS_TRACK_HIDE], NULL);
-            p->hidden |= v[0] != 0.0f;
-        }
-        if (active & BIT(KF3DS_TRACK_MORPH)) {
-            uint32_t k;
-            kf3ds__track_eval_hinted(&t[KF3DS_TRACK_MORPH], KF3DS_TRACK_MORPH, frame, flags, v,
-                                     &hint[KF3DS_TRACK_MORPH], NULL);
-            k = (uint32_t)v[0];
-            if (k < t[KF3DS_TRACK_MORPH].num_keys)
-                p->morph_mesh = t[KF3DS_TRACK_MORPH].keys[k].morph_mesh;
-        }
-    }
+    if (animated & BIT(KF3DS_TRACK_HOT))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_HOT], &p->hotspot);
+    if (animated & BIT(KF3DS_TRACK_FALL))
+        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_FALL], &p->falloff);
+    if (animated & BIT(KF3DS_TRACK_HIDE))
+        p->hidden |= (uint8_t)view_hidden(v, frame, &hint[KF3DS_TRACK_HIDE]);
 }
+typedef char kf3ds__track_kinds_in_view_order
+    [KF3DS_TRACK_POS == 0 && KF3DS_TRACK_ROT == 1 && KF3DS_TRACK_SCL == 2 &&
+     KF3DS_TRACK_FOV == 3 && KF3DS_TRACK_ROLL == 4 && KF3DS_TRACK_COL == 5 &&
+     KF3DS_TRACK_MORPH == 6 && KF3DS_TRACK_HOT == 7 && KF3DS_TRACK_FALL == 8 &&
+     KF3DS_TRACK_HIDE == 9 ? 1 : -1];
 
-/* One node's whole pose; parent is the parent's world matrix, NULL for roots. */
-static void eval_local(const kf3ds_scene *s, const kf3ds_node *n, double frame, unsigned flags,
-                       const kf3ds_mat4 *parent, kf3ds_pose *p)
+/* One node's pose with its local matrix as the world (kf3ds_node_eval). */
+static void eval_one(const kf3ds__plan_node *r, double frame, unsigned flags, kf3ds_pose *p)
 {
     kf3ds__squad_batch batch;
     batch.n = 0;
-    eval_tracks(s, n, frame, flags, p, &batch);
+    eval_values(r, frame, flags, p, &batch);
     squad_batch_run(&batch);
-    place(n, p, parent);
+    place_local(r, p);
+}
+
+static const kf3ds__plan *plan_of(const kf3ds_scene *scene)
+{
+    const kf3ds__scene_internal *in = (const kf3ds__scene_internal *)scene->internal_;
+    return in && in->plan && in->plan->num_nodes == scene->num_nodes ? in->plan : NULL;
 }
 
 void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsigned flags,
                      kf3ds_pose *out)
 {
+    const kf3ds__plan *plan;
     int32_t p;
     uint32_t guard = 0;
-    if (!scene || !out || node >= scene->num_nodes)
+    if (!scene || !out || node >= scene->num_nodes || !(plan = plan_of(scene)))
         return;
     memset(out->segment_hint_, 0, sizeof out->segment_hint_); /* one-shot: no hints */
-    eval_local(scene, &scene->nodes[node], frame, flags, NULL, out);
+    eval_one(plan_record(plan, node), frame, flags, out);
     if (scene->nodes[node].type == KF3DS_NODE_AMBIENT)
         return;
     /* Ancestors multiply on the left, one at a time: no stack needed. */
@@ -274,44 +179,93 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
          p = scene->nodes[p].parent) {
         kf3ds_pose pp;
         memset(pp.segment_hint_, 0, sizeof pp.segment_hint_);
-        eval_local(scene, &scene->nodes[p], frame, flags, NULL, &pp);
+        eval_one(plan_record(plan, (uint32_t)p), frame, flags, &pp);
         kf3ds__mat4_mul_affine(&pp.world, &out->world, &out->world);
         bound_matrix(&out->world);
     }
 }
 
-/* Nodes go in groups of KF3DS__SQUAD_LANES (in evaluation order): the
- * tracks of the whole group, then its squad batch, then the world matrices,
- * parents first, which the order guarantees across and within groups. */
+/* Memory wanted soon: a pose's lines (its hints are read, all of it is
+ * written), and the segment records a record's hints point to. Always
+ * inlined: GCC deems a function that only prefetches "pure" and deletes
+ * calls to it. */
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+static inline __attribute__((always_inline)) void prefetch_pose(const kf3ds_pose *p)
+{
+    const char *c = (const char *)p;
+    __builtin_prefetch(c, 1);
+    __builtin_prefetch(c + 64, 1);
+    __builtin_prefetch(c + 128, 1);
+}
+
+/* The first three views' records (a branch per view would mispredict on
+ * nodes whose number of animated tracks varies): addresses computed for all
+ * three, a missing view's falling back to the first one's, and worked out
+ * as integers, since a stale hint may point anywhere (prefetching any
+ * address is harmless). */
+static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds__plan_node *r,
+                                                                    const kf3ds_pose *p)
+{
+    const kf3ds__track_view *v0 = plan_views(r);
+    unsigned k, n = r->num_tracks;
+    for (k = 0; k < 3; k++) {
+        const kf3ds__track_view *v = v0 + (k < n ? k : 0);
+        uintptr_t rec = (uintptr_t)v->seg +
+                        (uintptr_t)p->segment_hint_[v->kind] * v->stride * sizeof(float);
+        __builtin_prefetch((const void *)rec);
+        __builtin_prefetch((const void *)(rec + (v->stride - 1) * sizeof(float)));
+    }
+}
+#else
+#define prefetch_pose(p) ((void)(p))
+#define prefetch_segments(r, p) ((void)(r), (void)(p))
+#endif
+
+/* Nodes go in groups of KF3DS__SQUAD_LANES in evaluation order (the plan's
+ * order): the values of the whole group, then its squad batch, then the
+ * world matrices, parents first, which the order guarantees across and
+ * within groups (a node that never moves gets its world with its values). */
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
 {
+    const kf3ds__plan *plan;
+    const kf3ds__plan_node *r, *ahead, *placing[KF3DS__SQUAD_LANES];
     kf3ds__squad_batch batch;
     uint32_t i, j, end, num;
-    if (!scene || !poses || !scene->eval_order)
+    unsigned k, n;
+    int in_order;
+    if (!scene || !poses || !(plan = plan_of(scene)))
         return;
-    num = scene->num_nodes;
+    num = plan->num_nodes;
+    in_order = plan->in_node_order;
+    r = ahead = (const kf3ds__plan_node *)(const void *)plan->records;
+    for (i = 0; i < num && i < KF3DS__SQUAD_LANES; i++)
+        ahead = plan_next(ahead);
     batch.n = 0;
     for (i = 0; i < num; i = end) {
         end = num - i > KF3DS__SQUAD_LANES ? i + KF3DS__SQUAD_LANES : num;
-        for (j = i; j < end; j++) {
-            uint32_t idx = scene->eval_order[j];
-            /* Memory ahead of use: nodes and hints two groups ahead, then
-             * the records their hints point to one group ahead. */
-            if (j + 2 * KF3DS__SQUAD_LANES < num) {
-                uint32_t a = scene->eval_order[j + 2 * KF3DS__SQUAD_LANES];
-                prefetch_node(&scene->nodes[a], &poses[a]);
-            }
+        for (j = i, n = 0; j < end; j++, r = plan_next(r)) {
+            kf3ds_pose *p = &poses[r->node];
+            /* Memory ahead of use: poses two groups ahead (when they are not
+             * in memory order, which the hardware would see), then the
+             * segment records their hints point to one group ahead. */
+            if (!in_order && j + 2 * KF3DS__SQUAD_LANES < num)
+                prefetch_pose(&poses[scene->eval_order[j + 2 * KF3DS__SQUAD_LANES]]);
             if (j + KF3DS__SQUAD_LANES < num) {
-                uint32_t a = scene->eval_order[j + KF3DS__SQUAD_LANES];
-                prefetch_records(&scene->nodes[a], &poses[a]);
+                if (ahead->num_tracks)
+                    prefetch_segments(ahead, &poses[ahead->node]);
+                ahead = plan_next(ahead);
             }
-            eval_tracks(scene, &scene->nodes[idx], frame, flags, &poses[idx], &batch);
+            eval_values(r, frame, flags, p, &batch);
+            if (r->local == PLAN_LOCAL_STATIC)
+                memcpy(&p->world, plan_tail(r), sizeof p->world);
+            else
+                placing[n++] = r;
         }
-        squad_batch_run(&batch);
-        for (j = i; j < end; j++) {
-            uint32_t idx = scene->eval_order[j];
-            const kf3ds_node *n = &scene->nodes[idx];
-            place(n, &poses[idx], n->parent != KF3DS_NONE ? &poses[n->parent].world : NULL);
+        if (batch.n)
+            squad_batch_run(&batch);
+        for (k = 0; k < n; k++) {
+            const kf3ds__plan_node *q = placing[k];
+            place(q, &poses[q->node], q->parent != KF3DS_NONE ? &poses[q->parent].world : NULL);
         }
     }
 }

@@ -32,39 +32,6 @@ void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle)
     q[3] = (float)cos(half);
 }
 
-/* In double, rounded once to float: the products of floats are exact in
- * double, so the result no longer depends on FLT_EVAL_METHOD (68881 and x87
- * evaluate float expressions in extended precision, SSE and PowerPC in
- * float) and the accumulated rotation keys are the same on every host. */
-void kf3ds__quat_mul(const float a[4], const float b[4], float out[4])
-{
-    double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-    double b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
-    float x = (float)(a3 * b0 + a0 * b3 + a1 * b2 - a2 * b1);
-    float y = (float)(a3 * b1 + a1 * b3 + a2 * b0 - a0 * b2);
-    float z = (float)(a3 * b2 + a2 * b3 + a0 * b1 - a1 * b0);
-    float w = (float)(a3 * b3 - a0 * b0 - a1 * b1 - a2 * b2);
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
-void kf3ds__quat_inv(const float q[4], float out[4])
-{
-    double l = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-               (double)q[3] * q[3];
-    if (fabs(l) < KF3DS__EPSILON) {
-        kf3ds__quat_identity(out);
-        return;
-    }
-    out[0] = (float)(-q[0] / l);
-    out[1] = (float)(-q[1] / l);
-    out[2] = (float)(-q[2] / l);
-    out[3] = (float)(q[3] / l);
-}
-
-
 void kf3ds__quat_ln(float q[4])
 {
     double s = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
@@ -79,11 +46,12 @@ void kf3ds__quat_ln(float q[4])
 void kf3ds__quat_exp(float q[4])
 {
     double om = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
-    double t = fabs(om) < KF3DS__EPSILON ? 1.0 : sin(om) / om;
+    double s = sin(om), c = cos(om); /* both always: the compiler makes one sincos */
+    double t = fabs(om) < KF3DS__EPSILON ? 1.0 : s / om;
     int i;
     for (i = 0; i < 3; i++)
         q[i] = (float)(q[i] * t);
-    q[3] = (float)cos(om);
+    q[3] = (float)c;
 }
 
 void kf3ds_mat4_identity(kf3ds_mat4 *out)

@@ -6,8 +6,10 @@
 #include "arena.h"
 #include "diag.h"
 #include "layout.h"
+#include "plan_build.h"
 #include "read_util.h"
 #include "readers.h"
+#include "scene_internal.h"
 #include <stdarg.h>
 #include <string.h>
 
@@ -121,6 +123,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     kf3ds_reader top, root_body;
     kf3ds_chunk root;
     kf3ds_chunk_result rr;
+    kf3ds__scene_internal *internal;
     const char *why;
 
     if (error)
@@ -154,11 +157,15 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     ctx.arena = kf3ds__arena_create(&allocator, ctx.limits.max_memory);
     ctx.scene = ctx.arena ? (kf3ds_scene *)kf3ds__arena_alloc(ctx.arena, 1, sizeof(kf3ds_scene))
                           : NULL;
-    if (!ctx.scene) {
+    internal = ctx.scene ? (kf3ds__scene_internal *)kf3ds__arena_alloc(ctx.arena, 1,
+                                                                      sizeof *internal)
+                         : NULL;
+    if (!internal) {
         kf3ds__arena_destroy(ctx.arena);
         return fail(error, KF3DS_ERR_NOMEM, 0, "out of memory");
     }
-    ctx.scene->internal_ = ctx.arena;
+    internal->arena = ctx.arena;
+    ctx.scene->internal_ = internal;
     ctx.scene->master_scale = 1.0f;
     if (options && (options->flags & KF3DS_LOAD_KEEP_SOURCE))
         ctx.source = (kf3ds__source *)kf3ds__arena_alloc(ctx.arena, 1, sizeof(kf3ds__source));
@@ -176,6 +183,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
             ctx.source->environment = ctx.scene->environment;
             ctx.scene->source_ = ctx.source;
         }
+        kf3ds__plan_build(&ctx);
     }
     if (kf3ds__arena_failed(ctx.arena)) {
         kf3ds_scene_free(ctx.scene);
@@ -188,6 +196,6 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
 
 void kf3ds_scene_free(kf3ds_scene *scene)
 {
-    if (scene)
-        kf3ds__arena_destroy((kf3ds__arena *)scene->internal_);
+    if (scene && scene->internal_)
+        kf3ds__arena_destroy(((kf3ds__scene_internal *)scene->internal_)->arena);
 }

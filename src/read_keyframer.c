@@ -47,11 +47,97 @@ static size_t value_size(kf3ds_track_kind kind)
     }
 }
 
+/* Little-endian fields of a key at p (the caller checked there is room). */
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+
+static float lef32(const unsigned char *p)
+{
+    uint32_t u = le32(p);
+    float f;
+    memcpy(&f, &u, sizeof f); /* IEEE single on every supported host */
+    return f;
+}
+
+/* The spline fields the flags announce, each 0 when absent. */
+static const unsigned char *read_spline_fast(const unsigned char *p, kf3ds_key *k)
+{
+    uint16_t f = k->spline_flags;
+    k->tension = f & KF3DS_KEY_TENSION ? lef32(p) : 0.0f;
+    p += f & KF3DS_KEY_TENSION ? 4 : 0;
+    k->continuity = f & KF3DS_KEY_CONTINUITY ? lef32(p) : 0.0f;
+    p += f & KF3DS_KEY_CONTINUITY ? 4 : 0;
+    k->bias = f & KF3DS_KEY_BIAS ? lef32(p) : 0.0f;
+    p += f & KF3DS_KEY_BIAS ? 4 : 0;
+    k->ease_to = f & KF3DS_KEY_EASE_TO ? lef32(p) : 0.0f;
+    p += f & KF3DS_KEY_EASE_TO ? 4 : 0;
+    k->ease_from = f & KF3DS_KEY_EASE_FROM ? lef32(p) : 0.0f;
+    p += f & KF3DS_KEY_EASE_FROM ? 4 : 0;
+    return p;
+}
+
+/* A key of any kind but MORPH from p, which has room for the longest one
+ * (frame, flags, the five spline floats, the value); returns its length. */
+static size_t read_key_fast(const unsigned char *start, kf3ds_track_kind kind, kf3ds_key *k)
+{
+    const unsigned char *p = start;
+    int d, n = (int)(value_size(kind) / 4);
+    k->frame = (int32_t)le32(p);
+    k->spline_flags = (uint16_t)(p[4] | (p[5] << 8));
+    p = read_spline_fast(p + 6, k);
+    for (d = 0; d < 4; d++)
+        k->value[d] = d < n ? lef32(p + 4 * d) : 0.0f;
+    return (size_t)(p - start) + 4 * (size_t)n;
+}
+
+/* The same through the checked reads (a key that may run past the chunk,
+ * and MORPH keys); a short read is left in r->short_read. */
+static void read_key_checked(kf3ds__ctx *ctx, kf3ds_reader *r, kf3ds_track_kind kind,
+                             kf3ds_key *k)
+{
+    memset(k->value, 0, sizeof k->value);
+    k->frame = kf3ds_read_i32(r);
+    k->spline_flags = kf3ds_read_u16(r);
+    k->tension = k->spline_flags & KF3DS_KEY_TENSION ? kf3ds_read_f32(r) : 0.0f;
+    k->continuity = k->spline_flags & KF3DS_KEY_CONTINUITY ? kf3ds_read_f32(r) : 0.0f;
+    k->bias = k->spline_flags & KF3DS_KEY_BIAS ? kf3ds_read_f32(r) : 0.0f;
+    k->ease_to = k->spline_flags & KF3DS_KEY_EASE_TO ? kf3ds_read_f32(r) : 0.0f;
+    k->ease_from = k->spline_flags & KF3DS_KEY_EASE_FROM ? kf3ds_read_f32(r) : 0.0f;
+    switch (kind) {
+    case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL:
+        k->value[0] = kf3ds_read_f32(r);
+        k->value[1] = kf3ds_read_f32(r);
+        k->value[2] = kf3ds_read_f32(r);
+        break;
+    case KF3DS_TRACK_ROT:
+        k->value[0] = kf3ds_read_f32(r);
+        k->value[1] = kf3ds_read_f32(r);
+        k->value[2] = kf3ds_read_f32(r);
+        k->value[3] = kf3ds_read_f32(r);
+        break;
+    case KF3DS_TRACK_MORPH: {
+        size_t len;
+        int terminated;
+        const char *s = kf3ds_read_cstr(r, &len, &terminated);
+        k->morph_name = kf3ds__arena_strdup(ctx->arena, s, len);
+        break;
+    }
+    case KF3DS_TRACK_HIDE:
+        break;
+    default:
+        k->value[0] = kf3ds_read_f32(r);
+        break;
+    }
+}
+
 static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                        kf3ds_track_kind kind, kf3ds_track *t, uint32_t node)
 {
     uint32_t count, fit, i, bad = 0, big = 0;
-    size_t min_key = 6 + value_size(kind);
+    size_t min_key = 6 + value_size(kind), max_key = min_key + 20; /* + five spline floats */
     t->flags = kf3ds_read_u16(&b);
     kf3ds_read_u32(&b); /* two reserved words */
     kf3ds_read_u32(&b);
@@ -71,44 +157,22 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                     (unsigned long)ctx->limits.max_keys);
         count = ctx->limits.max_keys;
     }
-    t->keys = (kf3ds_key *)kf3ds__arena_alloc(ctx->arena, count, sizeof(kf3ds_key));
+    /* Every field of every key is written below: no zeroing first. */
+    t->keys = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, count, sizeof(kf3ds_key));
     if (!t->keys)
         return;
     for (i = 0; i < count; i++) {
         kf3ds_key *k = &t->keys[i];
         size_t key_at = b.pos;
-        k->frame = kf3ds_read_i32(&b);
-        k->spline_flags = kf3ds_read_u16(&b);
-        if (k->spline_flags & KF3DS_KEY_TENSION) k->tension = kf3ds_read_f32(&b);
-        if (k->spline_flags & KF3DS_KEY_CONTINUITY) k->continuity = kf3ds_read_f32(&b);
-        if (k->spline_flags & KF3DS_KEY_BIAS) k->bias = kf3ds_read_f32(&b);
-        if (k->spline_flags & KF3DS_KEY_EASE_TO) k->ease_to = kf3ds_read_f32(&b);
-        if (k->spline_flags & KF3DS_KEY_EASE_FROM) k->ease_from = kf3ds_read_f32(&b);
+        memset(k->quat, 0, sizeof k->quat);
+        k->morph_name = NULL;
         k->morph_mesh = KF3DS_NONE;
-        switch (kind) {
-        case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL:
-            k->value[0] = kf3ds_read_f32(&b);
-            k->value[1] = kf3ds_read_f32(&b);
-            k->value[2] = kf3ds_read_f32(&b);
-            break;
-        case KF3DS_TRACK_ROT:
-            k->value[0] = kf3ds_read_f32(&b);
-            k->value[1] = kf3ds_read_f32(&b);
-            k->value[2] = kf3ds_read_f32(&b);
-            k->value[3] = kf3ds_read_f32(&b);
-            break;
-        case KF3DS_TRACK_MORPH: {
-            size_t len;
-            int terminated;
-            const char *s = kf3ds_read_cstr(&b, &len, &terminated);
-            k->morph_name = kf3ds__arena_strdup(ctx->arena, s, len);
-            break;
-        }
-        case KF3DS_TRACK_HIDE:
-            break;
-        default:
-            k->value[0] = kf3ds_read_f32(&b);
-            break;
+        if (kind != KF3DS_TRACK_MORPH && kf3ds_reader_left(&b) >= max_key) {
+            /* Room for the longest key of this kind: decoded without a
+             * bounds check per field. */
+            b.pos += read_key_fast(b.data + b.pos, kind, k);
+        } else {
+            read_key_checked(ctx, &b, kind, k);
         }
         if (b.short_read) {
             kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, (uint32_t)key_at, c->id,
@@ -424,6 +488,70 @@ static void order_nodes(kf3ds__ctx *ctx)
         s->eval_order[count[s->nodes[i].depth]++] = i;
 }
 
+/* Pairs cameras with camera targets and spotlights with spot targets by
+ * name: each camera or spotlight, in node order, takes the first unpaired
+ * target of the matching tag with its name. The targets are put in a table
+ * by tag and name, those sharing both chained in node order; a slot's head
+ * moves on as its targets are taken, so each target is looked at once (a
+ * scan of all nodes per camera made a file of thousands of cameras
+ * quadratic to load). */
+static void pair_targets(kf3ds__ctx *ctx)
+{
+    kf3ds_scene *s = ctx->scene;
+    uint32_t n = s->num_nodes, size = 16, mask, i, targets = 0;
+    int32_t *first, *head, *tail, *next;
+    for (i = 0; i < n; i++)
+        targets +=
+            s->nodes[i].type == KF3DS_NODE_TARGET || s->nodes[i].type == KF3DS_NODE_LTARGET;
+    if (!targets)
+        return;
+    while (size < targets * 2u && size < 0x40000000u)
+        size *= 2;
+    mask = size - 1;
+    first = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, size, sizeof(int32_t));
+    head = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, size, sizeof(int32_t));
+    tail = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, size, sizeof(int32_t));
+    next = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(int32_t));
+    if (!first || !head || !tail || !next)
+        return;
+    for (i = 0; i < size; i++)
+        first[i] = head[i] = tail[i] = KF3DS_NONE; /* first: the slot's tag and name */
+    for (i = 0; i < n; i++) {
+        const kf3ds_node *t = &s->nodes[i];
+        uint32_t h;
+        next[i] = KF3DS_NONE;
+        if (t->type != KF3DS_NODE_TARGET && t->type != KF3DS_NODE_LTARGET)
+            continue;
+        h = (hash_name(t->name) + (uint32_t)t->type) & mask;
+        while (first[h] != KF3DS_NONE && (s->nodes[first[h]].type != t->type ||
+                                          strcmp(s->nodes[first[h]].name, t->name) != 0))
+            h = (h + 1) & mask;
+        if (first[h] == KF3DS_NONE)
+            first[h] = head[h] = (int32_t)i;
+        else
+            next[tail[h]] = (int32_t)i;
+        tail[h] = (int32_t)i;
+    }
+    for (i = 0; i < n; i++) {
+        kf3ds_node *c = &s->nodes[i];
+        kf3ds_node_type want = c->type == KF3DS_NODE_CAMERA ? KF3DS_NODE_TARGET
+                             : c->type == KF3DS_NODE_SPOT   ? KF3DS_NODE_LTARGET
+                                                            : c->type;
+        uint32_t h;
+        if (want == c->type)
+            continue;
+        h = (hash_name(c->name) + (uint32_t)want) & mask;
+        while (first[h] != KF3DS_NONE && (s->nodes[first[h]].type != want ||
+                                          strcmp(s->nodes[first[h]].name, c->name) != 0))
+            h = (h + 1) & mask;
+        if (first[h] != KF3DS_NONE && head[h] != KF3DS_NONE) {
+            c->target = head[h];
+            s->nodes[head[h]].target = (int32_t)i;
+            head[h] = next[head[h]];
+        }
+    }
+}
+
 static void link_nodes(kf3ds__ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
@@ -463,24 +591,7 @@ static void link_nodes(kf3ds__ctx *ctx)
                             "morph key names unknown object '%s'", key->morph_name);
         }
     }
-    /* Pair cameras with camera targets and spotlights with spot targets by
-     * name: the first unpaired target of the matching tag. */
-    for (i = 0; i < s->num_nodes; i++) {
-        kf3ds_node *n = &s->nodes[i];
-        kf3ds_node_type want = n->type == KF3DS_NODE_CAMERA ? KF3DS_NODE_TARGET
-                             : n->type == KF3DS_NODE_SPOT   ? KF3DS_NODE_LTARGET
-                                                            : n->type;
-        if (want == n->type)
-            continue;
-        for (k = 0; k < s->num_nodes; k++) {
-            kf3ds_node *t = &s->nodes[k];
-            if (t->type == want && t->target == KF3DS_NONE && strcmp(t->name, n->name) == 0) {
-                n->target = (int32_t)k;
-                t->target = (int32_t)i;
-                break;
-            }
-        }
-    }
+    pair_targets(ctx);
 }
 
 /* Which tracks the evaluator will read for each node: those its type uses

@@ -1,7 +1,8 @@
-/* Track evaluation, inline: eval.c calls it with constant kinds for every
- * node of every frame, and the compiler specialises it per kind; the public
- * kf3ds_track_eval (track_eval.c) is its out-of-line entry. It reads the
- * per-segment records of track_segments.h. */
+/* Track evaluation, inline: eval.c calls it for every animated track of
+ * every node of every frame with the kind known, and the compiler
+ * specialises it per kind; the public kf3ds_track_eval (track_eval.c) is its
+ * out-of-line entry. It reads the per-segment records and the frame index of
+ * track_segments.h through a track view. */
 #ifndef KF3DS_TRACK_EVAL_H
 #define KF3DS_TRACK_EVAL_H
 #include "kmath.h"
@@ -9,41 +10,186 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- evaluation ------------------------------------------------------- */
+/* ---- track views ---------------------------------------------------------
+ * What evaluating one track reads, in 40 bytes: the evaluation plan
+ * (eval_plan.h) holds one per animated track, next to its node's other
+ * tracks, so that a node's evaluation reads its plan sequentially. The first
+ * and last frames are copied in: every evaluation off the hint compares
+ * with both. */
+typedef struct kf3ds__track_view {
+    const float *seg;      /* segment records; NULL: keys held (HIDE, MORPH) */
+    const int32_t *frames; /* packed key frames (and the frame index) */
+    const kf3ds_key *keys; /* the values held before the first and after the last key */
+    int32_t first, last;   /* frames[0], frames[num_keys - 1] */
+    uint32_t num_keys;
+    uint8_t kind;          /* kf3ds_track_kind */
+    uint8_t bits;          /* VIEW_LOOPED, VIEW_EASED */
+    uint8_t stride;        /* floats per record */
+    uint8_t index_shift;   /* the frame index's shift, SEG_NO_INDEX: none */
+} kf3ds__track_view;
 
-/* Ease (docs/evaluation.md, "Ease"): e_f = ease_from of the segment's start
- * key, e_t = ease_to of its end key. */
-static inline float ease(float u, float ef, float et)
+#define VIEW_LOOPED 1 /* the loop bits ask for time to wrap */
+#define VIEW_EASED 2  /* the records carry ease constants */
+
+/* The view of a track set up by the loader (t->frames_ set, keys), evaluated as
+ * `kind`. Records of another layout (a rotation track evaluated as a
+ * position...) would be misread: the keys are then held without
+ * interpolation. */
+static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
+                                  kf3ds__track_view *v)
 {
-    float s = ef + et, a;
-    if (!(s > 0.0f))
-        return u;
-    if (s > 1.0f) {
-        ef /= s;
-        et /= s;
+    int32_t header = 0;
+    v->seg = t->segments_;
+    v->frames = t->frames_;
+    v->keys = t->keys;
+    v->first = t->frames_[0];
+    v->last = t->frames_[t->num_keys - 1];
+    v->num_keys = t->num_keys;
+    v->kind = (uint8_t)kind;
+    v->bits = (t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2 ? VIEW_LOOPED : 0;
+    v->index_shift = SEG_NO_INDEX;
+    v->stride = (uint8_t)kf3ds__seg_stride(kind, 0);
+    if (v->seg) {
+        int32_t own;
+        memcpy(&header, v->seg - 1, sizeof header);
+        own = header & 0xFF;
+        v->index_shift = (uint8_t)((header >> 16) & 0xFF);
+        if ((unsigned)own >= KF3DS_TRACK_COUNT || own == KF3DS_TRACK_HIDE ||
+            own == KF3DS_TRACK_MORPH || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH ||
+            (own == KF3DS_TRACK_ROT) != (kind == KF3DS_TRACK_ROT)) {
+            v->seg = NULL;
+        } else if (header & SEG_HEADER_EASED) {
+            v->bits |= VIEW_EASED;
+            v->stride = (uint8_t)kf3ds__seg_stride(kind, 1);
+        }
     }
-    a = 1.0f / (2.0f - (ef + et));
-    if (ef > 0.0f && u < ef)
-        return (a / ef) * u * u;
-    if (et > 0.0f && u >= 1.0f - et) {
-        float v = 1.0f - u;
-        return 1.0f - (a / et) * v * v;
-    }
-    return a * (2.0f * u - ef);
 }
 
-/* Number of keys with frame <= t: a branchless binary search over the packed
- * frames (the branchy one mispredicted on every other step). */
-static inline uint32_t keys_at_or_before(const kf3ds_track *t, double time)
+/* ---- where time falls ----------------------------------------------------- */
+
+/* Maps time into the track's period when its loop bits ask for it, and
+ * holds the first key at a NaN time (docs/evaluation.md, "Where time falls"). */
+static inline double view_time(const kf3ds__track_view *v, double time)
 {
-    const int32_t *base = t->frames_;
-    uint32_t n = t->num_keys;
-    while (n > 1) {
-        uint32_t half = n / 2;
-        base = (double)base[half] <= time ? base + half : base;
-        n -= half;
+    if (v->bits & VIEW_LOOPED) {
+        double first = v->first;
+        double period = (double)v->last - first;
+        if (period > 0.0 && isfinite(time)) {
+            double r = fmod(time - first, period);
+            if (r < 0.0)
+                r += period;
+            return first + r;
+        }
     }
-    return (uint32_t)(base - t->frames_) + ((double)*base <= time);
+    if (time != time)
+        return (double)v->first;
+    return time;
+}
+
+/* lo + the number of frames[lo .. lo+len) at or before t (sorted): a
+ * branchless binary search (the branchy one mispredicted on every other step). */
+static inline uint32_t count_in(const int32_t *frames, uint32_t lo, uint32_t len, double t)
+{
+    const int32_t *base = frames + lo;
+    if (!len)
+        return lo;
+    while (len > 1) {
+        uint32_t half = len / 2;
+        base = (double)base[half] <= t ? base + half : base;
+        len -= half;
+    }
+    return (uint32_t)(base - frames) + ((double)*base <= t);
+}
+
+/* Number of keys at or before t (not NaN): before the first and after the
+ * last key at once (tracks often end before the animation does), else
+ * through the frame index or a binary search. */
+static inline uint32_t view_search(const kf3ds__track_view *v, double t)
+{
+    uint32_t n = v->num_keys;
+    if (!((double)v->first <= t))
+        return 0;
+    if ((double)v->last <= t)
+        return n;
+    if (v->index_shift != SEG_NO_INDEX) {
+        /* first <= t < last: the frame t is in, an int32 (floor(t)
+         * without the library call) */
+        const uint16_t *index = (const uint16_t *)(v->frames + n);
+        int32_t f = (int32_t)t;
+        uint32_t b;
+        f -= (double)f > t;
+        b = ((uint32_t)f - (uint32_t)v->first) >> v->index_shift;
+        return count_in(v->frames, index[b], (uint32_t)index[b + 1] - index[b], t);
+    }
+    return count_in(v->frames, 0, n, t);
+}
+
+/* The segment search, trying the hinted segment and the one after it first:
+ * during playback that is nearly always where t is, and the records carry
+ * their frames, so the packed frames are only read when the hint misses.
+ * The hint is untrusted (it lives in the caller's poses): checked before use.
+ * Returns the number of keys at or before t. */
+static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t *hint)
+{
+    uint32_t n = v->num_keys, h = *hint, i, count;
+    for (i = 0; i < 2; i++, h++) {
+        if (h < n - 1 && (double)v->frames[h] <= t && t < (double)v->frames[h + 1]) {
+            *hint = h;
+            return h + 1;
+        }
+    }
+    count = view_search(v, t);
+    *hint = count ? count - 1 : 0;
+    return count;
+}
+
+/* The same for a track with records: the record of the segment t is in, or
+ * NULL when t is before the first key or at or after the last (*count then
+ * says which: 0, or num_keys). */
+static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
+                                        uint32_t *count)
+{
+    uint32_t n = v->num_keys, h = *hint, i, c;
+    for (i = 0; i < 2; i++, h++) {
+        if (h < n - 1) { /* n >= 2 */
+            const float *rec = v->seg + (size_t)h * v->stride;
+            if ((double)seg_frame(rec, 0) <= t && t < (double)seg_frame(rec, 1)) {
+                *hint = h;
+                *count = h + 1;
+                return rec;
+            }
+        }
+    }
+    c = view_search(v, t);
+    *hint = c ? c - 1 : 0;
+    *count = c;
+    return c == 0 || c >= n ? NULL : v->seg + (size_t)(c - 1) * v->stride;
+}
+
+/* ---- interpolation -------------------------------------------------------- */
+
+/* Ease from the segment's constants (track_segments.h), branch-free: the
+ * same float operations as the formula, so the same bits. */
+static inline float ease_apply(float u, const float *rec, const float *block)
+{
+    float v = 1.0f - u;
+    float in = block[1] * u * u;
+    float out = 1.0f - block[2] * v * v;
+    float mid = block[0] * (2.0f * u - rec[2]);
+    float r = u < rec[2] ? in : u >= rec[3] ? out : mid;
+    return block[3] != 0.0f ? r : u;
+}
+
+/* The segment parameter of t in record rec, eased unless flags say not. */
+static inline float view_u(const kf3ds__track_view *v, const float *rec, double t, unsigned flags)
+{
+    double f0 = seg_frame(rec, 0);
+    double span = (double)seg_frame(rec, 1) - f0;
+    float u = (float)((t - f0) / span);
+    if ((v->bits & VIEW_EASED) && !(flags & KF3DS_EVAL_NO_EASE))
+        u = ease_apply(u, rec,
+                       rec + (v->kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
+    return u;
 }
 
 /* The weights of slerp(a, b, t) from the constants of slerp_constants
@@ -163,126 +309,101 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
     b->out[i] = out;
 }
 
-/* Maps time into the track's period when its loop bits ask for it
- * (docs/evaluation.md, "Where time falls"). */
-static inline double track_time(const kf3ds_track *t, double time)
-{
-    if ((t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2) {
-        double first = t->keys[0].frame;
-        double period = (double)t->keys[t->num_keys - 1].frame - first;
-        if (period > 0.0 && isfinite(time)) {
-            double r = fmod(time - first, period);
-            if (r < 0.0)
-                r += period;
-            return first + r;
-        }
-    }
-    if (time != time) /* NaN: hold the first key */
-        return t->num_keys ? (double)t->keys[0].frame : 0.0;
-    return time;
-}
+/* ---- evaluating a track through its view ---------------------------------
+ * Each writes the track's value at `frame` to out and updates *hint. */
 
-static inline int default_value(kf3ds_track_kind kind, float out[4])
+/* POS, SCL, COL (dims 3), FOV, ROLL, HOT, FALL (dims 1). Always inlined:
+ * per track, a call costs as much as the evaluation on a hint. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void view_vector(const kf3ds__track_view *v, double frame, unsigned flags,
+                               uint32_t *hint, float *out, int dims)
 {
-    memset(out, 0, 4 * sizeof(float));
-    if (kind == KF3DS_TRACK_ROT) {
-        out[3] = 1.0f;
-        return 4;
-    }
-    if (kind == KF3DS_TRACK_MORPH)
-        out[0] = -1.0f;
-    return is_vector(kind) ? 3 : 1;
-}
-
-static inline int key_value(const kf3ds_key *k, kf3ds_track_kind kind, float out[4])
-{
-    int d, n = kind == KF3DS_TRACK_ROT ? 4 : dims_of(kind);
-    for (d = 0; d < n; d++)
-        out[d] = kind == KF3DS_TRACK_ROT ? k->quat[d] : k->value[d];
-    return n;
-}
-
-
-/* The segment search, trying the hinted segment and the one after it first:
- * during playback that is nearly always where t is, and the records carry
- * their frames, so the packed frames are only read when the hint misses. */
-static inline uint32_t find_count(const kf3ds_track *t, size_t stride, double time, uint32_t *hint)
-{
-    uint32_t n = t->num_keys, count, h, i;
-    if (hint && t->segments_) {
-        h = *hint; /* untrusted: checked before use */
-        for (i = 0; i < 2 && h < n && h + i + 1 < n; i++) {
-            const float *rec = t->segments_ + (size_t)(h + i) * stride;
-            if ((double)seg_frame(rec, 0) <= time && time < (double)seg_frame(rec, 1)) {
-                *hint = h + i;
-                return h + i + 1;
-            }
-        }
-    }
-    count = keys_at_or_before(t, time);
-    if (hint)
-        *hint = count ? count - 1 : 0;
-    return count;
-}
-
-static inline int kf3ds__track_eval_hinted(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
-                             unsigned flags, float out[4], uint32_t *hint,
-                             kf3ds__squad_batch *batch)
-{
+    double t = view_time(v, frame);
     uint32_t count;
-    const float *seg;
-    double t, span;
+    const float *rec;
     float u;
     int d;
-    if (!track || !out || (unsigned)kind >= KF3DS_TRACK_COUNT)
-        return 0;
-    if (!track->num_keys)
-        return default_value(kind, out);
-    if (!track->frames_) /* not set up by the loader (hand-built track) */
-        return key_value(&track->keys[0], kind, out);
-    t = track_time(track, frame);
-    count = find_count(track, kf3ds__seg_stride(kind), t, hint);
-    if (kind == KF3DS_TRACK_HIDE) {
-        /* lib3ds 2.0's rule: the first key does not toggle, each later key does. */
-        out[0] = (count > 0 && count % 2 == 0) ? 1.0f : 0.0f;
-        return 1;
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+        const kf3ds_key *k;
+        if (!v->seg)
+            count = view_count(v, t, hint);
+        k = &v->keys[count ? count - 1 : 0];
+        for (d = 0; d < dims; d++)
+            out[d] = k->value[d];
+        return;
     }
-    if (kind == KF3DS_TRACK_MORPH) {
-        out[0] = (float)(count ? count - 1 : 0);
-        return 1;
+    u = view_u(v, rec, t, flags);
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    if (dims == 3) {
+        /* The three components at once: each coefficient as the last three
+         * lanes of a vector loaded one float early (lane 0, the float
+         * before it in the record, is computed and dropped), the same
+         * operations per lane as the loop below. */
+        typedef float kf3ds__cv4 __attribute__((vector_size(16)));
+        kf3ds__cv4 c0, c1, c2, c3, uu = { u, u, u, u }, r;
+        memcpy(&c0, rec + 3, sizeof c0);
+        memcpy(&c1, rec + 6, sizeof c1);
+        memcpy(&c2, rec + 9, sizeof c2);
+        memcpy(&c3, rec + 12, sizeof c3);
+        r = ((c3 * uu + c2) * uu + c1) * uu + c0;
+        out[0] = r[1];
+        out[1] = r[2];
+        out[2] = r[3];
+        return;
     }
-    if (count == 0)
-        return key_value(&track->keys[0], kind, out);
-    if (count >= track->num_keys || !track->segments_)
-        return key_value(&track->keys[count - 1], kind, out);
-    seg = track->segments_ + (size_t)(count - 1) * kf3ds__seg_stride(kind);
-    span = (double)seg_frame(seg, 1) - seg_frame(seg, 0);
-    u = (float)((t - seg_frame(seg, 0)) / span);
-    if (!(flags & KF3DS_EVAL_NO_EASE))
-        u = ease(u, seg[2], seg[3]);
-    if (kind == KF3DS_TRACK_ROT) {
-        if (seg[24] != 0.0f) {
-            /* A half turn or more: turn the whole increment linearly
-             * (docs/evaluation.md, "Rotation tracks"). */
-            float inc[4];
-            kf3ds__quat_axis_angle(inc, seg + 8, -u * seg[11]);
-            kf3ds__quat_mul(inc, seg + 4, out);
-        } else if (batch && fixed_usable(seg + 20) && fixed_usable(seg + 25)) {
-            squad_batch_add(batch, seg, u, out); /* out is written when the batch runs */
-        } else {
-            /* squad: slerp(slerp(Q_k, Q_k+1, u), slerp(A_k, B_k+1, u), 2u(1-u)) */
-            float p0[4], p1[4];
-            slerp_fixed(seg + 4, seg + 8, seg + 20, u, p0);
-            slerp_fixed(seg + 12, seg + 16, seg + 25, u, p1);
-            kf3ds__quat_slerp(p0, p1, 2.0f * u * (1.0f - u), out);
-        }
-        return 4;
+#endif
+    for (d = 0; d < dims; d++)
+        out[d] = ((rec[13 + d] * u + rec[10 + d]) * u + rec[7 + d]) * u + rec[4 + d];
+}
+
+/* ROT: the squad goes to the batch when there is one (out is written when
+ * it runs), else it is evaluated here. */
+static inline void view_rotation(const kf3ds__track_view *v, double frame, unsigned flags,
+                                 uint32_t *hint, float out[4], kf3ds__squad_batch *batch)
+{
+    double t = view_time(v, frame);
+    uint32_t count;
+    const float *rec;
+    float u;
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+        if (!v->seg)
+            count = view_count(v, t, hint);
+        memcpy(out, v->keys[count ? count - 1 : 0].quat, 4 * sizeof(float));
+        return;
+    }
+    u = view_u(v, rec, t, flags);
+    if (rec[24] != 0.0f) {
+        /* A half turn or more: turn the whole increment linearly
+         * (docs/evaluation.md, "Rotation tracks"). */
+        float inc[4];
+        kf3ds__quat_axis_angle(inc, rec + 8, -u * rec[11]);
+        kf3ds__quat_mul(inc, rec + 4, out);
+    } else if (batch && fixed_usable(rec + 20) && fixed_usable(rec + 25)) {
+        squad_batch_add(batch, rec, u, out);
     } else {
-        int n = dims_of(kind);
-        for (d = 0; d < n; d++)
-            out[d] = ((seg[13 + d] * u + seg[10 + d]) * u + seg[7 + d]) * u + seg[4 + d];
-        return n;
+        /* squad: slerp(slerp(Q_k, Q_k+1, u), slerp(A_k, B_k+1, u), 2u(1-u)) */
+        float p0[4], p1[4];
+        slerp_fixed(rec + 4, rec + 8, rec + 20, u, p0);
+        slerp_fixed(rec + 12, rec + 16, rec + 25, u, p1);
+        kf3ds__quat_slerp(p0, p1, 2.0f * u * (1.0f - u), out);
     }
+}
+
+/* HIDE: 1 when hidden (lib3ds 2.0's rule: the first key does not toggle,
+ * each later key does). */
+static inline int view_hidden(const kf3ds__track_view *v, double frame, uint32_t *hint)
+{
+    uint32_t count = view_count(v, view_time(v, frame), hint);
+    return count > 0 && count % 2 == 0;
+}
+
+/* MORPH: the index of the current key. */
+static inline uint32_t view_morph_key(const kf3ds__track_view *v, double frame, uint32_t *hint)
+{
+    uint32_t count = view_count(v, view_time(v, frame), hint);
+    return count ? count - 1 : 0;
 }
 
 #endif

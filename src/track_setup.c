@@ -12,6 +12,10 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+typedef float kf3ds__sv4 __attribute__((vector_size(16)));
+#endif
+
 /* Loop bits 3: the track loops, and its tangents close the curve. */
 #define LOOP_CLOSED 3
 
@@ -35,6 +39,19 @@ static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int 
 {
     double fp = 1.0, fn = 1.0;
     double tm, cm, cp, bm, bp;
+    if (both &&
+        !(c->spline_flags & (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS))) {
+        /* No tension, continuity or bias (most keys): the products below
+         * reduce to these exactly (their other factors are 1). */
+        double dt = 0.5 * (dt_prev + dt_next);
+        if (dt != 0.0) {
+            fp = dt_prev / dt;
+            fn = dt_next / dt;
+        }
+        *ksm = *ksp = (float)(0.5 * fp);
+        *kdm = *kdp = (float)(0.5 * fn);
+        return;
+    }
     if (both) {
         double dt = 0.5 * (dt_prev + dt_next);
         double cc = fabs((double)c->continuity);
@@ -64,7 +81,7 @@ typedef struct neighbours {
     double dt_prev, dt_next;
 } neighbours;
 
-static neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
+static inline neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
 {
     neighbours nb;
     uint32_t last = t->num_keys - 1;
@@ -86,41 +103,60 @@ static neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
     return nb;
 }
 
-static void setup_vector(kf3ds_track *t, int dims)
+/* The tangents of key i of a vector or scalar track (dims values):
+ * Kochanek–Bartels for interior keys, the chord for end keys (lib3ds 1.3;
+ * docs/evaluation.md, "Hermite tracks"), zero for a lone key. */
+static void vector_tangents(const kf3ds_track *t, uint32_t i, int dims, float tin[4],
+                            float tout[4])
 {
-    uint32_t i;
+    const kf3ds_key *c = &t->keys[i];
+    neighbours nb = neighbours_of(t, i);
     int d;
-    for (i = 0; i < t->num_keys; i++) {
-        kf3ds_key *c = &t->keys[i];
-        neighbours nb = neighbours_of(t, i);
-        memset(c->tan_in, 0, sizeof c->tan_in);
-        memset(c->tan_out, 0, sizeof c->tan_out);
-        if (nb.p && nb.n) {
-            float ksm, ksp, kdm, kdp;
-            tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
-            for (d = 0; d < dims; d++) {
-                float dm = c->value[d] - nb.p->value[d];
-                float dp = nb.n->value[d] - c->value[d];
-                c->tan_in[d] = ksm * dm + ksp * dp;
-                c->tan_out[d] = kdm * dm + kdp * dp;
-            }
-        } else if (nb.p || nb.n) {
-            /* End key: both tangents are the chord (lib3ds 1.3; docs/evaluation.md,
-             * "Hermite tracks"). */
-            for (d = 0; d < dims; d++) {
-                float chord = nb.p ? c->value[d] - nb.p->value[d] : nb.n->value[d] - c->value[d];
-                c->tan_in[d] = c->tan_out[d] = chord;
-            }
+    (void)dims; /* all three always: a scalar track's other values are 0, and
+                 * its records take only the first */
+    memset(tin, 0, 4 * sizeof(float));
+    memset(tout, 0, 4 * sizeof(float));
+    if (nb.p && nb.n) {
+        float ksm, ksp, kdm, kdp;
+        tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+        {
+            /* The three components (and value[3], 0) as one vector: the
+             * same operations per lane as the loop below. */
+            kf3ds__sv4 vc, vp, vn, dm, dp, ti, to;
+            kf3ds__sv4 sm = { ksm, ksm, ksm, ksm }, sp = { ksp, ksp, ksp, ksp };
+            kf3ds__sv4 dmk = { kdm, kdm, kdm, kdm }, dpk = { kdp, kdp, kdp, kdp };
+            memcpy(&vc, c->value, sizeof vc);
+            memcpy(&vp, nb.p->value, sizeof vp);
+            memcpy(&vn, nb.n->value, sizeof vn);
+            dm = vc - vp;
+            dp = vn - vc;
+            ti = sm * dm + sp * dp;
+            to = dmk * dm + dpk * dp;
+            memcpy(tin, &ti, sizeof ti);
+            memcpy(tout, &to, sizeof to);
+            return;
+        }
+#endif
+        for (d = 0; d < 3; d++) {
+            float dm = c->value[d] - nb.p->value[d];
+            float dp = nb.n->value[d] - c->value[d];
+            tin[d] = ksm * dm + ksp * dp;
+            tout[d] = kdm * dm + kdp * dp;
+        }
+    } else if (nb.p || nb.n) {
+        for (d = 0; d < 3; d++) {
+            float chord = nb.p ? c->value[d] - nb.p->value[d] : nb.n->value[d] - c->value[d];
+            tin[d] = tout[d] = chord;
         }
     }
 }
 
-static void setup_rotation(kf3ds_track *t)
+/* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
+ * (docs/evaluation.md, "Rotation tracks"). */
+static void accumulate_rotations(kf3ds_track *t)
 {
     uint32_t i;
-    int d;
-    /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
-     * (docs/evaluation.md, "Rotation tracks"). */
     for (i = 0; i < t->num_keys; i++) {
         kf3ds_key *k = &t->keys[i];
         float inc[4];
@@ -130,40 +166,62 @@ static void setup_rotation(kf3ds_track *t)
         else
             kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
     }
-    for (i = 0; i < t->num_keys; i++) {
-        kf3ds_key *c = &t->keys[i];
-        neighbours nb = neighbours_of(t, i);
-        float qp[4], qn[4], inv[4], gm[4], gp[4], a[4], b[4];
-        float ksm, ksp, kdm, kdp;
-        if (!nb.p || !nb.n) { /* end keys: controls equal the key (lib3ds 1.3) */
-            memcpy(c->tan_in, c->quat, sizeof c->quat);
-            memcpy(c->tan_out, c->quat, sizeof c->quat);
-            continue;
-        }
+}
+
+/* g⁺ of a key, ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next,
+ * ln((±Q_c)⁻¹ ⊗ Q_n) (the same products, negated or not, and the same sign
+ * test): the last one is kept for the next key, so that each logarithm is
+ * taken once. */
+typedef struct ln_cache {
+    const kf3ds_key *from, *to; /* the pair g belongs to */
+    float g[4];
+} ln_cache;
+
+/* The squad controls of rotation key i: tin = B_i, tout = A_i, the key's
+ * orientation for end keys (lib3ds 1.3). */
+static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, float tin[4],
+                              float tout[4])
+{
+    const kf3ds_key *c = &t->keys[i];
+    neighbours nb = neighbours_of(t, i);
+    float qp[4], qn[4], inv[4], gm[4], gp[4], a[4], b[4];
+    float ksm, ksp, kdm, kdp;
+    int d;
+    if (!nb.p || !nb.n) {
+        memcpy(tin, c->quat, sizeof c->quat);
+        memcpy(tout, c->quat, sizeof c->quat);
+        return;
+    }
+    if (nb.p == lc->from && c == lc->to) {
+        memcpy(gm, lc->g, sizeof gm);
+    } else {
         memcpy(qp, nb.p->quat, sizeof qp);
-        memcpy(qn, nb.n->quat, sizeof qn);
         if (kf3ds__quat_dot(qp, c->quat) < 0.0f)
             for (d = 0; d < 4; d++)
                 qp[d] = -qp[d];
-        if (kf3ds__quat_dot(qn, c->quat) < 0.0f)
-            for (d = 0; d < 4; d++)
-                qn[d] = -qn[d];
         kf3ds__quat_inv(qp, inv); /* g⁻ = ln(Q_p⁻¹ ⊗ Q_c) */
         kf3ds__quat_mul(inv, c->quat, gm);
         kf3ds__quat_ln(gm);
-        kf3ds__quat_inv(c->quat, inv); /* g⁺ = ln(Q_c⁻¹ ⊗ Q_n) */
-        kf3ds__quat_mul(inv, qn, gp);
-        kf3ds__quat_ln(gp);
-        tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
-        for (d = 0; d < 4; d++) {
-            a[d] = 0.5f * (kdm * gm[d] + (kdp - 1.0f) * gp[d]);
-            b[d] = 0.5f * ((1.0f - ksm) * gm[d] - ksp * gp[d]);
-        }
-        kf3ds__quat_exp(a);
-        kf3ds__quat_exp(b);
-        kf3ds__quat_mul(c->quat, a, c->tan_out);
-        kf3ds__quat_mul(c->quat, b, c->tan_in);
     }
+    memcpy(qn, nb.n->quat, sizeof qn);
+    if (kf3ds__quat_dot(qn, c->quat) < 0.0f)
+        for (d = 0; d < 4; d++)
+            qn[d] = -qn[d];
+    kf3ds__quat_inv(c->quat, inv); /* g⁺ = ln(Q_c⁻¹ ⊗ Q_n) */
+    kf3ds__quat_mul(inv, qn, gp);
+    kf3ds__quat_ln(gp);
+    memcpy(lc->g, gp, sizeof gp);
+    lc->from = c;
+    lc->to = nb.n;
+    tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
+    for (d = 0; d < 4; d++) {
+        a[d] = 0.5f * (kdm * gm[d] + (kdp - 1.0f) * gp[d]);
+        b[d] = 0.5f * ((1.0f - ksm) * gm[d] - ksp * gp[d]);
+    }
+    kf3ds__quat_exp(a);
+    kf3ds__quat_exp(b);
+    kf3ds__quat_mul(c->quat, a, tout);
+    kf3ds__quat_mul(c->quat, b, tin);
 }
 
 /* Constants of slerp(a, b, t) for a fixed pair: ω, cos ω and 1/sin ω, so that
@@ -191,63 +249,182 @@ static void slerp_constants(const float a[4], const float b[4], float out[3])
     }
 }
 
-static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
+/* The ease constants of a segment from e_f (its start key's ease_from) and
+ * e_t (its end key's ease_to), in the float operations of the formula
+ * (track_segments.h): rec[2], rec[3] and the ease block. */
+static void ease_constants(float ef, float et, float *rec, float *block)
 {
-    uint32_t k, n = t->num_keys;
-    size_t stride = kf3ds__seg_stride(kind);
+    float s = ef + et, a;
+    rec[2] = 0.0f;
+    rec[3] = INFINITY;
+    block[0] = block[1] = block[2] = block[3] = 0.0f;
+    if (!(s > 0.0f))
+        return;
+    if (s > 1.0f) {
+        ef /= s;
+        et /= s;
+    }
+    a = 1.0f / (2.0f - (ef + et));
+    rec[2] = ef;
+    if (et > 0.0f)
+        rec[3] = 1.0f - et;
+    block[0] = a;
+    block[1] = ef > 0.0f ? a / ef : 0.0f;
+    block[2] = et > 0.0f ? a / et : 0.0f;
+    block[3] = 1.0f;
+}
+
+/* Whether some segment of the track eases (ease_from of its start key or
+ * ease_to of its end key is set). */
+static int track_eases(const kf3ds_track *t)
+{
+    uint32_t k;
+    for (k = 0; k + 1 < t->num_keys; k++)
+        if (t->keys[k].ease_from + t->keys[k + 1].ease_to > 0.0f)
+            return 1;
+    return 0;
+}
+
+/* The packed frames, followed by the frame index (track_segments.h) when
+ * `indexed` and the track has enough keys; returns the index's shift or
+ * SEG_NO_INDEX. (Only tracks with segment records are indexed: their header
+ * holds the shift.) */
+static unsigned setup_frames(kf3ds__ctx *ctx, kf3ds_track *t, int indexed)
+{
+    uint32_t k, n = t->num_keys, buckets = 0, b;
+    unsigned shift = SEG_NO_INDEX;
     int32_t *frames;
-    float *seg;
-    int d;
-    if (!n || kf3ds__arena_failed(ctx->arena))
-        return;
-    frames = (int32_t *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(int32_t));
+    if (indexed && n > KF3DS__INDEX_MIN_KEYS && n <= KF3DS__INDEX_MAX_KEYS) {
+        uint32_t range = (uint32_t)t->keys[n - 1].frame - (uint32_t)t->keys[0].frame;
+        for (shift = 0; shift < 31 && (range >> shift) + 1u > n; shift++)
+            ;
+        buckets = kf3ds__index_buckets(t->keys[0].frame, t->keys[n - 1].frame, shift);
+    }
+    /* the index's buckets + 1 uint16 entries take (buckets + 2) / 2 words */
+    frames = (int32_t *)kf3ds__arena_alloc_raw(
+        ctx->arena, (size_t)n + (shift != SEG_NO_INDEX ? (buckets + 2) / 2 : 0), sizeof(int32_t));
     if (!frames)
-        return;
+        return SEG_NO_INDEX;
     for (k = 0; k < n; k++)
         frames[k] = t->keys[k].frame;
     t->frames_ = frames;
-    if (kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
+    if (shift != SEG_NO_INDEX) {
+        uint16_t *index = (uint16_t *)(frames + n);
+        for (b = 0, k = 0; b <= buckets; b++) {
+            int64_t start = (int64_t)frames[0] + ((int64_t)b << shift);
+            while (k < n && frames[k] < start)
+                k++;
+            index[b] = (uint16_t)k;
+        }
+    }
+    return shift;
+}
+
+/* A vector record's cubic: c0 = p0, c1 = m0, c2 = −3p0 + 3p1 − 2m0 − m1,
+ * c3 = 2p0 − 2p1 + m0 + m1 at s[4..15] (the first `dims` components, the
+ * others 0). Writes 16 floats from s + 4 on: s[16], the float after a plain
+ * record, is written over (by the next record, or into the slack after the
+ * last), so the record's own fields after it (the ease block) come later. */
+static void vector_coefficients(float *s, const float p0v[4], const float p1v[4],
+                                const float m0v[4], const float m1v[4], int dims)
+{
+    int d;
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    if (dims == 3) {
+        kf3ds__sv4 p0, p1, m0, m1, c2, c3;
+        kf3ds__sv4 three = { 3, 3, 3, 3 }, two = { 2, 2, 2, 2 }, mthree = { -3, -3, -3, -3 };
+        memcpy(&p0, p0v, sizeof p0);
+        memcpy(&p1, p1v, sizeof p1);
+        memcpy(&m0, m0v, sizeof m0);
+        memcpy(&m1, m1v, sizeof m1);
+        c2 = mthree * p0 + three * p1 - two * m0 - m1;
+        c3 = two * p0 - two * p1 + m0 + m1;
+        memcpy(s + 4, &p0, sizeof p0);  /* [7] is m0's */
+        memcpy(s + 7, &m0, sizeof m0);  /* [10] is c2's */
+        memcpy(s + 10, &c2, sizeof c2); /* [13] is c3's */
+        memcpy(s + 13, &c3, sizeof c3); /* [16] is the next record's */
         return;
-    /* 16 floats of slack to align the records on a 64-byte line; the float
-     * before the first record (always inside the slack) holds the kind, so
-     * that kf3ds_track_eval can tell records of another layout. */
-    seg = (float *)kf3ds__arena_alloc(ctx->arena, (size_t)(n - 1) * stride + 16, sizeof(float));
+    }
+#endif
+    for (d = 0; d < 3; d++) {
+        float p0 = p0v[d], p1 = p1v[d], m0 = m0v[d], m1 = m1v[d];
+        if (d >= dims)
+            p0 = p1 = m0 = m1 = 0.0f;
+        s[4 + d] = p0;
+        s[7 + d] = m0;
+        s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
+        s[13 + d] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
+    }
+}
+
+static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
+{
+    uint32_t k, n = t->num_keys;
+    size_t stride;
+    float *seg, in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
+    ln_cache lc;
+    unsigned shift;
+    int eased;
+    if (!n || kf3ds__arena_failed(ctx->arena))
+        return;
+    shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
+    if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
+        return;
+    eased = track_eases(t);
+    lc.from = lc.to = NULL;
+    stride = kf3ds__seg_stride(kind, eased);
+    /* 16 floats of slack to align the records on a 64-byte line; the int32
+     * before the first record (always inside the slack) is the header. */
+    /* (and one float more: vector_coefficients writes one past a record) */
+    seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 17,
+                                          sizeof(float));
     if (!seg)
         return;
     seg += 16 - ((uintptr_t)seg / sizeof(float)) % 16;
     {
-        int32_t own = (int32_t)kind;
-        memcpy(seg - 1, &own, sizeof own);
+        int32_t header = (int32_t)kind | (eased ? SEG_HEADER_EASED : 0) | (int32_t)(shift << 16);
+        memcpy(seg - 1, &header, sizeof header);
     }
+    /* Tangents (or squad controls) are worked out key by key as the records
+     * need them: record k takes key k's outgoing and key k+1's incoming. */
+    if (kind == KF3DS_TRACK_ROT)
+        rotation_controls(t, 0, &lc, in, out);
+    else
+        vector_tangents(t, 0, dims_of(kind), in, out);
     for (k = 0; k + 1 < n; k++) {
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
-        float *s = seg + (size_t)k * stride;
-        memcpy(s + 0, &a->frame, sizeof(int32_t));
-        memcpy(s + 1, &b->frame, sizeof(int32_t));
-        s[2] = a->ease_from;
-        s[3] = b->ease_to;
+        float *s = seg + (size_t)k * stride, a_out[4];
+        memcpy(a_out, out, sizeof a_out);
+        if (kind == KF3DS_TRACK_ROT)
+            rotation_controls(t, k + 1, &lc, in, out);
+        else
+            vector_tangents(t, k + 1, dims_of(kind), in, out);
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
+            memset(s + 12, 0, 20 * sizeof(float)); /* what a mode does not use, the ease block */
             if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
                 s[24] = 1.0f;
                 memcpy(s + 8, &b->value[1], 3 * sizeof(float));
                 s[11] = b->value[0];
-                continue;
+            } else {
+                memcpy(s + 8, b->quat, 4 * sizeof(float));
+                memcpy(s + 12, a_out, 4 * sizeof(float));
+                memcpy(s + 16, in, 4 * sizeof(float));
+                slerp_constants(s + 4, s + 8, s + 20);
+                slerp_constants(s + 12, s + 16, s + 25);
             }
-            memcpy(s + 8, b->quat, 4 * sizeof(float));
-            memcpy(s + 12, a->tan_out, 4 * sizeof(float));
-            memcpy(s + 16, b->tan_in, 4 * sizeof(float));
-            slerp_constants(s + 4, s + 8, s + 20);
-            slerp_constants(s + 12, s + 16, s + 25);
         } else {
-            for (d = 0; d < dims_of(kind); d++) {
-                float p0 = a->value[d], p1 = b->value[d], m0 = a->tan_out[d], m1 = b->tan_in[d];
-                s[4 + d] = p0;
-                s[7 + d] = m0;
-                s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
-                s[13 + d] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
-            }
+            vector_coefficients(s, a->value, b->value, a_out, in, dims_of(kind));
         }
+        /* the common fields last: vector_coefficients writes one float past
+         * the coefficients */
+        memcpy(s + 0, &a->frame, sizeof(int32_t));
+        memcpy(s + 1, &b->frame, sizeof(int32_t));
+        if (eased)
+            ease_constants(a->ease_from, b->ease_to, s,
+                           s + (kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
+        else
+            s[2] = s[3] = 0.0f;
     }
     t->segments_ = seg;
 }
@@ -324,8 +501,6 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
                     "keys out of frame order (key %lu); stable-sorted", (unsigned long)i);
     }
     if (kind == KF3DS_TRACK_ROT)
-        setup_rotation(track);
-    else if (kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH)
-        setup_vector(track, dims_of(kind));
+        accumulate_rotations(track);
     setup_segments(ctx, track, kind);
 }

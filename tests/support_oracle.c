@@ -52,7 +52,6 @@ static void check_structure(const kf3ds_scene *s, support_fail_fn fail)
                 CHECK(j == 0 || t->keys[j - 1].frame <= key->frame, j);
                 CHECK(support_finite_n(key->value, 4), j);
                 CHECK(support_finite_n(key->quat, 4), j);
-                CHECK(support_finite_n(key->tan_in, 4) && support_finite_n(key->tan_out, 4), j);
                 CHECK(isfinite(key->tension) && isfinite(key->continuity) &&
                           isfinite(key->bias) && isfinite(key->ease_to) &&
                           isfinite(key->ease_from),

@@ -374,30 +374,35 @@ static void test_late_first_key(void **state)
 }
 
 /* Kochanek–Bartels tangents of an interior key (docs/evaluation.md, 'Hermite
- * tracks'). */
+ * tracks'), seen in the curve: halfway through a segment the Hermite cubic is
+ * (P0 + P1)/2 + (T0 − T1)/8, T0 the start key's outgoing and T1 the end key's
+ * incoming tangent. Keys (0,0) at 0, (10,0) at 10, (10,10) at 30: the end
+ * keys' tangents are the chords (10,0) and (0,10). */
 static void test_tcb_interior(void **state)
 {
-    /* Tension 1 on the middle key makes its tangents zero. */
     key_spec k[3];
     kf3ds_scene *s;
-    const kf3ds_key *key;
+    float out[4];
     (void)state;
     memset(k, 0, sizeof k);
     k[1].frame = 10; k[1].v[0] = 10; k[1].tcb.tension = 1;
     k[2].frame = 30; k[2].v[0] = 10; k[2].v[1] = 10;
+    /* Tension 1 on the middle key makes its tangents zero. */
     s = one_track(KF3DS_TRACK_POS, 0, k, 3);
-    key = &s->nodes[0].tracks[0].keys[1];
-    assert_int_equal(key->spline_flags, KF3DS_KEY_TENSION);
-    assert_near(key->tan_in[0], 0, 1e-6); /* T=1 in */
-    assert_near(key->tan_out[1], 0, 1e-6); /* T=1 out */
+    assert_int_equal(s->nodes[0].tracks[0].keys[1].spline_flags, KF3DS_KEY_TENSION);
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 5, 0, out);
+    assert_near(out[0], 5 + (10 - 0) / 8.0, 1e-5); /* T=1 in: 0 */
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 20, 0, out);
+    assert_near(out[1], 5 + (0 - 10) / 8.0, 1e-5); /* T=1 out: 0 */
     kf3ds_scene_free(s);
     /* Uneven spacing (10 then 20 frames), TCB 0: fp = 10/15, fn = 20/15;
      * TS = ½·fp·(Δ⁻+Δ⁺), TD = ½·fn·(Δ⁻+Δ⁺) with Δ⁻ = (10,0), Δ⁺ = (0,10). */
     k[1].tcb.tension = 0;
     s = one_track(KF3DS_TRACK_POS, 0, k, 3);
-    key = &s->nodes[0].tracks[0].keys[1];
-    assert_near(key->tan_in[0], 0.5 * (10.0 / 15.0) * 10, 1e-5); /* TS.x */
-    assert_near(key->tan_out[1], 0.5 * (20.0 / 15.0) * 10, 1e-5); /* TD.y */
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 5, 0, out);
+    assert_near(out[0], 5 + (10 - 0.5 * (10.0 / 15.0) * 10) / 8.0, 1e-5); /* TS.x */
+    kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 20, 0, out);
+    assert_near(out[1], 5 + (0.5 * (20.0 / 15.0) * 10 - 10) / 8.0, 1e-5); /* TD.y */
     kf3ds_scene_free(s);
 }
 

@@ -1,22 +1,28 @@
 /* kf3ds-bench: load and evaluation timings (run by `make bench`, tools/bench.sh).
  *
- *   kf3ds-bench FILE [FRAMES]
+ *   kf3ds-bench [--once] [--random-frames SPAN] FILE [FRAMES]
  *   kf3ds-bench --render WxH [--textured] FILE [FRAMES]
  *
  * Loads FILE, then evaluates every node at FRAMES frames (default: the file's
  * animation length, anim_length or segment_end - segment_start if larger,
- * at least 1) at i + 0.5 for i in 0..FRAMES-1, and prints on its last line
+ * at least 1) at i + 0.5 for i in 0..FRAMES-1, or with --random-frames at
+ * FRAMES frames drawn at random from [0, SPAN) (tools/bench_common.h), and
+ * prints on its last line
  *
  *   load_ms 12.34 eval_ms 5.67 node_evals 20100
  *
- * Method (the same in tools/bench_lib3ds.c, so that the two compare):
+ * Method (the same in tools/bench_lib3ds.c, so that the two compare; the
+ * shared parts are in tools/bench_common.h):
  *  - load: kf3ds_load_file (file read included) is repeated at least
- *    MIN_RUNS times, then until the runs add up to TARGET_MS or MAX_RUNS runs
- *    were made; load_ms is the BEST (minimum) time of one load. The minimum is
+ *    MIN_RUNS times, then until the runs add up to TARGET_MS or MAX_RUNS
+ *    runs were made; load_ms is the BEST (minimum) time of one load. The minimum is
  *    used because timing noise (page faults, scheduling) only ever adds time.
+ *    The first load's time is printed too ("first"): it alone runs on memory
+ *    the process has never used.
  *  - eval: one run is kf3ds_scene_eval at all FRAMES frames into a poses
  *    array allocated once, with the default flags (ease on); runs repeat as
  *    for load and eval_ms is the BEST (minimum) time of one run.
+ *  - --once: one load and one evaluation run (for callgrind's counts).
  * Clock: clock_gettime(CLOCK_MONOTONIC).
  *
  * --render WxH: renders FRAMES frames (default 100) evenly spread over the
@@ -31,6 +37,7 @@
  *   render_ms_per_frame 9.87 triangles 100000
  *
  * where triangles is the mean number submitted per frame (render stats).
+ *
  * --textured times the file twice in one run: as it is (no pictures), then
  * with a generated 256×256 checker given as texture 1 of every material that
  * names one (mk3ds bench-render-textured writes such a file), and ends with
@@ -47,21 +54,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench_clock.h"
-
-#define RENDER_TARGET_MS 1000.0
-#define RENDER_MIN_RUNS 2
-#define RENDER_MAX_RUNS 20
-#define RENDER_DEFAULT_FRAMES 100
-
+#include "bench_common.h"
+#include "bench_render_common.h"
 
 static int usage(void)
 {
-    fputs("usage: kf3ds-bench FILE [FRAMES]\n"
+    fputs("usage: kf3ds-bench [--once] [--random-frames SPAN] FILE [FRAMES]\n"
           "       kf3ds-bench --render WxH [--textured] FILE [FRAMES]\n"
           "  FRAMES: number of frames to evaluate (positive integer; default: the\n"
           "  file's animation length), or to render (default 100, spread over the\n"
-          "  segment) at WxH pixels\n",
+          "  segment) at WxH pixels\n"
+          "  --random-frames SPAN: evaluate at FRAMES frames drawn at random from\n"
+          "  [0, SPAN) (a fixed sequence) instead of at i + 0.5\n"
+          "  --once: one load and one evaluation run (for instruction counts)\n",
           stderr);
     return 2;
 }
@@ -78,43 +83,6 @@ static void print_diag(const char *file, const kf3ds_diag *d, int warning)
     fprintf(stderr, "%s\n", d->message[0] ? d->message : kf3ds_status_string(d->code));
 }
 
-static int parse_frames(const char *arg, long *frames)
-{
-    char *end = NULL;
-    errno = 0;
-    *frames = strtol(arg, &end, 10);
-    if (end == arg || *end != '\0' || errno || *frames < 1 || *frames > 100000000L) {
-        fprintf(stderr, "kf3ds-bench: FRAMES must be a positive integer, not '%s'\n", arg);
-        return 0;
-    }
-    return 1;
-}
-
-/* "WxH", both 1..16384. */
-static int parse_size(const char *arg, int *w, int *h)
-{
-    char *end = NULL;
-    long a, b;
-    if (arg[0] < '0' || arg[0] > '9')
-        return 0;
-    errno = 0;
-    a = strtol(arg, &end, 10);
-    if (errno || *end != 'x' || end[1] < '0' || end[1] > '9')
-        return 0;
-    b = strtol(end + 1, &end, 10);
-    if (errno || *end != '\0' || a < 1 || b < 1 || a > 16384 || b > 16384)
-        return 0;
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-}
-
-/* Frame i of n spread evenly over [start, end], both ends included. */
-static double bench_frame(double start, double end, long i, long n)
-{
-    return n > 1 ? start + (end - start) * (double)i / (double)(n - 1) : start;
-}
-
 /* What one timing of the render loop gives. */
 typedef struct render_timing {
     int runs;
@@ -126,7 +94,7 @@ typedef struct render_timing {
 static render_timing time_render(const kf3ds_scene *scene, kf3ds_pose *poses,
                                  kf3ds_renderer *renderer, const kf3ds_view *view,
                                  const kf3ds_render_options *ro, kf3ds_framebuffer *fb,
-                                 long frames, double start, double end)
+                                 long frames)
 {
     render_timing tm;
     kf3ds_render_stats st;
@@ -134,15 +102,13 @@ static render_timing time_render(const kf3ds_scene *scene, kf3ds_pose *poses,
     long f;
     memset(&tm, 0, sizeof tm);
     /* Warm-up: one frame, so that the first run does not pay page faults. */
-    kf3ds_scene_eval(scene, start, 0, poses);
+    kf3ds_scene_eval(scene, bench_render_frame(scene, 0, frames), 0, poses);
     kf3ds_render_scene(renderer, poses, view, ro, fb, &st);
-    for (tm.runs = 0;
-         tm.runs < RENDER_MAX_RUNS && (tm.runs < RENDER_MIN_RUNS || tm.total < RENDER_TARGET_MS);
-         tm.runs++) {
+    for (tm.runs = 0; bench_render_more_runs(tm.runs, tm.total); tm.runs++) {
         unsigned long long sub = 0, drw = 0;
         double t0 = now_ms(), t;
         for (f = 0; f < frames; f++) {
-            kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
+            kf3ds_scene_eval(scene, bench_render_frame(scene, f, frames), 0, poses);
             kf3ds_render_scene(renderer, poses, view, ro, fb, &st);
             sub += st.triangles_submitted;
             drw += st.triangles_drawn;
@@ -190,8 +156,8 @@ static void print_timing(const char *what, const render_timing *tm, long frames)
 static int bench_render(int argc, char **argv)
 {
     const char *file;
-    long frames = RENDER_DEFAULT_FRAMES, f;
-    int width, height, have = 0, k, textured = 0, maps = 0;
+    long frames = RENDER_DEFAULT_FRAMES;
+    int width, height, textured = 0, maps = 0;
     kf3ds_diag err;
     kf3ds_scene *scene;
     kf3ds_pose *poses;
@@ -199,8 +165,6 @@ static int bench_render(int argc, char **argv)
     kf3ds_framebuffer fb;
     kf3ds_view view;
     kf3ds_render_options ro;
-    float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1};
-    double start, end;
     render_timing plain, tex;
 
     if (argc >= 4 && strcmp(argv[3], "--textured") == 0) {
@@ -209,14 +173,16 @@ static int bench_render(int argc, char **argv)
         argv++;
         argc--;
     }
-    if (argc < 4 || argc > 5 || !parse_size(argv[2], &width, &height) || argv[3][0] == '\0') {
-        if (argc >= 3 && !parse_size(argv[2], &width, &height))
+    if (argc < 4 || argc > 5 || !bench_parse_size(argv[2], &width, &height) ||
+        argv[3][0] == '\0') {
+        if (argc >= 3 && !bench_parse_size(argv[2], &width, &height))
             fprintf(stderr, "kf3ds-bench: --render needs WxH (1 to 16384 each), not '%s'\n",
                     argv[2]);
         return usage();
     }
     file = argv[3];
-    if (argc == 5 && !parse_frames(argv[4], &frames))
+    if (argc == 5 &&
+        !(frames = bench_parse_count("kf3ds-bench", "FRAMES", argv[4], BENCH_MAX_FRAMES)))
         return usage();
 
     scene = kf3ds_load_file(file, NULL, &err);
@@ -241,34 +207,19 @@ static int bench_render(int argc, char **argv)
         kf3ds_scene_free(scene);
         return 1;
     }
-    start = scene->segment_start;
-    end = scene->segment_end > scene->segment_start ? scene->segment_end : start;
-    /* One view for every frame: the orbit framing the bounds over all of them. */
-    for (f = 0; f < frames; f++) {
-        float a[3], b[3];
-        kf3ds_scene_eval(scene, bench_frame(start, end, f, frames), 0, poses);
-        if (kf3ds_scene_bounds(scene, poses, a, b)) {
-            for (k = 0; k < 3; k++) {
-                if (!have || a[k] < mn[k])
-                    mn[k] = a[k];
-                if (!have || b[k] > mx[k])
-                    mx[k] = b[k];
-            }
-            have = 1;
-        }
-    }
-    kf3ds_view_orbit(mn, mx, 35.0f, 25.0f, 45.0f, (float)width / (float)height, &view);
+    bench_render_view(scene, frames, width, height, poses, &view);
     memset(&ro, 0, sizeof ro);
     ro.shading = KF3DS_SHADE_SMOOTH;
 
-    plain = time_render(scene, poses, renderer, &view, &ro, &fb, frames, start, end);
+    plain = time_render(scene, poses, renderer, &view, &ro, &fb, frames);
     printf("file %s\n", file);
     printf("render %dx%d frames %ld over %g..%g, smooth shading, orbit view\n", width, height,
-           frames, start, end);
+           frames, bench_render_frame(scene, 0, 1),
+           bench_render_frame(scene, frames > 1 ? frames - 1 : 0, frames));
     print_timing(textured ? "untextured" : "render", &plain, frames);
     if (textured) {
         maps = attach_checkers(scene, renderer);
-        tex = time_render(scene, poses, renderer, &view, &ro, &fb, frames, start, end);
+        tex = time_render(scene, poses, renderer, &view, &ro, &fb, frames);
         printf("textured: a 256x256 checker as texture 1 of %d materials\n", maps);
         print_timing("textured", &tex, frames);
         printf("render_ms_per_frame %.2f triangles %llu untextured_ms_per_frame %.2f "
@@ -290,12 +241,13 @@ static int bench_render(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    bench_options o;
     const char *file;
-    long frames = 0;
+    long frames;
     kf3ds_diag err;
     kf3ds_scene *scene;
     kf3ds_pose *poses;
-    double t0, t, total, best_load, best_eval;
+    double t0, t, total, best_load, first_load = 0.0, best_eval, *times;
     unsigned long long keys = 0, verts = 0;
     volatile float sink = 0.0f;
     uint32_t i, k;
@@ -303,21 +255,19 @@ int main(int argc, char **argv)
 
     if (argc >= 2 && strcmp(argv[1], "--render") == 0)
         return bench_render(argc, argv);
-    if (argc < 2 || argc > 3 || argv[1][0] == '\0')
-        return usage();
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage();
         return 0;
     }
-    file = argv[1];
-    if (argc == 3 && !parse_frames(argv[2], &frames))
+    if (!bench_parse_options("kf3ds-bench", argc, argv, &o))
         return usage();
+    file = o.file;
 
     /* ---- load ---------------------------------------------------------- */
     best_load = 0.0;
     total = 0.0;
     scene = NULL;
-    for (runs = 0; runs < MAX_RUNS && (runs < MIN_RUNS || total < TARGET_MS); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
         kf3ds_scene *s;
         t0 = now_ms();
         s = kf3ds_load_file(file, NULL, &err);
@@ -328,6 +278,8 @@ int main(int argc, char **argv)
             return 1;
         }
         total += t;
+        if (runs == 0)
+            first_load = t;
         if (runs == 0 || t < best_load)
             best_load = t;
         if (!scene) {
@@ -339,9 +291,9 @@ int main(int argc, char **argv)
         }
     }
 
-    if (frames == 0)
-        frames = bench_default_frames((long)scene->anim_length, (long)scene->segment_start,
-                                      (long)scene->segment_end);
+    frames = o.frames ? o.frames
+                      : bench_default_frames((long)scene->anim_length, (long)scene->segment_start,
+                                             (long)scene->segment_end);
 
     for (i = 0; i < scene->num_nodes; i++)
         for (k = 0; k < KF3DS_TRACK_COUNT; k++)
@@ -352,22 +304,27 @@ int main(int argc, char **argv)
     printf("nodes %lu keys %llu meshes %lu vertices %llu frames %ld\n",
            (unsigned long)scene->num_nodes, keys, (unsigned long)scene->num_meshes, verts,
            frames);
-    printf("load runs %d best %.3f ms mean %.3f ms\n", runs, best_load, total / runs);
+    bench_print_frames(&o, frames);
+    printf("load runs %d best %.3f ms mean %.3f ms first %.3f ms\n", runs, best_load,
+           total / runs, first_load);
 
     /* ---- eval ---------------------------------------------------------- */
     poses = (kf3ds_pose *)calloc(scene->num_nodes ? scene->num_nodes : 1, sizeof *poses);
-    if (!poses) {
+    times = bench_frames(&o, frames);
+    if (!poses || !times) {
         fprintf(stderr, "kf3ds-bench: out of memory\n");
+        free(poses);
+        free(times);
         kf3ds_scene_free(scene);
         return 1;
     }
     best_eval = 0.0;
     total = 0.0;
-    for (runs = 0; runs < MAX_RUNS && (runs < MIN_RUNS || total < TARGET_MS); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
         long f;
         t0 = now_ms();
         for (f = 0; f < frames; f++)
-            kf3ds_scene_eval(scene, (double)f + 0.5, 0, poses);
+            kf3ds_scene_eval(scene, times[f], 0, poses);
         t = now_ms() - t0;
         total += t;
         if (runs == 0 || t < best_eval)
@@ -382,6 +339,7 @@ int main(int argc, char **argv)
     printf("load_ms %.2f eval_ms %.2f node_evals %llu\n", best_load, best_eval,
            (unsigned long long)scene->num_nodes * (unsigned long long)frames);
     (void)sink;
+    free(times);
     free(poses);
     kf3ds_scene_free(scene);
     return 0;

@@ -1,10 +1,12 @@
 /* bench-lib3ds: the kf3ds-bench measurement made with lib3ds 1.3, for comparison.
  *
- *   bench-lib3ds FILE [FRAMES]
+ *   bench-lib3ds [--once] [--random-frames SPAN] FILE [FRAMES]
  *
  * Loads FILE with lib3ds_file_load, then evaluates the whole node tree with
- * lib3ds_file_eval(file, i + 0.5) for i in 0..FRAMES-1 (default: the file's
- * animation length, frames or segment_to - segment_from if larger, at least 1)
+ * lib3ds_file_eval(file, t) at FRAMES frames: t = i + 0.5 for i in
+ * 0..FRAMES-1, or the random sequence of --random-frames (tools/bench_common.h,
+ * the same as kf3ds-bench's). FRAMES defaults to the file's animation length,
+ * frames or segment_to - segment_from if larger, at least 1
  * (lib3ds 1.3 defaults the segment to 0..100 when the file has no KFSEG, so
  * this default can differ from kf3ds-bench's: pass FRAMES to compare) and
  * prints on its last line, like kf3ds-bench,
@@ -13,8 +15,9 @@
  *
  * Method (the same as tools/bench.c): load (file read included) is repeated
  * at least MIN_RUNS times, then until the runs add up to TARGET_MS or MAX_RUNS
- * runs were made; load_ms is the BEST (minimum) time of one load. One eval run
- * is all FRAMES frames; eval_ms is the BEST (minimum) run, repeated likewise.
+ * runs were made; load_ms is the BEST (minimum) time of one load, and the
+ * first load's time is printed too. One eval run is all FRAMES frames;
+ * eval_ms is the BEST (minimum) run, repeated likewise. --once: one run of each.
  * Clock: clock_gettime(CLOCK_MONOTONIC).
  *
  * Exit status: 0 success, 1 the file cannot be loaded, 2 wrong usage.
@@ -29,13 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench_clock.h"
+#include "bench_common.h"
 
 
 
 static int usage(void)
 {
-    fputs("usage: bench-lib3ds FILE [FRAMES]\n", stderr);
+    fputs("usage: bench-lib3ds [--once] [--random-frames SPAN] FILE [FRAMES]\n", stderr);
     return 2;
 }
 
@@ -90,35 +93,26 @@ static void count_nodes(const Lib3dsNode *node, unsigned long *nodes, unsigned l
 
 int main(int argc, char **argv)
 {
+    bench_options o;
     const char *file;
-    long frames = 0;
+    long frames;
     Lib3dsFile *lf;
     const Lib3dsMesh *mesh;
-    double t0, t, total, best_load, best_eval;
+    double t0, t, total, best_load, first_load = 0.0, best_eval, *times;
     unsigned long nodes = 0, meshes = 0;
     unsigned long long keys = 0, verts = 0;
     volatile float sink = 0.0f;
     int runs;
 
-    if (argc < 2 || argc > 3 || argv[1][0] == '\0')
+    if (!bench_parse_options("bench-lib3ds", argc, argv, &o))
         return usage();
-    file = argv[1];
-    if (argc == 3) {
-        char *end = NULL;
-        errno = 0;
-        frames = strtol(argv[2], &end, 10);
-        if (end == argv[2] || *end != '\0' || errno || frames < 1 || frames > 100000000L) {
-            fprintf(stderr, "bench-lib3ds: FRAMES must be a positive integer, not '%s'\n",
-                    argv[2]);
-            return usage();
-        }
-    }
+    file = o.file;
 
     /* ---- load ---------------------------------------------------------- */
     best_load = 0.0;
     total = 0.0;
     lf = NULL;
-    for (runs = 0; runs < MAX_RUNS && (runs < MIN_RUNS || total < TARGET_MS); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
         Lib3dsFile *f;
         t0 = now_ms();
         f = lib3ds_file_load(file);
@@ -130,6 +124,8 @@ int main(int argc, char **argv)
             return 1;
         }
         total += t;
+        if (runs == 0)
+            first_load = t;
         if (runs == 0 || t < best_load)
             best_load = t;
         if (!lf)
@@ -138,9 +134,9 @@ int main(int argc, char **argv)
             lib3ds_file_free(f);
     }
 
-    if (frames == 0)
-        frames = bench_default_frames((long)lf->frames, (long)lf->segment_from,
-                                      (long)lf->segment_to);
+    frames = o.frames ? o.frames
+                      : bench_default_frames((long)lf->frames, (long)lf->segment_from,
+                                             (long)lf->segment_to);
     count_nodes(lf->nodes, &nodes, &keys);
     for (mesh = lf->meshes; mesh; mesh = mesh->next) {
         meshes++;
@@ -149,16 +145,24 @@ int main(int argc, char **argv)
     printf("file %s\n", file);
     printf("nodes %lu keys %llu meshes %lu vertices %llu frames %ld\n", nodes, keys, meshes,
            verts, frames);
-    printf("load runs %d best %.3f ms mean %.3f ms\n", runs, best_load, total / runs);
+    bench_print_frames(&o, frames);
+    printf("load runs %d best %.3f ms mean %.3f ms first %.3f ms\n", runs, best_load,
+           total / runs, first_load);
 
     /* ---- eval ---------------------------------------------------------- */
+    times = bench_frames(&o, frames);
+    if (!times) {
+        fprintf(stderr, "bench-lib3ds: out of memory\n");
+        lib3ds_file_free(lf);
+        return 1;
+    }
     best_eval = 0.0;
     total = 0.0;
-    for (runs = 0; runs < MAX_RUNS && (runs < MIN_RUNS || total < TARGET_MS); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
         long f;
         t0 = now_ms();
         for (f = 0; f < frames; f++)
-            lib3ds_file_eval(lf, (Lib3dsFloat)((double)f + 0.5));
+            lib3ds_file_eval(lf, (Lib3dsFloat)times[f]);
         t = now_ms() - t0;
         total += t;
         if (runs == 0 || t < best_eval)
@@ -171,6 +175,7 @@ int main(int argc, char **argv)
     printf("load_ms %.2f eval_ms %.2f node_evals %llu\n", best_load, best_eval,
            (unsigned long long)nodes * (unsigned long long)frames);
     (void)sink;
+    free(times);
     lib3ds_file_free(lf);
     return 0;
 }

@@ -6,13 +6,17 @@
  *   mk3ds bench-meshes FILE    200 meshes x 20,000 vertices (~90 MB)
  *   mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track
  *   mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles
+ *   mk3ds bench-render-dense FILE  10 spinning spheres of 10,000 triangles
+ *   mk3ds bench-render-textured FILE  the bench-render spheres with a texture map
  *   mk3ds random SEED FILE     a random valid animated scene, deterministic
+ *   mk3ds bench-SHAPE FILE     the benchmark's other scene shapes (mk3ds_shapes.c):
+ *                              random, chain, constant, lights, long, render-city
  *
  * A scene is built in memory (nodes with their tracks, meshes, materials,
- * cameras, lights) and then written with the library's builder and writer. Mesh geometry is made
- * consistent with the keyframer: a mesh bound to a "rest node" gets
- * MESH_MATRIX = N(0)·T(-pivot) (times S(-1,1,1) when mirrored, as real files
- * do) and its vertices are MESH_MATRIX applied to object-local coordinates, so
+ * cameras, lights) and then written with the library's builder and writer.
+ * Mesh geometry is made consistent with the keyframer: a mesh bound to a
+ * "rest node" gets MESH_MATRIX = N(0)·T(-pivot) (times S(-1,1,1) when
+ * mirrored, as real files do) and its vertices are MESH_MATRIX applied to object-local coordinates, so
  * that the frame-0 pose N(0)·T(-pivot)·M^-1·v reproduces the stored vertices
  * (after lib3ds' mirror fix for a negative determinant). N(0) is computed with
  * the rules of docs/evaluation.md (stable key sort, accumulated rotations,
@@ -30,8 +34,12 @@ static int usage(void)
           "       mk3ds bench-meshes FILE    200 meshes of 20,000 vertices (~90 MB)\n"
           "       mk3ds bench-nodes FILE     2,000 animated object nodes, 60 keys per track\n"
           "       mk3ds bench-render FILE    100 spinning spheres, 100,000 smooth triangles\n"
-          "       mk3ds bench-render-textured FILE  the same spheres with a texture map\n"
-          "       mk3ds random SEED FILE     a random valid animated scene (SEED: unsigned integer)\n",
+          "       mk3ds bench-render-dense FILE  10 spinning spheres of 10,000 triangles\n"
+          "       mk3ds bench-render-textured FILE  the bench-render spheres with a texture map\n"
+          "       mk3ds random SEED FILE     a random valid animated scene (SEED: unsigned integer)\n"
+          "       mk3ds bench-SHAPE FILE     benchmark shapes: bench-random, bench-chain,\n"
+          "                                  bench-constant, bench-lights, bench-long,\n"
+          "                                  bench-render-city\n",
           stderr);
     return 2;
 }
@@ -74,10 +82,16 @@ int main(int argc, char **argv)
         make_bench_render(argv[2]);
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "bench-render-dense") == 0) {
+        make_bench_render_dense(argv[2]);
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "bench-nodes") == 0) {
         make_bench_nodes(argv[2]);
         return 0;
     }
+    if (argc == 3 && make_bench_shape(argv[1], argv[2]))
+        return 0;
     if (argc == 4 && strcmp(argv[1], "random") == 0) {
         const char *p = argv[2];
         uint64_t seed = 0;

@@ -8,8 +8,10 @@
  *   mk3ds_write.c    serialising a scene (or a benchmark file) with the library's
  *                    scene builder and writer
  *   mk3ds_samples.c  the samples of data/: orrery, arm, edge
- *   mk3ds_bench.c    the benchmark inputs: bench-meshes, bench-render, bench-nodes
+ *   mk3ds_bench.c    the benchmark inputs: bench-meshes, bench-render(-dense), bench-nodes
  *   mk3ds_random.c   the random scenes of the differential test
+ *   mk3ds_shapes.c   the benchmark's other scene shapes: bench-random, bench-chain,
+ *                    bench-constant, bench-lights, bench-long, bench-render-city
  *   mk3ds_textured.c the textured sample with its pictures, and the textured
  *                    render benchmark
  * The scene model keeps its own frame-0 evaluator (mk3ds_eval.c): what places
@@ -223,9 +225,13 @@ void make_arm(const char *path);
 void make_edge(const char *path);
 void make_bench_meshes(const char *path);  /* mk3ds_bench.c */
 void make_bench_render(const char *path);
+void make_bench_render_dense(const char *path);
 void make_bench_nodes(const char *path);
 void make_random(uint64_t seed, const char *path); /* mk3ds_random.c */
 void make_textured(const char *dir);       /* mk3ds_textured.c: textured.3ds and its maps */
 void make_bench_render_textured(const char *path);
+/* mk3ds_shapes.c: writes the benchmark shape `name` (bench-random, ...) to
+ * path; 0 when there is no such shape. */
+int make_bench_shape(const char *name, const char *path);
 
 #endif

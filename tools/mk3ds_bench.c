@@ -1,4 +1,5 @@
-/* The benchmark inputs: mk3ds bench-meshes, bench-render, bench-nodes FILE. */
+/* The benchmark inputs: mk3ds bench-meshes, bench-render, bench-render-dense,
+ * bench-nodes FILE. */
 #include "mk3ds.h"
 
 #include <math.h>
@@ -62,32 +63,31 @@ void make_bench_meshes(const char *path)
     free(faces);
 }
 
-#define BR_MESHES 100
-#define BR_LAT 20  /* latitude bands */
-#define BR_LON 25  /* longitude segments: 2 * 20 * 25 = 1,000 triangles a sphere */
-
-/* The render benchmark: a 10 x 10 grid of UV spheres (one smoothing group,
- * one material each), every one spinning a full turn about Z over 0..100 in
- * four 90-degree keys. */
-void make_bench_render(const char *path)
+/* The render benchmarks: a grid of UV spheres of lat x lon cells (one
+ * smoothing group, one material each, radius r, `spacing` apart, per_row a
+ * row), every one spinning a full turn about Z over 0..100 in four 90-degree
+ * keys. bench-render: 100 spheres of 1,000 triangles; bench-render-dense: 10
+ * of 10,000. */
+static void make_spheres(const char *path, int count, int per_row, int lat, int lon, double r,
+                         double spacing)
 {
     kf3ds_builder *b = kf3ds_builder_create(NULL);
-    float pts[(BR_LAT + 1) * BR_LON * 3];
-    uint16_t faces[2 * BR_LAT * BR_LON * 3];
+    float *pts = xrealloc(NULL, (size_t)(lat + 1) * lon * 3 * sizeof *pts);
+    uint16_t *faces = xrealloc(NULL, (size_t)2 * lat * lon * 3 * sizeof *faces);
     uint32_t nf = 0;
     int i, a, k;
     char name[32], mat[32];
 
     if (!b)
         die("out of memory");
-    for (a = 0; a < BR_LAT; a++)
-        for (k = 0; k < BR_LON; k++) {
-            uint16_t v0 = (uint16_t)(a * BR_LON + k);
-            uint16_t v1 = (uint16_t)(a * BR_LON + (k + 1) % BR_LON);
-            uint16_t v2 = (uint16_t)(v0 + BR_LON), v3 = (uint16_t)(v1 + BR_LON);
+    for (a = 0; a < lat; a++)
+        for (k = 0; k < lon; k++) {
+            uint16_t v0 = (uint16_t)(a * lon + k);
+            uint16_t v1 = (uint16_t)(a * lon + (k + 1) % lon);
+            uint16_t v2 = (uint16_t)(v0 + lon), v3 = (uint16_t)(v1 + lon);
             add_quad(faces, &nf, v0, v1, v2, v3);
         }
-    for (i = 0; i < BR_MESHES; i++) {
+    for (i = 0; i < count; i++) {
         kf3ds_material m;
         memset(&m, 0, sizeof m);
         snprintf(mat, sizeof mat, "Mat%03d", i);
@@ -99,26 +99,27 @@ void make_bench_render(const char *path)
         m.specular[0] = m.specular[1] = m.specular[2] = 200 / 255.0f;
         kf3ds_builder_add_material(b, &m);
     }
-    for (i = 0; i < BR_MESHES; i++) {
-        double cx = (i % 10) * 30.0, cy = (i / 10) * 30.0;
+    for (i = 0; i < count; i++) {
+        double cx = (i % per_row) * spacing, cy = (i / per_row) * spacing;
         float mf[12];
         translated_mesh_matrix(mf, cx, cy);
-        for (a = 0; a <= BR_LAT; a++)
-            for (k = 0; k < BR_LON; k++) {
-                double th = 3.14159265358979 * a / BR_LAT, ph = 6.28318530717959 * k / BR_LON;
-                float *p = pts + 3 * (a * BR_LON + k);
-                p[0] = (float)(cx + 10.0 * sin(th) * cos(ph));
-                p[1] = (float)(cy + 10.0 * sin(th) * sin(ph));
-                p[2] = (float)(10.0 * cos(th));
+        for (a = 0; a <= lat; a++)
+            for (k = 0; k < lon; k++) {
+                double th = 3.14159265358979 * a / lat, ph = 6.28318530717959 * k / lon;
+                float *p = pts + 3 * (a * lon + k);
+                p[0] = (float)(cx + r * sin(th) * cos(ph));
+                p[1] = (float)(cy + r * sin(th) * sin(ph));
+                p[2] = (float)(r * cos(th));
             }
         snprintf(name, sizeof name, "Ball%03d", i);
         snprintf(mat, sizeof mat, "Mat%03d", i);
-        build_mesh(b, name, pts, (BR_LAT + 1) * BR_LON, faces, nf, mf, mat);
+        build_mesh(b, name, pts, (uint32_t)((lat + 1) * lon), faces, nf, mf, mat);
     }
 
     kf3ds_builder_keyframer(b, "benchrnd", 100, 0, 100);
-    for (i = 0; i < BR_MESHES; i++) {
-        const float pos[3] = {(float)((i % 10) * 30.0), (float)((i / 10) * 30.0), 0};
+    for (i = 0; i < count; i++) {
+        const float pos[3] = {(float)((i % per_row) * spacing), (float)((i / per_row) * spacing),
+                              0};
         int n;
         snprintf(name, sizeof name, "Ball%03d", i);
         n = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, name, KF3DS_NONE);
@@ -134,6 +135,18 @@ void make_bench_render(const char *path)
     }
     check_builder(b, path);
     save_built(b, path, NULL, NULL);
+    free(pts);
+    free(faces);
+}
+
+void make_bench_render(const char *path)
+{
+    make_spheres(path, 100, 10, 20, 25, 10.0, 30.0); /* 2 x 20 x 25 = 1,000 triangles each */
+}
+
+void make_bench_render_dense(const char *path)
+{
+    make_spheres(path, 10, 5, 50, 100, 25.0, 60.0); /* 2 x 50 x 100 = 10,000 each */
 }
 
 #define BN_NODES 2000

@@ -1,0 +1,143 @@
+/* World matrices from local ones: world = parent · L for the three top
+ * rows, kept within range (docs/robustness.md). Inline, shared by the
+ * evaluation (eval.c) and the plan (eval_plan.c), which works out the world
+ * matrices of nodes that never move once, with these same operations. */
+#ifndef KF3DS_WORLD_ROWS_H
+#define KF3DS_WORLD_ROWS_H
+#include "kf3ds.h"
+#include "value_range.h"
+#include <math.h>
+#include <string.h>
+
+/* Keeps the three top rows of a matrix within ±KF3DS__MAX_WORLD (NaN, which
+ * finite inputs cannot produce, would become 0): a long chain of scaled
+ * nodes must not overflow to infinity (docs/robustness.md). The check is
+ * branch-free and nearly always passes. */
+static inline int rows_in_range(const float *v)
+{
+    int i, ok = 1;
+    for (i = 0; i < 12; i++)
+        ok &= fabsf(v[i]) <= KF3DS__MAX_WORLD;
+    return ok;
+}
+
+static inline void clamp_rows(float *v)
+{
+    int i;
+    for (i = 0; i < 12; i++)
+        v[i] = v[i] > KF3DS__MAX_WORLD    ? KF3DS__MAX_WORLD
+               : v[i] < -KF3DS__MAX_WORLD ? -KF3DS__MAX_WORLD
+               : v[i] == v[i]             ? v[i]
+                                          : 0.0f;
+}
+
+static inline void bound_matrix(kf3ds_mat4 *m)
+{
+    if (!rows_in_range(&m->m[0][0]))
+        clamp_rows(&m->m[0][0]);
+}
+
+/* out = a · L for the three top rows: row i is a_i0·L0 + a_i1·L1 + a_i2·L2 +
+ * (0, 0, 0, a_i3); L itself when a is NULL (a root). The range check of
+ * bound_matrix is done on the values before they are stored (reading them
+ * back as vectors right after they are stored would stall on store
+ * forwarding); returns 0 when one is out of range. With GCC or clang in
+ * vector form; the plain form does the same operations in the same order,
+ * so both give the same bits (make plain-check; -DKF3DS_PLAIN_C selects it).
+ * `built` says L was just computed element-wise (its rows are then built
+ * from the values: loading them as vectors would stall on store forwarding);
+ * otherwise (a plan's fixed rows) they are loaded. */
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+typedef float kf3ds__v4 __attribute__((vector_size(16)));
+typedef int kf3ds__i4 __attribute__((vector_size(16)));
+typedef unsigned long long kf3ds__u2 __attribute__((vector_size(16)));
+#if defined(__clang__)
+#define KF3DS__SPLAT(v, k) __builtin_shufflevector((v), (v), (k), (k), (k), (k))
+#else
+#define KF3DS__SPLAT(v, k) __builtin_shuffle((v), (kf3ds__i4){ (k), (k), (k), (k) })
+#endif
+
+static inline __attribute__((always_inline)) int multiply_rows(const float (*a)[4],
+                                                               const float l[3][4], int built,
+                                                               float (*out)[4])
+{
+    kf3ds__v4 l0, l1, l2;
+    /* |w| <= KF3DS__MAX_WORLD compares as integers: the bit patterns of
+     * non-negative floats are in the order of their values, and a NaN's is
+     * above infinity's, so "out of range" is one compare per row. */
+    kf3ds__v4 limf = { KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD };
+    kf3ds__i4 lim, out_of_range = { 0, 0, 0, 0 };
+    kf3ds__i4 magnitude = { 0x7FFFFFFF, 0x7FFFFFFF, 0x7FFFFFFF, 0x7FFFFFFF };
+    kf3ds__u2 both;
+    int i;
+    memcpy(&lim, &limf, sizeof lim);
+    if (built) {
+        kf3ds__v4 b0 = { l[0][0], l[0][1], l[0][2], l[0][3] };
+        kf3ds__v4 b1 = { l[1][0], l[1][1], l[1][2], l[1][3] };
+        kf3ds__v4 b2 = { l[2][0], l[2][1], l[2][2], l[2][3] };
+        l0 = b0;
+        l1 = b1;
+        l2 = b2;
+    } else {
+        memcpy(&l0, l[0], sizeof l0);
+        memcpy(&l1, l[1], sizeof l1);
+        memcpy(&l2, l[2], sizeof l2);
+    }
+    for (i = 0; i < 3; i++) {
+        kf3ds__v4 w = i == 0 ? l0 : i == 1 ? l1 : l2;
+        if (a) {
+            /* The parent's row loaded once, its lanes broadcast by shuffles
+             * (scalars are broadcast explicitly: where float arithmetic has
+             * excess precision, 68k and x87, a scalar operand would be a
+             * long double) and e = (0, 0, 0, a_i3) by a mask. */
+            kf3ds__v4 ar, e;
+            kf3ds__i4 bits, last = { 0, 0, 0, -1 };
+            memcpy(&ar, a[i], sizeof ar);
+            memcpy(&bits, &ar, sizeof bits);
+            bits &= last;
+            memcpy(&e, &bits, sizeof e);
+            w = KF3DS__SPLAT(ar, 0) * l0 + KF3DS__SPLAT(ar, 1) * l1 +
+                KF3DS__SPLAT(ar, 2) * l2 + e;
+        }
+        {
+            kf3ds__i4 bits;
+            memcpy(&bits, &w, sizeof bits);
+            out_of_range |= (bits & magnitude) > lim;
+        }
+        memcpy(out[i], &w, sizeof w);
+    }
+    memcpy(&both, &out_of_range, sizeof both);
+    return (both[0] | both[1]) == 0;
+}
+#else
+static inline int multiply_rows(const float (*a)[4], const float l[3][4], int built,
+                                float (*out)[4])
+{
+    int i, j, ok = 1;
+    (void)built;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++) {
+            float w = !a ? l[i][j]
+                         : a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
+                               (j == 3 ? a[i][3] : 0.0f);
+            ok &= fabsf(w) <= KF3DS__MAX_WORLD;
+            out[i][j] = w;
+        }
+    return ok;
+}
+#endif
+
+/* world = parent · L (parent may be NULL: world = L), its bottom row 0 0 0 1,
+ * its entries kept within range; `built` as for multiply_rows. */
+static inline void kf3ds__world_rows(const kf3ds_mat4 *parent, const float l[3][4], int built,
+                                     kf3ds_mat4 *world)
+{
+    int ok =
+        multiply_rows(parent ? (const float(*)[4])parent->m : NULL, l, built, world->m);
+    world->m[3][0] = world->m[3][1] = world->m[3][2] = 0.0f;
+    world->m[3][3] = 1.0f;
+    if (!ok)
+        clamp_rows(&world->m[0][0]);
+}
+
+#endif
