@@ -3,13 +3,15 @@
  * added in code, each call checked as it comes; kf3ds_builder_finish then
  * makes the scene loading would make of the same file, through the loader's
  * own finishing steps (mesh validation and the mirror fix, per-track setup,
- * parents, evaluation order, name links). Until then everything lives in the
+ * parents, evaluation order, name links, the evaluation plan). Until then everything lives in the
  * builder's own arena, in lists; finishing copies it into arrays of exactly
  * the right size, so nothing is ever reallocated. */
 #include "arena.h"
 #include "diag.h"
 #include "load_ctx.h"
+#include "plan_build.h"
 #include "readers.h"
+#include "scene_internal.h"
 #include "track_setup.h"
 #include "value_range.h"
 #include <stdarg.h>
@@ -787,6 +789,7 @@ kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error)
 {
     kf3ds__ctx ctx;
     kf3ds_scene *s;
+    kf3ds__scene_internal *internal;
     unsigned char *nodes;
     if (error)
         memset(error, 0, sizeof *error);
@@ -807,7 +810,10 @@ kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error)
     ctx.limits.max_diags = 1000;
     ctx.arena = kf3ds__arena_create(&b->allocator, 0);
     s = ctx.arena ? (kf3ds_scene *)kf3ds__arena_alloc(ctx.arena, 1, sizeof *s) : NULL;
-    ctx.source = s ? (kf3ds__source *)kf3ds__arena_alloc(ctx.arena, 1, sizeof *ctx.source) : NULL;
+    internal = s ? (kf3ds__scene_internal *)kf3ds__arena_alloc(ctx.arena, 1, sizeof *internal)
+                 : NULL;
+    ctx.source = internal ? (kf3ds__source *)kf3ds__arena_alloc(ctx.arena, 1, sizeof *ctx.source)
+                          : NULL;
     if (!ctx.source) {
         kf3ds__arena_destroy(ctx.arena);
         kf3ds_builder_free(b);
@@ -815,7 +821,8 @@ kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error)
         return NULL;
     }
     ctx.scene = s;
-    s->internal_ = ctx.arena;
+    internal->arena = ctx.arena;
+    s->internal_ = internal;
     s->source_ = ctx.source;
     s->version = 3;
     s->mesh_version = 3;
@@ -840,6 +847,7 @@ kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error)
         copy_keyframer(&ctx, b);
         kf3ds__finish_editor(&ctx);
         kf3ds__finish_keyframer(&ctx);
+        kf3ds__plan_build(&ctx); /* as a load ends: the scene evaluates as a loaded one */
     }
     kf3ds_builder_free(b);
     if (kf3ds__arena_failed(ctx.arena)) {

@@ -1,4 +1,5 @@
-/* Building the evaluation plan (eval_plan.c), the last step of a load. */
+/* Building the evaluation plan (eval_plan.c), the last step of a load and of
+ * kf3ds_builder_finish. */
 #ifndef KF3DS_PLAN_BUILD_H
 #define KF3DS_PLAN_BUILD_H
 #include "load_ctx.h"

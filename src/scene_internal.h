@@ -1,6 +1,7 @@
-/* What a loaded scene's internal_ points to: the arena that owns all of the
- * scene's memory, and the evaluation plan built from it at load. Private to
- * the core (load.c, eval_plan.c, eval.c). */
+/* What a loaded or built scene's internal_ points to: the arena that owns all
+ * of the scene's memory, and the evaluation plan built from it at load (or
+ * when the builder finishes). Private to the core (load.c, builder.c,
+ * eval_plan.c, eval.c). */
 #ifndef KF3DS_SCENE_INTERNAL_H
 #define KF3DS_SCENE_INTERNAL_H
 #include "arena.h"
