@@ -504,3 +504,27 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
         accumulate_rotations(track);
     setup_segments(ctx, track, kind);
 }
+
+/* The public view of what setup derives per key: the same functions as
+ * setup_segments, so that the values are the records' own (a fresh ln_cache
+ * takes both logarithms, bit for bit the cached one). */
+int kf3ds_track_key_tangents(const kf3ds_track *track, kf3ds_track_kind kind, uint32_t key,
+                             float in[4], float out[4])
+{
+    ln_cache lc;
+    int d, dims;
+    if (!track || !track->keys || key >= track->num_keys || !in || !out ||
+        (unsigned)kind >= KF3DS_TRACK_COUNT || kind == KF3DS_TRACK_HIDE ||
+        kind == KF3DS_TRACK_MORPH)
+        return 0;
+    if (kind == KF3DS_TRACK_ROT) {
+        lc.from = lc.to = NULL;
+        rotation_controls(track, key, &lc, in, out);
+        return 4;
+    }
+    dims = dims_of(kind);
+    vector_tangents(track, key, dims, in, out);
+    for (d = dims; d < 4; d++) /* vector_tangents fills three lanes from any values */
+        in[d] = out[d] = 0.0f;
+    return dims;
+}

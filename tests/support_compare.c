@@ -235,9 +235,7 @@ static void compare_track(cmp *c, const kf3ds_track *a, const kf3ds_track *b, un
         FIELD(c, ka, kb, ease_to, klabel);
         FIELD(c, ka, kb, ease_from, klabel);
         FLOATS(c, ka, kb, value, 4, klabel);
-        FLOATS(c, ka, kb, quat, 4, klabel);
-        FLOATS(c, ka, kb, tan_in, 4, klabel);
-        FLOATS(c, ka, kb, tan_out, 4, klabel);
+        FLOATS(c, ka, kb, quat, 4, klabel); /* (tangents follow from these and the flags) */
         STR(c, ka, kb, morph_name, klabel);
         FIELD(c, ka, kb, morph_mesh, klabel);
     }

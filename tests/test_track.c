@@ -1,7 +1,8 @@
 /* Track evaluation, the rules of docs/evaluation.md: golden values measured
  * with lib3ds 1.3 and 2.0 on a probe scene (where lib3ds 1.3 is wrong, the
  * value of kf3ds's rule), the loop flags ('Where time falls'), ease worked
- * out by hand ('Ease'), Hermite tangents ('Hermite tracks'), multi-turn
+ * out by hand ('Ease'), Hermite tangents ('Hermite tracks', also as
+ * kf3ds_track_key_tangents gives them), multi-turn
  * rotations ('Rotation tracks'), duplicate frames, unsorted keys and late
  * first keys ('Key order and duplicate frames'), hide and morph tracks
  * ('Hide and morph tracks'). */
@@ -406,6 +407,98 @@ static void test_tcb_interior(void **state)
     kf3ds_scene_free(s);
 }
 
+/* A Hermite segment from its ends and tangents at parameter u (the formula
+ * of docs/evaluation.md, 'Hermite tracks'). */
+static double hermite(double p0, double td0, double p1, double ts1, double u)
+{
+    return (2 * u * u * u - 3 * u * u + 1) * p0 + (u * u * u - 2 * u * u + u) * td0 +
+           (-2 * u * u * u + 3 * u * u) * p1 + (u * u * u - u * u) * ts1;
+}
+
+/* kf3ds_track_key_tangents: the tangents of docs/evaluation.md by hand, and
+ * the very ones evaluation interpolates with; the squad controls of
+ * rotations about one axis; nothing for hide tracks or keys out of range. */
+static void test_key_tangents(void **state)
+{
+    static const double in1[3] = { 10.0 / 3, 10.0 / 3, 0 }, out1[3] = { 20.0 / 3, 20.0 / 3, 0 };
+    static const double chord0[3] = { 10, 0, 0 }, chord2[3] = { 0, 10, 0 };
+    key_spec k[3];
+    kf3ds_scene *s;
+    const kf3ds_track *t;
+    float in[3][4], out[3][4], v[4];
+    double want[4];
+    int i, d, f;
+    (void)state;
+    memset(k, 0, sizeof k);
+    k[1].frame = 10; k[1].v[0] = 10;
+    k[2].frame = 30; k[2].v[0] = 10; k[2].v[1] = 10;
+    s = one_track(KF3DS_TRACK_POS, 0, k, 3);
+    t = &s->nodes[0].tracks[KF3DS_TRACK_POS];
+    for (i = 0; i < 3; i++)
+        assert_int_equal(kf3ds_track_key_tangents(t, KF3DS_TRACK_POS, (uint32_t)i, in[i],
+                                                  out[i]), 3);
+    /* fp = 10/15, fn = 20/15: TS = ½·fp·(Δ⁻ + Δ⁺), TD = ½·fn·(Δ⁻ + Δ⁺) */
+    assert_vec(in[1], in1, 3, 1e-5);
+    assert_vec(out[1], out1, 3, 1e-5);
+    assert_vec(in[0], chord0, 3, 0); /* end keys: the chord */
+    assert_vec(out[0], chord0, 3, 0);
+    assert_vec(in[2], chord2, 3, 0);
+    assert_vec(out[2], chord2, 3, 0);
+    assert_true(in[1][3] == 0.0f && out[1][3] == 0.0f);
+    for (f = 1; f < 30; f += 3) { /* evaluation's curve is the Hermite of these */
+        int seg = f < 10 ? 0 : 1;
+        double u = seg ? (f - 10) / 20.0 : f / 10.0;
+        kf3ds_track_eval(t, KF3DS_TRACK_POS, f, 0, v);
+        for (d = 0; d < 3; d++)
+            assert_near(v[d], hermite(t->keys[seg].value[d], out[seg][d],
+                                      t->keys[seg + 1].value[d], in[seg + 1][d], u), 1e-4);
+    }
+    assert_int_equal(kf3ds_track_key_tangents(t, KF3DS_TRACK_POS, 3, in[0], out[0]), 0);
+    assert_int_equal(kf3ds_track_key_tangents(NULL, KF3DS_TRACK_POS, 0, in[0], out[0]), 0);
+    kf3ds_scene_free(s);
+
+    /* a scalar track: one value, the rest 0 */
+    memset(k, 0, sizeof k);
+    k[0].v[0] = 10; k[1].frame = 8; k[1].v[0] = 50;
+    s = one_track(KF3DS_TRACK_FOV, 0, k, 2);
+    t = &s->nodes[0].tracks[KF3DS_TRACK_FOV];
+    assert_int_equal(kf3ds_track_key_tangents(t, KF3DS_TRACK_FOV, 1, in[0], out[0]), 1);
+    assert_true(in[0][0] == 40.0f && out[0][0] == 40.0f);
+    assert_true(in[0][1] == 0.0f && in[0][2] == 0.0f && out[0][3] == 0.0f);
+    kf3ds_scene_free(s);
+
+    /* Rotations about +Z by 0, 30° and 60° (Q = q(Z, 0), q(Z, −30°), q(Z, −90°)),
+     * evenly spaced, TCB 0: g⁻ = (0, 0, −π/12), g⁺ = (0, 0, −π/6), and both
+     * controls are Q_1 ⊗ exp(¼(g⁻ − g⁺)) = q(Z, −30° + 7.5°); the end keys' are
+     * their own orientations. */
+    memset(k, 0, sizeof k);
+    k[0].v[3] = 1;
+    k[1].frame = 10; k[1].v[0] = PI_F / 6; k[1].v[3] = 1;
+    k[2].frame = 20; k[2].v[0] = PI_F / 3; k[2].v[3] = 1;
+    s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
+    t = &s->nodes[0].tracks[KF3DS_TRACK_ROT];
+    for (i = 0; i < 3; i++)
+        assert_int_equal(kf3ds_track_key_tangents(t, KF3DS_TRACK_ROT, (uint32_t)i, in[i],
+                                                  out[i]), 4);
+    want[0] = want[1] = 0;
+    want[2] = -sin(22.5 / 2 * PI_F / 180);
+    want[3] = cos(22.5 / 2 * PI_F / 180);
+    assert_vec(in[1], want, 4, 1e-5);
+    assert_vec(out[1], want, 4, 1e-5);
+    for (d = 0; d < 4; d++) {
+        assert_true(in[0][d] == t->keys[0].quat[d] && out[0][d] == t->keys[0].quat[d]);
+        assert_true(in[2][d] == t->keys[2].quat[d] && out[2][d] == t->keys[2].quat[d]);
+    }
+    kf3ds_scene_free(s);
+
+    memset(k, 0, sizeof k);
+    k[1].frame = 10;
+    s = one_track(KF3DS_TRACK_HIDE, 0, k, 2);
+    assert_int_equal(kf3ds_track_key_tangents(&s->nodes[0].tracks[KF3DS_TRACK_HIDE],
+                                              KF3DS_TRACK_HIDE, 0, in[0], out[0]), 0);
+    kf3ds_scene_free(s);
+}
+
 /* The first hide key does not toggle, every later one does
  * (docs/evaluation.md, 'Hide and morph tracks'). */
 static void test_hide_track(void **state)
@@ -625,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_unsorted_keys),
         cmocka_unit_test(test_late_first_key),
         cmocka_unit_test(test_tcb_interior),
+        cmocka_unit_test(test_key_tangents),
         cmocka_unit_test(test_hide_track),
         cmocka_unit_test(test_every_interpolated_kind),
         cmocka_unit_test(test_morph_track),

@@ -499,13 +499,13 @@ static void write_channel(export_ctx *c, const ex_prop *p, uint32_t input, uint3
 static int write_cubic(export_ctx *c, const ex_prop *p)
 {
     const kf3ds_track *t;
+    kf3ds_track_kind kind = p->kind == EX_TRANSLATION ? KF3DS_TRACK_POS : KF3DS_TRACK_SCL;
     float *times, *out;
     uint32_t k, n;
     if (!c->o->cubic || !(p->kind == EX_TRANSLATION || p->kind == EX_SCALE) ||
         p->merge_visibility || c->s->nodes[p->node].type != KF3DS_NODE_OBJECT)
         return 0;
-    t = &c->s->nodes[p->node].tracks[p->kind == EX_TRANSLATION ? KF3DS_TRACK_POS
-                                                               : KF3DS_TRACK_SCL];
+    t = &c->s->nodes[p->node].tracks[kind];
     n = t->num_keys;
     if (n < 2 || (t->flags & KF3DS_TRACK_LOOP_MASK) != 0)
         return 0;
@@ -531,11 +531,13 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
          * divided by the length of their segment (docs/gltf.md). */
         double din = k ? (t->keys[k].frame - t->keys[k - 1].frame) / c->o->fps : 0.0;
         double dout = k + 1 < n ? (t->keys[k + 1].frame - t->keys[k].frame) / c->o->fps : 0.0;
+        float tin[4], tout[4];
         int j;
+        kf3ds_track_key_tangents(t, kind, k, tin, tout); /* the ones evaluation uses */
         for (j = 0; j < 3; j++) {
-            out[9 * k + j] = din > 0.0 ? (float)(t->keys[k].tan_in[j] / din) : 0.0f;
+            out[9 * k + j] = din > 0.0 ? (float)(tin[j] / din) : 0.0f;
             out[9 * k + 3 + j] = t->keys[k].value[j];
-            out[9 * k + 6 + j] = dout > 0.0 ? (float)(t->keys[k].tan_out[j] / dout) : 0.0f;
+            out[9 * k + 6 + j] = dout > 0.0 ? (float)(tout[j] / dout) : 0.0f;
         }
     }
     for (k = 1; k < n; k++)
