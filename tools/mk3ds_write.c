@@ -118,8 +118,10 @@ static void build_node(kf3ds_builder *b, const scene *s, int i)
 {
     const node *n = &s->nodes[i];
     int j, index;
+    /* the builder takes only parents added before: a later one (the random
+     * file order of bench-random) is set on the scene by set_file_parents */
     index = kf3ds_builder_add_node(b, (kf3ds_node_type)(n->tag - KF3DS_CHUNK_AMBIENT_NODE_TAG),
-                                   n->name, n->parent);
+                                   n->name, n->parent < i ? n->parent : KF3DS_NONE);
     if (n->has_id)
         kf3ds_builder_node_id(b, index, n->id);
     if (n->inst[0])
@@ -174,15 +176,19 @@ void build_constant_track(kf3ds_builder *b, int node, kf3ds_track_kind kind, con
     kf3ds_builder_add_key(b, node, kind, &key);
 }
 
-/* NODE_HDR parent fields that match no node (a sample's deliberate oddity):
- * the builder only makes real parents, so they are set on the scene. */
-static void set_raw_parents(kf3ds_scene *out, void *user)
+/* The parents the builder does not make, set on the scene before it is
+ * written: NODE_HDR parent fields that match no node (a sample's deliberate
+ * oddity) and parents that come after their child in the file (the writer
+ * writes the parent's id). */
+static void set_file_parents(kf3ds_scene *out, void *user)
 {
     const scene *s = (const scene *)user;
     int i;
     for (i = 0; i < s->nn; i++)
         if (s->nodes[i].raw_parent >= 0)
             out->nodes[i].parent_raw = (uint16_t)s->nodes[i].raw_parent;
+        else if (s->nodes[i].parent > i)
+            out->nodes[i].parent = s->nodes[i].parent;
 }
 
 void scene_save(scene *s, const char *path)
@@ -235,5 +241,5 @@ void scene_save(scene *s, const char *path)
     kf3ds_builder_keyframer(b, s->kfname, s->length, s->seg_from, s->seg_to);
     for (i = 0; i < s->nn; i++)
         build_node(b, s, i);
-    save_built(b, path, set_raw_parents, s);
+    save_built(b, path, set_file_parents, s);
 }
