@@ -33,7 +33,12 @@
 # 640x480 and 1280x960, BENCH_RENDER_FRAMES frames (default 50), on one core
 # (taskset -c BENCH_CPU, default the last CPU; LP_NUM_THREADS=1 for Mesa),
 # alternating, BENCH_ROUNDS times each; ms per frame and the ratio, target
-# >= 5x llvmpipe. (The textured column waits for texture mapping.)
+# >= 5x llvmpipe. The textured column: kf3ds-bench --render --textured on
+# bench-render-textured (the bench-render spheres with texture coordinates,
+# a generated checker as every material's map), its ms per frame and the
+# ratio to the same spheres untextured in the same run; kf3ds only (bench-osmesa
+# draws untextured), and only for bench-render (the other scenes have no
+# texture coordinates).
 #
 # Environment: BENCH_CORPUS, the corpus directory (default $KF3DS_CORPUS, the
 # project's variable for the optional corpus, else ../shared/corpus, relative to
@@ -164,7 +169,9 @@ function ratio(l, k) {
   return sprintf("%.1fx", l / k)
 }
 function rnum(l, k) { return (l == "fail" || k == "fail") ? -1 : (k + 0 <= 0 ? 1e30 : l / k) }
-function mbs(bytes, ms) { return (ms == "fail" || ms + 0 <= 0) ? "-" : sprintf("%.0f", bytes / 1e6 / (ms / 1e3)) }
+function mbs(bytes, ms) {
+  return (ms == "fail" || ms + 0 <= 0) ? "-" : sprintf("%.0f", bytes / 1e6 / (ms / 1e3))
+}
 function ns(ms, n) { return (ms == "fail" || n + 0 <= 0) ? "-" : sprintf("%.1f", ms * 1e6 / n) }
 function shape(name) { return name ~ /^bench-/ && name != "bench-meshes" }
 { name[NR] = $1; bytes[NR] = $2; kl[NR] = $3; ll[NR] = $4; ke[NR] = $5; le[NR] = $6
@@ -211,13 +218,15 @@ END {
 }' "$RESULTS"
 
 # ---- rendering ----------------------------------------------------------------
-RLIST="$DATA/render-list.txt"       # lines: NAME PATH
-RRESULTS="$DATA/render-results.txt" # lines: NAME SIZE KF_MS GL_MS
+RLIST="$DATA/render-list.txt"       # lines: NAME PATH TEXTURED_PATH (-: none)
+RRESULTS="$DATA/render-results.txt" # lines: NAME SIZE KF_MS GL_MS TEX_MS TEX_RATIO
 : > "$RLIST"
 : > "$RRESULTS"
 for r in bench-render bench-render-dense bench-render-city; do
   wanted "$r" || continue
-  generate "$r" && echo "$r $DATA/$r.3ds" >> "$RLIST"
+  tex=-
+  [ "$r" = bench-render ] && generate bench-render-textured && tex="$DATA/bench-render-textured.3ds"
+  generate "$r" && echo "$r $DATA/$r.3ds $tex" >> "$RLIST"
 done
 [ -s "$RLIST" ] || exit 0
 RFRAMES=${BENCH_RENDER_FRAMES:-50}
@@ -226,7 +235,8 @@ ONE=""
 command -v taskset >/dev/null && ONE="taskset -c $CPU"
 have_gl=0
 [ -x "$OS" ] && have_gl=1
-[ $have_gl = 1 ] || echo "bench.sh: $OS is missing (libosmesa6-dev): rendering without the Mesa comparison" >&2
+[ $have_gl = 1 ] ||
+  echo "bench.sh: $OS is missing (libosmesa6-dev): rendering without the Mesa comparison" >&2
 
 # render_ms PROGRAM ARGS...: the ms per frame of its last line, or "fail".
 render_ms() {
@@ -238,15 +248,35 @@ render_ms() {
     return
   fi
   printf '%s\n' "$out" | sed 's/^/  /' >&2
-  printf '%s\n' "$out" | awk '$1 == "render_ms_per_frame" { v = $2 } END { print (v == "" ? "fail" : v) }'
+  printf '%s\n' "$out" |
+    awk '$1 == "render_ms_per_frame" { v = $2 } END { print (v == "" ? "fail" : v) }'
 }
 minof() { echo "$1 $2" | awk '{ if ($1 == "fail") print $2; else if ($2 == "fail") print $1;
                                  else print ($1 < $2 ? $1 : $2) }'; }
+# textured_ms ARGS...: kf3ds-bench --render --textured's last line as
+# "TEXTURED_MS UNTEXTURED_MS", or "fail fail".
+textured_ms() {
+  out=$("$@" < /dev/null 2> "$DATA/stderr.txt")
+  if [ $? -ne 0 ]; then
+    echo "bench.sh: '$*' failed:" >&2
+    sed 's/^/  /' "$DATA/stderr.txt" >&2
+    echo fail fail
+    return
+  fi
+  printf '%s\n' "$out" | sed 's/^/  /' >&2
+  printf '%s\n' "$out" | awk '$1 == "render_ms_per_frame" && $5 == "untextured_ms_per_frame" {
+    v = $2 " " $6 } END { print (v == "" ? "fail fail" : v) }'
+}
+# the run with the smaller textured time of two "TEXTURED UNTEXTURED" pairs
+minpair() {
+  echo "$1 $2" | awk '{ if ($1 == "fail") print $3, $4; else if ($3 == "fail") print $1, $2;
+                        else if ($1 <= $3) print $1, $2; else print $3, $4 }'
+}
 
-while read -r name path; do
+while read -r name path tpath; do
   for size in 640x480 1280x960; do
     echo "== render $name $size ($RFRAMES frames, one core)" >&2
-    k=fail g=fail r=0
+    k=fail g=fail t="fail fail" r=0
     while [ $r -lt "$ROUNDS" ]; do
       echo "-- kf3ds" >&2
       k=$(minof "$k" "$(render_ms $ONE "$KF" --render "$size" "$path" "$RFRAMES")")
@@ -254,29 +284,42 @@ while read -r name path; do
         echo "-- llvmpipe" >&2
         g=$(minof "$g" "$(LP_NUM_THREADS=1 render_ms $ONE "$OS" "$size" "$path" "$RFRAMES")")
       fi
+      if [ "$tpath" != - ]; then
+        echo "-- kf3ds textured" >&2
+        x=$(textured_ms $ONE "$KF" --render "$size" --textured "$tpath" "$RFRAMES")
+        t=$(minpair "$t" "$x")
+      fi
       r=$((r + 1))
     done
-    echo "$name $size $k $g" >> "$RRESULTS"
+    echo "$name $size $k $g $t" >> "$RRESULTS"
   done
 done < "$RLIST"
 
 echo
 awk -v rt="$RENDER_TARGET" '
-function ratio(g, k) { return (g == "fail" || k == "fail" || k + 0 <= 0) ? "-" : sprintf("%.1fx", g / k) }
-BEGIN {
-  fmt = "%-20s %10s %10s %12s %7s  %s\n"
-  printf "rendering (ms per frame, best of the rounds, one core; smooth shading)\n"
-  printf fmt, "scene", "size", "kf3ds", "llvmpipe", "ratio", "textured"
+function ratio(g, k) {
+  return (g == "fail" || k == "fail" || k + 0 <= 0) ? "-" : sprintf("%.1fx", g / k)
 }
-{ printf fmt, $1, $2, $3, $4, ratio($4, $3), "follow-up"; row[NR] = $0 }
+function cost(t, u) {
+  return (t == "fail" || u == "fail" || u + 0 <= 0) ? "-" : sprintf("%.2fx", t / u)
+}
+BEGIN {
+  fmt = "%-20s %10s %10s %12s %7s %12s %12s\n"
+  printf "rendering (ms per frame, best of the rounds, one core; smooth shading)\n"
+  printf fmt, "scene", "size", "kf3ds", "llvmpipe", "ratio", "kf3ds", "textured /"
+  printf fmt, "", "", "", "", "", "textured", "untextured"
+}
+{ printf fmt, $1, $2, $3, $4, ratio($4, $3), $5 == "fail" ? "-" : $5, cost($5, $6); row[NR] = $0 }
 END {
-  printf "(textured: kf3ds-bench --render has no textured mode in this tree yet; the column\n"
-  printf " is filled once texture mapping (issue 12) is merged)\n"
+  printf "(textured: bench-render-textured, the bench-render spheres with a 256x256 checker as\n"
+  printf " every material'"'"'s map, against the same file untextured in the same run;\n"
+  printf " kf3ds only)\n"
   printf "verdict:\n"
   for (i = 1; i <= NR; i++) {
     split(row[i], f, " ")
     r = (f[4] == "fail" || f[3] == "fail" || f[3] + 0 <= 0) ? -1 : f[4] / f[3]
-    printf "  render %-18s %-9s %s (target >= %sx llvmpipe): %s\n", f[1], f[2], ratio(f[4], f[3]), rt,
+    printf "  render %-18s %-9s %s (target >= %sx llvmpipe): %s\n", f[1], f[2],
+           ratio(f[4], f[3]), rt,
            r < 0 ? "not measured" : (r >= rt ? "MET" : "MISSED")
   }
 }' "$RRESULTS"
