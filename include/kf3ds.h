@@ -625,13 +625,14 @@ KF3DS_API int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, 
  * "Hermite tracks" and "Rotation tracks"), worked out from the keys and the
  * track's loop flags by the code that sets the track up at load, so the values
  * are exactly those evaluation uses. POS/SCL/COL and FOV/ROLL/HOT/FALL: the
- * incoming and outgoing Hermite tangents, per unit of the segment parameter
- * (the value change over a whole segment; divide by the segment's length in
- * frames for a rate per frame); 3 or 1 floats, the rest of in/out set to 0.
- * ROT: the squad control quaternions of the key, B_k in `in` and A_k in `out`
- * (x, y, z, w). The keys must be as loading leaves them (sorted, rotations
- * accumulated). Returns the number of floats of each (3, 1 or 4); 0, writing
- * nothing, for HIDE and MORPH tracks and a key out of range. */
+ * incoming and outgoing Hermite tangents per unit of the segment parameter u
+ * (0 to 1 over a segment; divide by the length in frames of the segment before
+ * the key for `in`, after it for `out`, for a rate per frame); 3 or 1 floats,
+ * the rest of in/out set to 0. ROT: the key's squad control quaternions, B_k in
+ * `in` and A_k in `out` (x, y, z, w). The keys must be as loading or the
+ * builder leaves them (sorted, rotations accumulated). Returns the number of
+ * floats of each (3, 1 or 4); 0, writing nothing, for HIDE and MORPH tracks and
+ * a key out of range. */
 KF3DS_API int kf3ds_track_key_tangents(const kf3ds_track *track, kf3ds_track_kind kind,
                                        uint32_t key, float in[4], float out[4]);
 

@@ -3,9 +3,9 @@
  * added in code, each call checked as it comes; kf3ds_builder_finish then
  * makes the scene loading would make of the same file, through the loader's
  * own finishing steps (mesh validation and the mirror fix, per-track setup,
- * parents, evaluation order, name links, the evaluation plan). Until then everything lives in the
- * builder's own arena, in lists; finishing copies it into arrays of exactly
- * the right size, so nothing is ever reallocated. */
+ * parents, evaluation order, name links, the evaluation plan). Until then
+ * everything lives in the builder's own arena, in lists; finishing copies it
+ * into arrays of exactly the right size, so nothing is ever reallocated. */
 #include "arena.h"
 #include "diag.h"
 #include "load_ctx.h"

@@ -1,6 +1,7 @@
 /* Per-track setup at load: stable sort, accumulated rotations, tangents and
  * squad controls, and the per-segment records (track_segments.h) that
- * evaluation (track_eval.h) reads. The mathematics is lib3ds 1.3's with the
+ * evaluation (track_eval.h) reads; kf3ds_track_key_tangents, a key's
+ * tangents from the same functions. The mathematics is lib3ds 1.3's with the
  * fixes docs/evaluation.md lists. */
 #include "track_setup.h"
 #include "arena.h"

@@ -511,7 +511,8 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
         return 0;
     for (k = 0; k < n; k++) {
         const kf3ds_key *key = &t->keys[k];
-        if (key->frame < c->first || key->frame > c->last || (k && key->frame <= t->keys[k - 1].frame))
+        if (key->frame < c->first || key->frame > c->last ||
+            (k && key->frame <= t->keys[k - 1].frame))
             return 0;
         if (!(c->flags & KF3DS_EVAL_NO_EASE) && (key->ease_to != 0.0f || key->ease_from != 0.0f))
             return 0;

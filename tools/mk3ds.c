@@ -16,12 +16,12 @@
  * cameras, lights) and then written with the library's builder and writer.
  * Mesh geometry is made consistent with the keyframer: a mesh bound to a
  * "rest node" gets MESH_MATRIX = N(0)·T(-pivot) (times S(-1,1,1) when
- * mirrored, as real files do) and its vertices are MESH_MATRIX applied to object-local coordinates, so
- * that the frame-0 pose N(0)·T(-pivot)·M^-1·v reproduces the stored vertices
- * (after lib3ds' mirror fix for a negative determinant). N(0) is computed with
- * the rules of docs/evaluation.md (stable key sort, accumulated rotations,
- * first key held before the track starts). The parts: mk3ds.h. This file:
- * the command line. */
+ * mirrored, as real files do) and its vertices are MESH_MATRIX applied to
+ * object-local coordinates, so that the frame-0 pose N(0)·T(-pivot)·M^-1·v
+ * reproduces the stored vertices (after lib3ds' mirror fix for a negative
+ * determinant). N(0) is computed with the rules of docs/evaluation.md (stable
+ * key sort, accumulated rotations, first key held before the track starts).
+ * The parts: mk3ds.h. This file: the command line. */
 #include "mk3ds.h"
 
 #include <stdio.h>
