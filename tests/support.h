@@ -3,6 +3,8 @@
  *    allocator;
  *  - support_malformed.c, support_scenes.c: loading damaged files, and the
  *    files the malformed-input suites damage;
+ *  - support_build.c (support_build.h): well-formed scenes through the
+ *    library's builder;
  *  - support_write.c: chunk writers, also linked into fuzz/gen_seeds;
  *  - support_oracle.c: the scene oracles (they render: the renderer's
  *    archive), also linked into fuzz/fuzz_load;
