@@ -113,11 +113,11 @@ static void identity_view(kf3ds_view *v, float fov)
 
 /* ---- small scenes, built (support_build.h) ---- */
 
-/* A material of diffuse colour (r, g, b), two-sided or not. */
-static void add_material(kf3ds_builder *b, const char *name, uint8_t r, uint8_t g, uint8_t bl,
-                         int two_sided)
+/* A material of diffuse colour (red, green, blue), two-sided or not. */
+static void add_material(kf3ds_builder *b, const char *name, uint8_t red, uint8_t green,
+                         uint8_t blue, int two_sided)
 {
-    const uint8_t rgb[3] = { r, g, bl };
+    const uint8_t rgb[3] = { red, green, blue };
     kf3ds_material m = support_material(name, rgb);
     m.two_sided = (uint8_t)two_sided;
     kf3ds_builder_add_material(b, &m);
