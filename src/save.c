@@ -191,21 +191,48 @@ static int is_color_leaf(uint16_t id)
 }
 
 
+/* Whether the container at `at` has a leaf the loader took its value from
+ * (is_leaf tells the container's leaf ids). */
+static int has_scene_leaf(const save_ctx *c, uint32_t at, int (*is_leaf)(uint16_t))
+{
+    uint32_t i;
+    for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i))
+        if (is_leaf(c->lay[i].id) && c->lay[i].kind == KF3DS__LAY_SCENE)
+            return 1;
+    return 0;
+}
+
+/* Whether a repaired save gives the container at `at` a leaf of its own
+ * first and copies only its known leaves: when the file's container held
+ * none the loader could take (an unknown chunk in its place, say). Other
+ * readers take a colour or percentage container's first sub-chunk as its
+ * value (assimp reads past the container when that chunk is not one it
+ * knows), so a repaired file holds the scene's value there
+ * (docs/writer.md, "kf3ds rewrite"). */
+static int repair_leaves(const save_ctx *c, uint32_t at, int (*is_leaf)(uint16_t))
+{
+    return (c->o->flags & KF3DS_SAVE_REPAIR) && !has_scene_leaf(c, at, is_leaf);
+}
+
 /* The colour leaves of a container at `at`: the one the loader took gets the
  * scene's value in its own form, the others are copied; without a file
- * entry one leaf in the exact form. */
+ * entry, or repairing one without such a leaf, one leaf in the exact form. */
 static void put_color_leaves(save_ctx *c, uint32_t at, const float rgb[3])
 {
     uint32_t i;
+    int repair;
     if (at == NO_LAY) {
         put_color_leaf(c, color_form(rgb, 0), rgb);
         return;
     }
+    repair = repair_leaves(c, at, is_color_leaf);
+    if (repair)
+        put_color_leaf(c, color_form(rgb, 0), rgb);
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i)) {
         const kf3ds__lay *e = &c->lay[i];
         if (is_color_leaf(e->id) && e->kind == KF3DS__LAY_SCENE)
             put_color_leaf(c, e->id, rgb);
-        else
+        else if (!repair || is_color_leaf(e->id))
             put_verbatim(c, e);
     }
 }
@@ -249,18 +276,23 @@ static uint16_t percent_form(float v)
     return same_bits(&back, &v, 1) ? KF3DS_CHUNK_INT_PERCENTAGE : KF3DS_CHUNK_FLOAT_PERCENTAGE;
 }
 
+/* As put_color_leaves, for a percentage. */
 static void put_percent_leaves(save_ctx *c, uint32_t at, float v)
 {
     uint32_t i;
+    int repair;
     if (at == NO_LAY) {
         put_percent_leaf(c, percent_form(v), v);
         return;
     }
+    repair = repair_leaves(c, at, is_percent_leaf);
+    if (repair)
+        put_percent_leaf(c, percent_form(v), v);
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i)) {
         const kf3ds__lay *e = &c->lay[i];
         if (is_percent_leaf(e->id) && e->kind == KF3DS__LAY_SCENE)
             put_percent_leaf(c, e->id, v);
-        else
+        else if (!repair || is_percent_leaf(e->id))
             put_verbatim(c, e);
     }
 }

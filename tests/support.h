@@ -3,6 +3,8 @@
  *    allocator;
  *  - support_malformed.c, support_scenes.c: loading damaged files, and the
  *    files the malformed-input suites damage;
+ *  - support_build.c (support_build.h): well-formed scenes through the
+ *    library's builder;
  *  - support_write.c: chunk writers, also linked into fuzz/gen_seeds;
  *  - support_oracle.c: the scene oracles (they render: the renderer's
  *    archive), also linked into fuzz/fuzz_load;
@@ -285,10 +287,6 @@ void support_pos_track(w3ds *w, const float pos[3]);
 void support_pos_track_moving(w3ds *w, float x, float y, float z);
 /* Closes every chunk still open. */
 void support_end_all(w3ds *w);
-/* NAMED_OBJECT `name`: the quad [−1, 1]² in the plane y = 0 facing −y, corners
- * (−1, −1), (1, −1), (1, 1), (−1, 1) with TEX_VERTS uv[8], both faces in
- * `material` (for the texture suites). */
-void support_textured_quad(w3ds *w, const char *name, const float uv[8], const char *material);
 
 /* ---- support_compare.c: two scenes ------------------------------------------ */
 

@@ -1,8 +1,9 @@
-/* The tests' raw chunk writer: nested chunks whose lengths are patched when
- * closed, and nothing else. It never validates, so that the tests can write
- * malformed files on purpose and files that exercise every form the reader
- * accepts (the library's writer, kf3ds_save_memory, writes only well-formed
- * files, and the scene builder makes the well-formed scenes of the tests).
+/* The tests' raw chunk writer, for deliberately broken files and for files
+ * whose exact bytes a test is about (every form the reader accepts, chunk
+ * layouts that loading or saving must keep): nested chunks whose lengths are
+ * patched when closed, and nothing else; it never validates. Well-formed
+ * scenes go through the library's builder instead (support_build.h, saved
+ * with kf3ds_save_memory or kf3ds_save_file where a test needs a file).
  * Chunk ids are the KF3DS_CHUNK_ names of kf3ds.h (only the enum: fuzz/gen_seeds
  * links this file without the library). */
 #ifndef KF3DS_SUPPORT_W3DS_H

@@ -130,37 +130,3 @@ void support_end_all(w3ds *w)
     while (w->depth > 0 && !w->failed)
         w3ds_end(w);
 }
-
-void support_textured_quad(w3ds *w, const char *name, const float uv[8], const char *material)
-{
-    static const float pts[12] = { -1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1 };
-    static const uint16_t faces[6] = { 0, 1, 2, 0, 2, 3 };
-    int i;
-    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
-    w3ds_cstr(w, name);
-    w3ds_begin(w, KF3DS_CHUNK_N_TRI_OBJECT);
-    w3ds_begin(w, KF3DS_CHUNK_POINT_ARRAY);
-    w3ds_u16(w, 4);
-    w3ds_f32v(w, pts, 12);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_TEX_VERTS);
-    w3ds_u16(w, 4);
-    w3ds_f32v(w, uv, 8);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_FACE_ARRAY);
-    w3ds_u16(w, 2);
-    for (i = 0; i < 6; i++) {
-        w3ds_u16(w, faces[i]);
-        if (i % 3 == 2)
-            w3ds_u16(w, 7);
-    }
-    w3ds_begin(w, KF3DS_CHUNK_MSH_MAT_GROUP);
-    w3ds_cstr(w, material);
-    w3ds_u16(w, 2);
-    w3ds_u16(w, 0);
-    w3ds_u16(w, 1);
-    w3ds_end(w);
-    w3ds_end(w);
-    w3ds_end(w);
-    w3ds_end(w);
-}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "support.h"
+#include "support_build.h"
 
 static const float box[8][3] = { {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
                                  {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1} };
@@ -26,18 +27,6 @@ static void box_faces(kf3ds_face f[12])
         memcpy(f[i].v, t[i], sizeof f[i].v);
         f[i].flags = (uint16_t)(i % 8);
     }
-}
-
-static kf3ds_key key_at(int32_t frame, float a, float b, float c, float d)
-{
-    kf3ds_key k;
-    memset(&k, 0, sizeof k);
-    k.frame = frame;
-    k.value[0] = a;
-    k.value[1] = b;
-    k.value[2] = c;
-    k.value[3] = d;
-    return k;
 }
 
 /* A scene with something of every kind. */
@@ -131,47 +120,47 @@ static kf3ds_builder *rich_builder(void)
     dummy = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "$$$DUMMY", KF3DS_NONE);
     kf3ds_builder_node_instance(b, dummy, "Group01");
     kf3ds_builder_node_id(b, dummy, 40);
-    k = key_at(0, 0, 0, 0, 0);
+    k = support_key(0, 0, 0, 0, 0);
     kf3ds_builder_add_key(b, dummy, KF3DS_TRACK_POS, &k);
-    k = key_at(50, 1, -1, 2, 0);
+    k = support_key(50, 1, -1, 2, 0);
     k.tension = 0.5f;
     k.ease_from = 0.25f;
     kf3ds_builder_add_key(b, dummy, KF3DS_TRACK_POS, &k);
     obj = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "Box", dummy);
     kf3ds_builder_node_pivot(b, obj, pivot);
     kf3ds_builder_track_flags(b, obj, KF3DS_TRACK_ROT, 3); /* loop */
-    k = key_at(0, 0, 0, 0, 1);
+    k = support_key(0, 0, 0, 0, 1);
     kf3ds_builder_add_key(b, obj, KF3DS_TRACK_ROT, &k);
-    k = key_at(20, 4.0f, 0, 1, 0); /* more than a half turn */
+    k = support_key(20, 4.0f, 0, 1, 0); /* more than a half turn */
     k.continuity = -0.25f;
     kf3ds_builder_add_key(b, obj, KF3DS_TRACK_ROT, &k);
-    k = key_at(10, 1, 1, 1, 0); /* out of frame order: sorted, saved as added */
+    k = support_key(10, 1, 1, 1, 0); /* out of frame order: sorted, saved as added */
     kf3ds_builder_add_key(b, obj, KF3DS_TRACK_SCL, &k);
-    k = key_at(0, 1, 1, 1, 0);
+    k = support_key(0, 1, 1, 1, 0);
     kf3ds_builder_add_key(b, obj, KF3DS_TRACK_SCL, &k);
-    k = key_at(0, 0, 0, 0, 0);
+    k = support_key(0, 0, 0, 0, 0);
     k.morph_name = "Box";
     kf3ds_builder_add_key(b, obj, KF3DS_TRACK_MORPH, &k);
     k.frame = 30;
     k.morph_name = "Mirror";
     kf3ds_builder_add_key(b, obj, KF3DS_TRACK_MORPH, &k);
-    k = key_at(15, 0, 0, 0, 0);
+    k = support_key(15, 0, 0, 0, 0);
     kf3ds_builder_add_key(b, obj, KF3DS_TRACK_HIDE, &k);
     kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "Mirror", obj);
     c = kf3ds_builder_add_node(b, KF3DS_NODE_CAMERA, "Cam01", KF3DS_NONE);
-    k = key_at(0, 45, 0, 0, 0);
+    k = support_key(0, 45, 0, 0, 0);
     kf3ds_builder_add_key(b, c, KF3DS_TRACK_FOV, &k);
-    k = key_at(0, 10, 0, 0, 0);
+    k = support_key(0, 10, 0, 0, 0);
     kf3ds_builder_add_key(b, c, KF3DS_TRACK_ROLL, &k);
     t = kf3ds_builder_add_node(b, KF3DS_NODE_TARGET, "Cam01", KF3DS_NONE);
-    k = key_at(0, 0, 0, 1, 0);
+    k = support_key(0, 0, 0, 1, 0);
     kf3ds_builder_add_key(b, t, KF3DS_TRACK_POS, &k);
     s = kf3ds_builder_add_node(b, KF3DS_NODE_SPOT, "Spot01", KF3DS_NONE);
-    k = key_at(0, 30, 0, 0, 0);
+    k = support_key(0, 30, 0, 0, 0);
     kf3ds_builder_add_key(b, s, KF3DS_TRACK_HOT, &k);
-    k = key_at(0, 45, 0, 0, 0);
+    k = support_key(0, 45, 0, 0, 0);
     kf3ds_builder_add_key(b, s, KF3DS_TRACK_FALL, &k);
-    k = key_at(0, 1, 0.5f, 0.25f, 0);
+    k = support_key(0, 1, 0.5f, 0.25f, 0);
     kf3ds_builder_add_key(b, s, KF3DS_TRACK_COL, &k);
     st = kf3ds_builder_add_node(b, KF3DS_NODE_LTARGET, "Spot01", KF3DS_NONE);
     kf3ds_builder_node_flags(b, st, 0x800, 0);

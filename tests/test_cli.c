@@ -1,5 +1,5 @@
-/* The kf3ds command (build/kf3ds, or $KF3DS_TOOL) run on files written with
- * the tests' raw writer (support_w3ds) and on the corpus: exit status, the
+/* The kf3ds command (build/kf3ds, or $KF3DS_TOOL) run on files built with the
+ * library (support_build.h), on broken ones and on the corpus: exit status, the
  * error line format of docs/output.md, JSON validity of eval --json and dump
  * --json, and the numbers eval prints. */
 #define _POSIX_C_SOURCE 200809L
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "support.h"
-#include "support_w3ds.h"
+#include "support_build.h"
 
 /* ------------------------------------------------------------------------ */
 /* Running the tool                                                         */
@@ -245,34 +245,22 @@ static void test_json_checker(void **state)
 /* ------------------------------------------------------------------------ */
 
 /* One mesh "Box" (3 points, 1 face, identity MESH_MATRIX) and one OBJECT node
- * "Box" with a POS key (1,2,3) at frame 0; `name` replaces the mesh/node name. */
-static void write_simple(w3ds *w, const char *name)
+ * "Box" with a POS key (1,2,3) and a SCL key (1,1,1) at frame 0, in a
+ * keyframer of 10 frames; `name` replaces the mesh/node name. The file's
+ * bytes (free with free()). */
+static unsigned char *build_simple(const char *name, size_t *size)
 {
     static const float points[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     static const uint16_t faces[3] = { 0, 1, 2 };
     static const float pos[3] = { 1, 2, 3 };
-    static const float zero[3] = { 0, 0, 0 };
-    w3ds_init(w);
-    w3ds_begin(w, KF3DS_CHUNK_M3DMAGIC);
-    support_chunk_u32(w, KF3DS_CHUNK_M3D_VERSION, 3);
-    w3ds_begin(w, KF3DS_CHUNK_MDATA);
-    support_chunk_u32(w, KF3DS_CHUNK_MESH_VERSION, 3);
-    w3ds_mesh(w, name, points, 3, faces, 1, NULL, NULL);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_KFDATA);
-    w3ds_begin(w, KF3DS_CHUNK_KFHDR);
-    w3ds_u16(w, 5);
-    w3ds_cstr(w, "test");
-    w3ds_i32(w, 10);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    w3ds_node_hdr(w, name, 0, 0, 0xFFFF);
-    support_chunk_f32v(w, KF3DS_CHUNK_PIVOT, zero, 3);
-    support_pos_track(w, pos);
-    support_track_begin(w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, 1);
-    support_key_vec(w, 0, NULL, 1, 1, 1);
-    support_end_all(w);
-    assert_false(w->failed);
+    kf3ds_builder *b = support_builder();
+    kf3ds_key one = support_key(0, 1, 1, 1, 0);
+    int32_t node;
+    support_build_mesh(b, name, points, 3, faces, NULL, 1, NULL);
+    kf3ds_builder_keyframer(b, "test", 10, 0, 10);
+    node = support_build_node(b, KF3DS_NODE_OBJECT, name, KF3DS_NONE, pos);
+    kf3ds_builder_add_key(b, node, KF3DS_TRACK_SCL, &one);
+    return support_build_bytes(b, size);
 }
 
 static char simple_path[300], truncated_path[300], empty_path[300], text_path[300],
@@ -280,8 +268,8 @@ static char simple_path[300], truncated_path[300], empty_path[300], text_path[30
 
 static int setup(void **state)
 {
-    w3ds w;
-    size_t i, cut = 0;
+    unsigned char *bytes;
+    size_t i, size, cut = 0;
     unsigned char *deep;
     const size_t levels = 10000;
     (void)state;
@@ -289,28 +277,26 @@ static int setup(void **state)
         return -1;
 
     support_tmp_path(simple_path, sizeof simple_path, "simple.3ds");
-    write_simple(&w, "Box");
-    if (w3ds_save(&w, simple_path) != 0)
-        return -1;
+    bytes = build_simple("Box", &size);
+    support_write_file(simple_path, bytes, size);
     /* the same file cut in the middle of the first point of POINT_ARRAY */
-    for (i = 0; i + 1 < w.len; i++)
-        if (w.buf[i] == (KF3DS_CHUNK_POINT_ARRAY & 0xFF) &&
-            w.buf[i + 1] == KF3DS_CHUNK_POINT_ARRAY >> 8) {
+    for (i = 0; i + 1 < size; i++)
+        if (bytes[i] == (KF3DS_CHUNK_POINT_ARRAY & 0xFF) &&
+            bytes[i + 1] == KF3DS_CHUNK_POINT_ARRAY >> 8) {
             cut = i + 6 + 2 + 5;
             break;
         }
     if (!cut)
         return -1;
     support_tmp_path(truncated_path, sizeof truncated_path, "truncated.3ds");
-    support_write_file(truncated_path, w.buf, cut);
-    w3ds_free(&w);
+    support_write_file(truncated_path, bytes, cut);
+    free(bytes);
 
     /* names with quotes, backslashes, control and non-UTF-8 bytes */
     support_tmp_path(names_path, sizeof names_path, "names.3ds");
-    write_simple(&w, "q\"b\\s\x01\x1b[1m\xff\xe9 x");
-    if (w3ds_save(&w, names_path) != 0)
-        return -1;
-    w3ds_free(&w);
+    bytes = build_simple("q\"b\\s\x01\x1b[1m\xff\xe9 x", &size);
+    support_write_file(names_path, bytes, size);
+    free(bytes);
 
     support_tmp_path(empty_path, sizeof empty_path, "empty.3ds");
     support_write_file(empty_path, "", 0);

@@ -55,7 +55,7 @@
 
 #include "kf3ds.h"
 #include "support.h"
-#include "support_w3ds.h"
+#include "support_build.h"
 
 #define REL_TOL 1e-4      /* of the scene's extent */
 #define QUAT_TOL 1e-4     /* right-value checks on quaternions / values */
@@ -1131,32 +1131,31 @@ typedef struct craft_key {
     float tension, continuity, bias;
 } craft_key;
 
-static void craft_track(w3ds *w, uint16_t tag, uint16_t flags, const craft_key *k, uint32_t n, int dims)
+static void craft_track(kf3ds_builder *b, int32_t node, kf3ds_track_kind kind, uint16_t flags,
+                        const craft_key *k, uint32_t n)
 {
     uint32_t i;
-    support_track_begin(w, tag, flags, n);
+    kf3ds_builder_track_flags(b, node, kind, flags);
     for (i = 0; i < n; i++) {
-        w3ds_tcb tcb;
-        memset(&tcb, 0, sizeof tcb);
-        tcb.tension = k[i].tension;
-        tcb.continuity = k[i].continuity;
-        tcb.bias = k[i].bias;
-        w3ds_key_header(w, k[i].frame, &tcb);
-        w3ds_f32v(w, k[i].v, (size_t)dims);
+        kf3ds_key key = support_key(k[i].frame, k[i].v[0], k[i].v[1], k[i].v[2], k[i].v[3]);
+        key.tension = k[i].tension;
+        key.continuity = k[i].continuity;
+        key.bias = k[i].bias;
+        kf3ds_builder_add_key(b, node, kind, &key);
     }
-    w3ds_end(w);
 }
 
-static void craft_node(w3ds *w, const char *name, const char *inst, uint16_t parent, const float pivot[3])
+static int32_t craft_node(kf3ds_builder *b, const char *name, const char *inst, int32_t parent,
+                          const float pivot[3])
 {
-    w3ds_begin(w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    w3ds_node_hdr(w, name, 0, 0, parent);
+    int32_t node = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, name, parent);
     if (inst)
-        support_chunk_str(w, KF3DS_CHUNK_INSTANCE_NAME, inst);
-    support_chunk_f32v(w, KF3DS_CHUNK_PIVOT, pivot, 3);
+        kf3ds_builder_node_instance(b, node, inst);
+    kf3ds_builder_node_pivot(b, node, pivot);
+    return node;
 }
 
-static void craft_box(w3ds *w, const char *name, const float m[12], const float half[3])
+static void craft_box(kf3ds_builder *b, const char *name, const float m[12], const float half[3])
 {
     static const uint16_t faces[12 * 3] = { 0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1,
                                             2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3 };
@@ -1170,10 +1169,10 @@ static void craft_box(w3ds *w, const char *name, const float m[12], const float 
         for (r = 0; r < 3; r++) /* stored points are M · local */
             pts[3 * i + r] = m[r] * l[0] + m[3 + r] * l[1] + m[6 + r] * l[2] + m[9 + r];
     }
-    w3ds_mesh(w, name, pts, 8, faces, 12, m, NULL);
+    support_build_mesh(b, name, pts, 8, faces, NULL, 12, m);
 }
 
-static int write_crafted(const char *path)
+static void write_crafted(const char *path)
 {
     static const float ma[12] = { 0, 1, 0, -1, 0, 0, 0, 0, 1, 5, 1, 0 };
     static const float mb[12] = { -1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 3, 1 }; /* mirrored */
@@ -1209,52 +1208,36 @@ static int write_crafted(const char *path)
     static const craft_key e_rot[] = { { 0, { 0.3f, 0, 0, 1 }, 0, 0, 0 },
                                        { 9, { 0.9f, 0, 1, 0 }, 0.4f, 0, -0.3f },
                                        { 18, { 0.4f, 1, 0, 0 }, 0, 0, 0 } };
-    w3ds w;
-    int rc;
-    w3ds_init(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_M3DMAGIC);
-    support_chunk_u32(&w, KF3DS_CHUNK_M3D_VERSION, 3);
-    w3ds_begin(&w, KF3DS_CHUNK_MDATA);
-    support_chunk_u32(&w, KF3DS_CHUNK_MESH_VERSION, 3);
-    craft_box(&w, "BoxA", ma, ha);
-    craft_box(&w, "BoxB", mb, hb);
-    craft_box(&w, "BoxC", mc, hc);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    support_kf_segment(&w, "craft", 60);
+    kf3ds_builder *b = support_builder();
+    int32_t box_a, box_b, dummy, node;
+    craft_box(b, "BoxA", ma, ha);
+    craft_box(b, "BoxB", mb, hb);
+    craft_box(b, "BoxC", mc, hc);
+    kf3ds_builder_keyframer(b, "craft", 60, 0, 60);
     /* #0 BoxA: every track flags 2 (wrap, no cyclic tangents), TCB inside */
-    craft_node(&w, "BoxA", NULL, 0xFFFF, piv_a);
-    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 2, a_pos, 4, 3);
-    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0x42, a_rot, 4, 4);
-    craft_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 2, a_scl, 3, 3);
-    w3ds_end(&w);
+    box_a = craft_node(b, "BoxA", NULL, KF3DS_NONE, piv_a);
+    craft_track(b, box_a, KF3DS_TRACK_POS, 2, a_pos, 4);
+    craft_track(b, box_a, KF3DS_TRACK_ROT, 0x42, a_rot, 4);
+    craft_track(b, box_a, KF3DS_TRACK_SCL, 2, a_scl, 3);
     /* #1 BoxB (mirrored mesh) under #0: POS wraps from a late first key, ROT loops */
-    craft_node(&w, "BoxB", NULL, 0, piv_b);
-    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 1, b_pos, 3, 3);
-    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 3, b_rot, 3, 4);
-    craft_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, one_scl, 1, 3);
-    w3ds_end(&w);
+    box_b = craft_node(b, "BoxB", NULL, box_a, piv_b);
+    craft_track(b, box_b, KF3DS_TRACK_POS, 1, b_pos, 3);
+    craft_track(b, box_b, KF3DS_TRACK_ROT, 3, b_rot, 3);
+    craft_track(b, box_b, KF3DS_TRACK_SCL, 0, one_scl, 1);
     /* #2 a dummy under #1 */
-    craft_node(&w, "$$$DUMMY", "Joint", 1, zero);
-    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, d_pos, 1, 3);
-    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, d_rot, 2, 4);
-    craft_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, one_scl, 1, 3);
-    w3ds_end(&w);
+    dummy = craft_node(b, "$$$DUMMY", "Joint", box_b, zero);
+    craft_track(b, dummy, KF3DS_TRACK_POS, 0, d_pos, 1);
+    craft_track(b, dummy, KF3DS_TRACK_ROT, 0, d_rot, 2);
+    craft_track(b, dummy, KF3DS_TRACK_SCL, 0, one_scl, 1);
     /* #3 BoxC under the dummy: two rotation keys on frame 10 */
-    craft_node(&w, "BoxC", NULL, 2, zero);
-    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, c_pos, 1, 3);
-    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, c_rot, 4, 4);
-    w3ds_end(&w);
+    node = craft_node(b, "BoxC", NULL, dummy, zero);
+    craft_track(b, node, KF3DS_TRACK_POS, 0, c_pos, 1);
+    craft_track(b, node, KF3DS_TRACK_ROT, 0, c_rot, 4);
     /* #4 an instance of BoxA: a plain late first key, ROT flags 2 */
-    craft_node(&w, "BoxA", "Copy", 0xFFFF, zero);
-    craft_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, e_pos, 2, 3);
-    craft_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 2, e_rot, 3, 4);
-    w3ds_end(&w);
-    w3ds_end(&w); /* KFDATA */
-    w3ds_end(&w); /* M3DMAGIC */
-    rc = w3ds_save(&w, path);
-    w3ds_free(&w);
-    return rc;
+    node = craft_node(b, "BoxA", "Copy", KF3DS_NONE, zero);
+    craft_track(b, node, KF3DS_TRACK_POS, 0, e_pos, 2);
+    craft_track(b, node, KF3DS_TRACK_ROT, 2, e_rot, 3);
+    support_build_file(b, path);
 }
 
 static void test_crafted(void **state)
@@ -1265,7 +1248,7 @@ static void test_crafted(void **state)
     (void)state;
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/crafted.3ds", dir);
-    assert_int_equal(write_crafted(path), 0);
+    write_crafted(path);
     diff_file(path, "crafted.3ds", &st);
     unlink(path);
     rmdir(dir);

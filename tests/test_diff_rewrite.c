@@ -388,9 +388,9 @@ static void test_peers_on_damaged_files(void **state)
     assert_true(t.variants >= 300);
     assert_int_equal(t.rewrite_crashes, 0);
     assert_int_equal(t.rewrite_fails, 0);
-    /* (one variant in this set, a damaged blitz3d-hearse.3ds, makes assimp read past
-     * the end of a chunk it descends into; docs/writer.md lists it) */
-    assert_true(t.assimp_fails * 100 <= t.readable);
+    /* (a damaged blitz3d-hearse.3ds with an unknown chunk in a colour container made
+     * assimp read past it until repaired saves wrote the colour; docs/writer.md) */
+    assert_int_equal(t.assimp_fails, 0);
 }
 
 static int setup(void **state)

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "support.h"
+#include "support_build.h"
 
 /* The deviations the issue asks for, as fractions of the scene's size. */
 #define TOL_INTEGER 1e-4
@@ -454,43 +455,46 @@ static void test_three_playback(void **state)
     free_list(&l);
 }
 
+/* A key of (x, y, z) at `frame`, with tension 0.3, continuity −0.4 and bias
+ * 0.5 when `tcb`. */
+static void add_key(kf3ds_builder *b, int32_t node, kf3ds_track_kind kind, int32_t frame,
+                    int tcb, float x, float y, float z)
+{
+    kf3ds_key k = support_key(frame, x, y, z, 0);
+    if (tcb) {
+        k.tension = 0.3f;
+        k.continuity = -0.4f;
+        k.bias = 0.5f;
+    }
+    kf3ds_builder_add_key(b, node, kind, &k);
+}
+
 /* A scene whose motion is all TCB position and scale (no ease, no rotation):
  * --cubic is exact between frames too, the sampled default is not. */
 static void test_cubic_exact(void **state)
 {
     static const float pts[] = { 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2 };
     static const uint16_t faces[] = { 0, 1, 2, 0, 2, 3, 0, 3, 1 };
-    w3ds_tcb tcb = { 0.3f, -0.4f, 0.5f, 0.0f, 0.0f, KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS };
     char in[4200];
-    w3ds w;
+    kf3ds_builder *b;
+    int32_t tet;
     deviation d, dc;
     (void)state;
     if (!have_node_tools())
         skip();
-    w3ds_init(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_M3DMAGIC);
-    w3ds_begin(&w, KF3DS_CHUNK_MDATA);
-    w3ds_mesh(&w, "Tet", pts, 4, faces, 3, NULL, NULL);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    support_kf_segment(&w, "cubic", 40);
-    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    w3ds_node_hdr(&w, "Tet", 0, 0, W3DS_NO_PARENT);
-    support_track_begin(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, 4);
-    support_key_vec(&w, 0, &tcb, 0, 0, 0);
-    support_key_vec(&w, 7, &tcb, 30, -10, 5);
-    support_key_vec(&w, 20, &tcb, -20, 25, 0);
-    support_key_vec(&w, 40, &tcb, 10, 10, -30);
-    w3ds_end(&w);
-    support_track_begin(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, 3);
-    support_key_vec(&w, 0, NULL, 1, 1, 1);
-    support_key_vec(&w, 13, &tcb, 3, 0.5f, 2);
-    support_key_vec(&w, 40, NULL, 1, 2, 1);
-    w3ds_end(&w);
-    support_end_all(&w);
+    b = support_builder();
+    support_build_mesh(b, "Tet", pts, 4, faces, NULL, 3, NULL);
+    kf3ds_builder_keyframer(b, "cubic", 40, 0, 40);
+    tet = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "Tet", KF3DS_NONE);
+    add_key(b, tet, KF3DS_TRACK_POS, 0, 1, 0, 0, 0);
+    add_key(b, tet, KF3DS_TRACK_POS, 7, 1, 30, -10, 5);
+    add_key(b, tet, KF3DS_TRACK_POS, 20, 1, -20, 25, 0);
+    add_key(b, tet, KF3DS_TRACK_POS, 40, 1, 10, 10, -30);
+    add_key(b, tet, KF3DS_TRACK_SCL, 0, 0, 1, 1, 1);
+    add_key(b, tet, KF3DS_TRACK_SCL, 13, 1, 3, 0.5f, 2);
+    add_key(b, tet, KF3DS_TRACK_SCL, 40, 0, 1, 2, 1);
     support_tmp_path(in, sizeof in, "cubic.3ds");
-    assert_int_equal(w3ds_save(&w, in), 0);
-    w3ds_free(&w);
+    support_build_file(b, in);
     d = three_deviation(in, NULL, NULL);
     dc = three_deviation(in, "--cubic", NULL);
     assert_true(d.integer <= TOL_INTEGER);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "support_w3ds.h"
+#include "support_build.h"
 
 #define PLOT_W 800
 #define AREA_X0 64.0          /* docs/output.md, 'plot': the plot area of one panel */
@@ -57,29 +57,30 @@ static int svg_markers(const char *svg, marker *m, int cap)
     return n;
 }
 
+/* Node "Box" over 30 frames: three POS keys, the middle one with tension,
+ * or two ROT keys about z, the second a 720° turn. */
 static void write_file(const char *path, int rotation)
 {
-    w3ds w;
-    support_file_begin(&w, KF3DS_CHUNK_KFDATA);
-    support_kf_segment(&w, "plot", 30);
-    support_node_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, 0, "Box", 0xFFFF);
+    kf3ds_builder *b = support_builder();
+    int32_t box;
+    kf3ds_key k;
+    kf3ds_builder_keyframer(b, "plot", 30, 0, 30);
+    box = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "Box", KF3DS_NONE);
     if (!rotation) {
-        w3ds_tcb tension = { 0.5f, 0, 0, 0, 0, 0 };
-        support_track_begin(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, 3);
-        support_key_vec(&w, 0, NULL, 0, 0, 0);
-        support_key_vec(&w, 10, &tension, 10, 5, -5);
-        support_key_vec(&w, 30, NULL, 20, -10, 0);
-        w3ds_end(&w);
+        k = support_key(0, 0, 0, 0, 0);
+        kf3ds_builder_add_key(b, box, KF3DS_TRACK_POS, &k);
+        k = support_key(10, 10, 5, -5, 0);
+        k.tension = 0.5f;
+        kf3ds_builder_add_key(b, box, KF3DS_TRACK_POS, &k);
+        k = support_key(30, 20, -10, 0, 0);
+        kf3ds_builder_add_key(b, box, KF3DS_TRACK_POS, &k);
     } else {
-        support_track_begin(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, 2);
-        support_key_rot(&w, 0, NULL, 0, 0, 0, 1);
-        support_key_rot(&w, 30, NULL, (float)(4 * 3.14159265358979), 0, 0, 1);
-        w3ds_end(&w);
+        k = support_key(0, 0, 0, 0, 1);
+        kf3ds_builder_add_key(b, box, KF3DS_TRACK_ROT, &k);
+        k = support_key(30, (float)(4 * 3.14159265358979), 0, 0, 1);
+        kf3ds_builder_add_key(b, box, KF3DS_TRACK_ROT, &k);
     }
-    w3ds_end(&w);
-    support_end_all(&w);
-    assert_int_equal(w3ds_save(&w, path), 0);
-    w3ds_free(&w);
+    support_build_file(b, path);
 }
 
 static int setup(void **state)

@@ -16,7 +16,7 @@
 
 #include "support.h"
 #include "support_png.h"
-#include "support_w3ds.h"
+#include "support_build.h"
 
 /* ---- pictures --------------------------------------------------------------- */
 
@@ -154,28 +154,17 @@ static void write_cel_pro(const char *path, size_t cut)
 static void write_scene(const char *path, const char *map)
 {
     static const float uv[8] = { 0, 0, 1, 0, 1, 1, 0, 1 };
+    static const uint8_t grey[3] = { 128, 128, 128 };
     const float eye[3] = { 0, -3, 0 }, target[3] = { 0, 0, 0 };
-    w3ds w;
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    w3ds_begin(&w, KF3DS_CHUNK_MAT_ENTRY);
-    support_chunk_str(&w, KF3DS_CHUNK_MAT_NAME, "M");
-    w3ds_begin(&w, KF3DS_CHUNK_MAT_DIFFUSE);
-    w3ds_begin(&w, KF3DS_CHUNK_COLOR_24);
-    w3ds_u8(&w, 128);
-    w3ds_u8(&w, 128);
-    w3ds_u8(&w, 128);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    support_chunk_empty(&w, KF3DS_CHUNK_MAT_SELF_ILLUM);
-    w3ds_begin(&w, KF3DS_CHUNK_MAT_TEXMAP);
-    support_chunk_str(&w, KF3DS_CHUNK_MAT_MAPNAME, map);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    support_textured_quad(&w, "Quad", uv, "M");
-    w3ds_camera(&w, "Cam01", eye, target, 0, 50);
-    support_end_all(&w);
-    assert_int_equal(w3ds_save(&w, path), 0);
-    w3ds_free(&w);
+    kf3ds_builder *b = support_builder();
+    kf3ds_material m = support_material("M", grey);
+    kf3ds_camera cam = support_camera("Cam01", eye, target, 0, 50);
+    m.self_illum_flag = 1;
+    m.texture1 = support_map(map);
+    kf3ds_builder_add_material(b, &m);
+    support_build_textured_quad(b, "Quad", uv, "M");
+    kf3ds_builder_add_camera(b, &cam);
+    support_build_file(b, path);
 }
 
 /* The centre pixel of `kf3ds render SCENE --camera Cam01` (with more

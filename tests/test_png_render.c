@@ -17,7 +17,7 @@
 
 #include "support.h"
 #include "support_png.h"
-#include "support_w3ds.h"
+#include "support_build.h"
 
 #define ARM "data/arm.3ds"
 
@@ -94,28 +94,26 @@ static void expect_no_output(const char *prefix)
 /* ------------------------------------------------------------------------ */
 
 /* Editor data only: an octahedron with a material and a camera, no keyframer. */
-static int write_editor_only(const char *path)
+static void write_editor_only(const char *path)
 {
     static const float pts[18] = {10, 0, 0, -10, 0, 0, 0, 10, 0, 0, -10, 0, 0, 0, 10, 0, 0, -10};
     static const uint16_t faces[24] = {0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4,
                                        2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5};
+    static const uint32_t smooth[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     static const uint8_t red[3] = {220, 40, 30};
     static const float cam_pos[3] = {0, -35, 12}, cam_target[3] = {0, 0, 0};
-    w3ds w;
-    int rc;
-    w3ds_init(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_M3DMAGIC);
-    support_chunk_u32(&w, KF3DS_CHUNK_M3D_VERSION, 3);
-    w3ds_begin(&w, KF3DS_CHUNK_MDATA);
-    support_chunk_u32(&w, KF3DS_CHUNK_MESH_VERSION, 3);
-    w3ds_material(&w, "Red", red, red, red);
-    w3ds_mesh(&w, "Octa", pts, 6, faces, 8, NULL, "Red");
-    w3ds_camera(&w, "EdCam", cam_pos, cam_target, 30.0f, 50.0f);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    rc = w.failed ? -1 : w3ds_save(&w, path);
-    w3ds_free(&w);
-    return rc;
+    kf3ds_builder *b = support_builder();
+    kf3ds_material m = support_material("Red", red);
+    kf3ds_camera cam = support_camera("EdCam", cam_pos, cam_target, 30.0f, 50.0f);
+    int32_t mesh;
+    support_rgb24(m.ambient, red);
+    support_rgb24(m.specular, red);
+    kf3ds_builder_add_material(b, &m);
+    mesh = support_build_mesh(b, "Octa", pts, 6, faces, NULL, 8, NULL);
+    kf3ds_builder_mesh_material(b, mesh, "Red", NULL, 0);
+    kf3ds_builder_mesh_smoothing(b, mesh, smooth);
+    kf3ds_builder_add_camera(b, &cam);
+    support_build_file(b, path);
 }
 
 static int setup(void **state)
@@ -124,8 +122,7 @@ static int setup(void **state)
     if (support_tmpdir_make("kf3ds_test_png_render_") != 0)
         return -1;
     support_tmp_path(editor_path, sizeof editor_path, "editor.3ds");
-    if (write_editor_only(editor_path) != 0)
-        return -1;
+    write_editor_only(editor_path);
     support_tmp_path(empty_path, sizeof empty_path, "empty.3ds");
     support_write_file(empty_path, "", 0);
     support_tmp_path(text_path, sizeof text_path, "text.3ds");

@@ -1,7 +1,8 @@
 /* The software rasterizer and scene renderer: golden pictures computed by
  * hand (pixel rectangles, clipped areas, depths), culling with mirrored
  * meshes and two-sided materials, smoothing groups, edge flags, the font,
- * hostile input, and every animated corpus file at three frames. */
+ * hostile input, and every animated corpus file at three frames. The scenes
+ * are built (support_build.h), but for the hostile one. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include "kf3ds.h"
 #include "kf3ds_render.h"
 #include "support.h"
+#include "support_build.h"
 #include "support_w3ds.h"
 
 #define BG 0xFF000000u
@@ -109,77 +111,31 @@ static void identity_view(kf3ds_view *v, float fov)
     v->far_plane = 1000.0f;
 }
 
-/* ---- writing small scenes ---- */
+/* ---- small scenes, built (support_build.h) ---- */
 
-/* A mesh with per-face flags and smoothing groups; all faces get `material`
- * when it is not NULL; matrix: 12 floats or NULL. */
-static void write_mesh(w3ds *w, const char *name, const float *pts, int n, const uint16_t *faces,
-                       const uint16_t *flags, const uint32_t *smoothing, int nf,
-                       const float *matrix, const char *material)
+/* A material of diffuse colour (red, green, blue), two-sided or not. */
+static void add_material(kf3ds_builder *b, const char *name, uint8_t red, uint8_t green,
+                         uint8_t blue, int two_sided)
 {
-    int i;
-    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
-    w3ds_cstr(w, name);
-    w3ds_begin(w, KF3DS_CHUNK_N_TRI_OBJECT);
-    w3ds_begin(w, KF3DS_CHUNK_POINT_ARRAY);
-    w3ds_u16(w, (uint16_t)n);
-    w3ds_f32v(w, pts, (size_t)n * 3);
-    w3ds_end(w);
-    w3ds_begin(w, KF3DS_CHUNK_FACE_ARRAY);
-    w3ds_u16(w, (uint16_t)nf);
-    for (i = 0; i < nf; i++) {
-        w3ds_u16(w, faces[3 * i]);
-        w3ds_u16(w, faces[3 * i + 1]);
-        w3ds_u16(w, faces[3 * i + 2]);
-        w3ds_u16(w, flags ? flags[i] : 7);
-    }
-    if (material) {
-        w3ds_begin(w, KF3DS_CHUNK_MSH_MAT_GROUP);
-        w3ds_cstr(w, material);
-        w3ds_u16(w, (uint16_t)nf);
-        for (i = 0; i < nf; i++)
-            w3ds_u16(w, (uint16_t)i);
-        w3ds_end(w);
-    }
-    if (smoothing) {
-        w3ds_begin(w, KF3DS_CHUNK_SMOOTH_GROUP);
-        for (i = 0; i < nf; i++)
-            w3ds_u32(w, smoothing[i]);
-        w3ds_end(w);
-    }
-    w3ds_end(w);
-    if (matrix)
-        support_chunk_f32v(w, KF3DS_CHUNK_MESH_MATRIX, matrix, 12);
-    w3ds_end(w);
-    w3ds_end(w);
+    const uint8_t rgb[3] = { red, green, blue };
+    kf3ds_material m = support_material(name, rgb);
+    m.two_sided = (uint8_t)two_sided;
+    kf3ds_builder_add_material(b, &m);
 }
 
-static void write_material(w3ds *w, const char *name, uint8_t r, uint8_t g, uint8_t b,
-                           int two_sided)
+/* A mesh of nf faces with edge flags (NULL: all edges shown) and smoothing
+ * groups (NULL: none); all faces get `material` when it is not NULL;
+ * matrix: 12 floats or NULL. */
+static void add_mesh(kf3ds_builder *b, const char *name, const float *pts, int n,
+                     const uint16_t *faces, const uint16_t *flags, const uint32_t *smoothing,
+                     int nf, const float *matrix, const char *material)
 {
-    w3ds_begin(w, KF3DS_CHUNK_MAT_ENTRY);
-    support_chunk_str(w, KF3DS_CHUNK_MAT_NAME, name);
-    w3ds_begin(w, KF3DS_CHUNK_MAT_DIFFUSE);
-    w3ds_begin(w, KF3DS_CHUNK_COLOR_24);
-    w3ds_u8(w, r);
-    w3ds_u8(w, g);
-    w3ds_u8(w, b);
-    w3ds_end(w);
-    w3ds_end(w);
-    if (two_sided)
-        support_chunk_empty(w, KF3DS_CHUNK_MAT_TWO_SIDE);
-    w3ds_end(w);
-}
-
-/* Closes what `w` holds open and loads it (no error), freeing the writer. */
-static kf3ds_scene *load_w3ds(w3ds *w)
-{
-    kf3ds_diag err;
-    kf3ds_scene *s;
-    support_end_all(w);
-    s = support_load_w3ds(w, NULL, &err);
-    assert_int_equal(err.code, KF3DS_OK);
-    return s;
+    int32_t mesh = support_build_mesh(b, name, pts, (uint32_t)n, faces, flags, (uint32_t)nf,
+                                      matrix);
+    if (material)
+        kf3ds_builder_mesh_material(b, mesh, material, NULL, 0);
+    if (smoothing)
+        kf3ds_builder_mesh_smoothing(b, mesh, smoothing);
 }
 
 /* Renders a scene at frame 0 (poses from scene_eval), faces one-sided as 3D
@@ -260,13 +216,12 @@ static void test_cube_rectangle(void **state)
     picture pic;
     int box[4], x, y;
     long n;
-    w3ds w;
+    kf3ds_builder *b = support_builder();
     (void)state;
     cube(pts, faces);
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    write_material(&w, "RED", 255, 0, 0, 0);
-    write_mesh(&w, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
-    s = load_w3ds(&w);
+    add_material(b, "RED", 255, 0, 0, 0);
+    add_mesh(b, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
+    s = support_build_scene(b);
 
     pic_init(&pic, 200, 200);
     look_at(&v, eye1, tgt1, 90.0f, 0.1f, 100.0f);
@@ -425,15 +380,12 @@ static long render_quad(int mirrored, int ccw, int two_sided, int box[4], uint32
     kf3ds_render_stats st;
     picture pic;
     long n;
-    w3ds w;
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    write_material(&w, "M", 200, 200, 200, two_sided);
-    write_mesh(&w, "Q", pts, 4, ccw ? ccw_faces : cw_faces, NULL, NULL, 2,
-               mirrored ? mirror : NULL, "M");
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Q", 0, 0xFFFF, mirrored ? node_pos : zero);
-    s = load_w3ds(&w);
+    kf3ds_builder *b = support_builder();
+    add_material(b, "M", 200, 200, 200, two_sided);
+    add_mesh(b, "Q", pts, 4, ccw ? ccw_faces : cw_faces, NULL, NULL, 2, mirrored ? mirror : NULL,
+             "M");
+    support_build_node(b, KF3DS_NODE_OBJECT, "Q", KF3DS_NONE, mirrored ? node_pos : zero);
+    s = support_build_scene(b);
     assert_int_equal(s->meshes[0].mirrored, mirrored);
     pic_init(&pic, 200, 200);
     look_at(&v, eye, tgt, 90.0f, 0.1f, 100.0f);
@@ -504,10 +456,9 @@ static void render_ridge(uint32_t s0, uint32_t s1, kf3ds_shading shading, pictur
     const float eye[3] = { 0, -10, 0 }, tgt[3] = { 0, 0, 0 };
     kf3ds_scene *s;
     kf3ds_view v;
-    w3ds w;
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    write_mesh(&w, "Ridge", pts, 4, faces, NULL, smoothing, 2, NULL, NULL);
-    s = load_w3ds(&w);
+    kf3ds_builder *b = support_builder();
+    add_mesh(b, "Ridge", pts, 4, faces, NULL, smoothing, 2, NULL, NULL);
+    s = support_build_scene(b);
     look_at(&v, eye, tgt, 40.0f, 0.1f, 100.0f);
     render(s, &v, shading, 0, pic, NULL);
     kf3ds_scene_free(s);
@@ -561,10 +512,9 @@ static void test_wireframe_edge_flags(void **state)
         kf3ds_scene *s;
         kf3ds_render_stats st;
         int on_diag = 0;
-        w3ds w;
-        support_file_begin(&w, KF3DS_CHUNK_MDATA);
-        write_mesh(&w, "Sq", pts, 4, faces, pass ? all : flags, NULL, 2, NULL, NULL);
-        s = load_w3ds(&w);
+        kf3ds_builder *b = support_builder();
+        add_mesh(b, "Sq", pts, 4, faces, pass ? all : flags, NULL, 2, NULL, NULL);
+        s = support_build_scene(b);
         render(s, &v, KF3DS_SHADE_WIRE, 0, &pic, &st);
         assert_int_equal(st.triangles_submitted, 2);
         /* the square spans 90..110: its outline is drawn */
@@ -752,18 +702,16 @@ static void test_camera_view(void **state)
     kf3ds_view v;
     float x, y, d;
     int cam;
-    w3ds w;
+    kf3ds_builder *b = support_builder();
+    kf3ds_camera editor_cam = support_camera("Cam", cpos, ctgt, 0.0f, 50.0f);
     (void)state;
     memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    write_mesh(&w, "T", pts, 3, face, NULL, NULL, 1, NULL, NULL);
-    w3ds_camera(&w, "Cam", cpos, ctgt, 0.0f, 50.0f);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "T", 0, 0xFFFF, zero);
-    support_node(&w, KF3DS_CHUNK_CAMERA_NODE_TAG, "Cam", 0, 0xFFFF, cpos);
-    support_node(&w, KF3DS_CHUNK_TARGET_NODE_TAG, "Cam", 0, 0xFFFF, ctgt);
-    s = load_w3ds(&w);
+    add_mesh(b, "T", pts, 3, face, NULL, NULL, 1, NULL, NULL);
+    kf3ds_builder_add_camera(b, &editor_cam);
+    support_build_node(b, KF3DS_NODE_OBJECT, "T", KF3DS_NONE, zero);
+    support_build_node(b, KF3DS_NODE_CAMERA, "Cam", KF3DS_NONE, cpos);
+    support_build_node(b, KF3DS_NODE_TARGET, "Cam", KF3DS_NONE, ctgt);
+    s = support_build_scene(b);
     assert_int_equal(s->num_nodes, 3);
     memset(poses, 0, sizeof poses);
     kf3ds_scene_eval(s, 0.0, 0, poses);
@@ -900,7 +848,8 @@ static void test_hostile_input(void **state)
     pic_free(&pic);
 }
 
-/* A scene with bad vertices, faces and poses renders without harm. */
+/* A scene with bad vertices, faces and poses renders without harm (written
+ * raw: the builder refuses non-finite points). */
 static void test_hostile_scene(void **state)
 {
     static const float pts[18] = { NAN, 0, 0, 1, 0, 0, 0, 1, 0, 1e30f, 1e30f, 0,
@@ -920,7 +869,7 @@ static void test_hostile_scene(void **state)
     (void)state;
     memset(poses, 0, sizeof poses); /* poses are zero-initialised before the first call */
     support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    write_mesh(&w, "Bad", pts, 6, faces, NULL, NULL, 5, NULL, NULL);
+    w3ds_mesh(&w, "Bad", pts, 6, faces, 5, NULL, NULL);
     w3ds_end(&w);
     w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
     support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Bad", 0, 0xFFFF, zero);
@@ -971,19 +920,14 @@ static void test_hidden_and_dummy(void **state)
     for (hide = 0; hide < 2; hide++) {
         kf3ds_scene *s;
         kf3ds_render_stats st;
-        w3ds w;
-        support_file_begin(&w, KF3DS_CHUNK_MDATA);
-        write_mesh(&w, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, NULL);
-        w3ds_end(&w);
-        w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-        w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-        w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, 0xFFFF);
-        support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "Holder");
-        support_pos_track(&w, zero);
-        w3ds_end(&w);
-        support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Cube", (uint16_t)(hide ? 0x800 : 0), 0,
-                     zero);
-        s = load_w3ds(&w);
+        kf3ds_builder *b = support_builder();
+        int32_t holder, cube_node;
+        add_mesh(b, "Cube", pts, 8, faces, NULL, NULL, 12, NULL, NULL);
+        holder = support_build_node(b, KF3DS_NODE_OBJECT, "$$$DUMMY", KF3DS_NONE, zero);
+        kf3ds_builder_node_instance(b, holder, "Holder");
+        cube_node = support_build_node(b, KF3DS_NODE_OBJECT, "Cube", holder, zero);
+        kf3ds_builder_node_flags(b, cube_node, (uint16_t)(hide ? 0x800 : 0), 0);
+        s = support_build_scene(b);
         assert_int_equal(s->num_nodes, 2);
         assert_true(s->nodes[0].is_dummy);
         render(s, &v, KF3DS_SHADE_SMOOTH, 0, &pic, &st);
@@ -1000,26 +944,13 @@ static void test_hidden_and_dummy(void **state)
 /* Editor lights on a white square facing the camera: an omni light on the
  * left brightens the left corners; switched off (DL_OFF), ignored through
  * no_file_lights, or a spot aimed elsewhere, and both sides are alike. */
-static void write_light(w3ds *w, const float pos[3], int off, const float *spot_target,
-                        float falloff)
+static void add_light(kf3ds_builder *b, const float pos[3], int off, const float *spot_target,
+                      float falloff)
 {
     const float white[3] = { 1, 1, 1 };
-    w3ds_begin(w, KF3DS_CHUNK_NAMED_OBJECT);
-    w3ds_cstr(w, "Lamp");
-    w3ds_begin(w, KF3DS_CHUNK_N_DIRECT_LIGHT);
-    w3ds_f32v(w, pos, 3);
-    support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, white, 3);
-    if (off)
-        support_chunk_empty(w, KF3DS_CHUNK_DL_OFF);
-    if (spot_target) {
-        w3ds_begin(w, KF3DS_CHUNK_DL_SPOTLIGHT);
-        w3ds_f32v(w, spot_target, 3);
-        w3ds_f32(w, falloff * 0.5f);
-        w3ds_f32(w, falloff);
-        w3ds_end(w);
-    }
-    w3ds_end(w);
-    w3ds_end(w);
+    kf3ds_light l = support_light("Lamp", pos, white, spot_target, falloff * 0.5f, falloff);
+    l.off = (uint8_t)off;
+    kf3ds_builder_add_light(b, &l);
 }
 
 static void render_lit(const float *lamp, int off, const float *spot_target, int no_file_lights,
@@ -1034,13 +965,12 @@ static void render_lit(const float *lamp, int off, const float *spot_target, int
     kf3ds_render_options o;
     kf3ds_view v;
     picture pic;
-    w3ds w;
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    write_material(&w, "W", 255, 255, 255, 0);
-    write_mesh(&w, "Sq", pts, 4, faces, NULL, smoothing, 2, NULL, "W");
+    kf3ds_builder *b = support_builder();
+    add_material(b, "W", 255, 255, 255, 0);
+    add_mesh(b, "Sq", pts, 4, faces, NULL, smoothing, 2, NULL, "W");
     if (lamp)
-        write_light(&w, lamp, off, spot_target, 60.0f);
-    s = load_w3ds(&w);
+        add_light(b, lamp, off, spot_target, 60.0f);
+    s = support_build_scene(b);
     assert_int_equal(s->num_lights, lamp ? 1 : 0);
     look_at(&v, eye, tgt, 40.0f, 0.1f, 100.0f);
     pic_init(&pic, 160, 120);
@@ -1112,14 +1042,13 @@ static void test_allocator(void **state)
     uint16_t faces[36];
     kf3ds_scene *s;
     long k, total;
-    w3ds w;
+    kf3ds_builder *b = support_builder();
     (void)state;
     cube(pts, faces);
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    write_material(&w, "RED", 255, 0, 0, 1);
-    write_mesh(&w, "A", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
-    write_mesh(&w, "B", pts, 8, faces, NULL, NULL, 6, NULL, NULL);
-    s = load_w3ds(&w);
+    add_material(b, "RED", 255, 0, 0, 1);
+    add_mesh(b, "A", pts, 8, faces, NULL, NULL, 12, NULL, "RED");
+    add_mesh(b, "B", pts, 8, faces, NULL, NULL, 6, NULL, NULL);
+    s = support_build_scene(b);
     {
         budget b = { 0, 0, -1 };
         kf3ds_allocator a = { budget_malloc, budget_free, NULL };

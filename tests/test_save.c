@@ -523,6 +523,75 @@ static void test_lossless_and_repaired(void **state)
     free(data);
 }
 
+/* A colour or percentage container holding only a chunk kf3ds does not know
+ * is kept as it is by a lossless save; a repaired one writes the scene's value
+ * there, first, and drops the unknown chunk (docs/writer.md, "kf3ds rewrite"). */
+static void test_repair_gives_containers_a_value(void **state)
+{
+    w3ds w;
+    unsigned char *data, *out;
+    size_t size, n, i;
+    kf3ds_diag err;
+    kf3ds_scene *a, *b;
+    support_chunk_list chunks;
+    int seen_specular = 0, seen_shininess = 0;
+    (void)state;
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_MAT_ENTRY);
+    w3ds_begin(&w, KF3DS_CHUNK_MAT_NAME);
+    w3ds_cstr(&w, "Odd");
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_MAT_SPECULAR);
+    w3ds_begin(&w, 0x0001); /* not a colour chunk */
+    w3ds_u8(&w, 9);
+    w3ds_u8(&w, 9);
+    w3ds_u8(&w, 9);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_MAT_SHININESS);
+    support_chunk_u16(&w, 0x7777, 50); /* not a percentage chunk */
+    w3ds_end(&w);
+    support_end_all(&w);
+    data = support_take_bytes(&w, &size);
+    a = load_bytes(data, size, KF3DS_LOAD_KEEP_SOURCE, &err);
+    assert_non_null(a);
+    assert_int_equal(a->num_materials, 1);
+
+    out = save_bytes(a, 0, &n);
+    assert_int_equal(n, size);
+    assert_memory_equal(out, data, size);
+    free(out);
+
+    out = save_bytes(a, KF3DS_SAVE_REPAIR, &n);
+    chunks = support_collect_chunks(out, n);
+    for (i = 0; i + 1 < chunks.n; i++) {
+        assert_int_not_equal(chunks.v[i].id, 0x0001);
+        assert_int_not_equal(chunks.v[i].id, 0x7777);
+        if (chunks.v[i].id == KF3DS_CHUNK_MAT_SPECULAR) {
+            assert_int_equal(chunks.v[i + 1].id, KF3DS_CHUNK_COLOR_24);
+            assert_int_equal(chunks.v[i + 1].depth, chunks.v[i].depth + 1);
+            seen_specular = 1;
+        }
+        if (chunks.v[i].id == KF3DS_CHUNK_MAT_SHININESS) {
+            assert_int_equal(chunks.v[i + 1].id, KF3DS_CHUNK_INT_PERCENTAGE);
+            seen_shininess = 1;
+        }
+    }
+    assert_true(seen_specular && seen_shininess);
+    free(chunks.v);
+    b = load_bytes(out, n, 0, &err);
+    assert_non_null(b);
+    assert_int_equal(b->num_diags, 0);
+    assert_memory_equal(b->materials[0].specular, a->materials[0].specular,
+                        sizeof a->materials[0].specular);
+    assert_memory_equal(&b->materials[0].shininess, &a->materials[0].shininess,
+                        sizeof a->materials[0].shininess);
+    kf3ds_scene_free(b);
+    free(out);
+    kf3ds_scene_free(a);
+    free(data);
+}
+
 /* The options: drop the verbatim chunks, the keyframer, cut the segment. */
 static void test_save_options(void **state)
 {
@@ -701,6 +770,7 @@ int main(void)
         support_unit_test(test_damaged_settings_repaired),
         support_unit_test(test_values_kept_through_repair),
         support_unit_test(test_lossless_and_repaired),
+        support_unit_test(test_repair_gives_containers_a_value),
         support_unit_test(test_save_options),
         support_unit_test(test_counts_that_do_not_fit),
         support_unit_test(test_save_allocator),

@@ -1,7 +1,11 @@
 /* Scene building, the rules of docs/evaluation.md: hierarchy resolution
  * ('Node ids and parents'), name linking, targets, mirrored meshes and mesh
  * placement ('Transforms and mesh placement'), camera views ('Cameras'),
- * editor data, allocator hooks, and that evaluation leaves the scene alone. */
+ * editor data, allocator hooks, and that evaluation leaves the scene alone.
+ * The scenes whose point is what follows from them are built
+ * (support_build.h); the files of the parent rules (forward references,
+ * unknown ids, cycles: nothing the builder can make) and of the loader's
+ * allocator hooks are written raw. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +15,7 @@
 #include <string.h>
 #include "kf3ds.h"
 #include "support.h"
+#include "support_build.h"
 #include "support_w3ds.h"
 
 typedef struct node_spec {
@@ -148,36 +153,38 @@ static void test_targets_and_links(void **state)
 {
     static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
     static const uint16_t faces[] = { 0, 1, 2 };
+    static const uint32_t smooth[] = { 1 };
     const float cam_pos[3] = { 0, -10, 0 }, cam_tgt[3] = { 0, 0, 0 }, col[3] = { 1, .5f, .25f };
     const float spot_tgt[3] = { 0, 0, -1 };
     const uint8_t red[3] = { 255, 0, 0 };
-    w3ds w;
+    kf3ds_builder *b = support_builder();
+    kf3ds_material mat = support_material("Red", red);
+    kf3ds_camera cam = support_camera("Cam", cam_pos, cam_tgt, 0, 50);
+    kf3ds_light spot = support_light("Spot", cam_pos, col, spot_tgt, 20, 30);
     kf3ds_scene *s;
-    kf3ds_diag err;
     kf3ds_pose p[7];
     kf3ds_mat4 view;
     float fov, roll, v[3];
-    const float tgt_pos[3] = { 0, 0, 0 };
+    int32_t mesh, first, second;
     (void)state;
     memset(p, 0, sizeof p); /* poses are zero-initialised before the first call */
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    w3ds_material(&w, "Red", red, red, NULL);
-    w3ds_mesh(&w, "Tri", pts, 3, faces, 1, NULL, "Red");
-    w3ds_camera(&w, "Cam", cam_pos, cam_tgt, 0, 50);
-    w3ds_light(&w, "Spot", cam_pos, col, spot_tgt, 20, 30);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
-    support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "First"); w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG); w3ds_node_hdr(&w, "Tri", 0, 0, 0xFFFF);
-    support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "Second"); w3ds_end(&w);
-    support_node(&w, KF3DS_CHUNK_TARGET_NODE_TAG, "Cam", 0, 0xFFFF, tgt_pos);
-    support_node(&w, KF3DS_CHUNK_CAMERA_NODE_TAG, "Cam", 0, 0xFFFF, cam_pos);
-    support_node(&w, KF3DS_CHUNK_SPOTLIGHT_NODE_TAG, "Spot", 0, 0xFFFF, NULL);
-    support_node(&w, KF3DS_CHUNK_L_TARGET_NODE_TAG, "Spot", 0, 0xFFFF, NULL);
-    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "Nothing", 0, 0xFFFF, NULL);
-    support_end_all(&w);
-    s = support_load_w3ds(&w, NULL, &err);
+    support_rgb24(mat.ambient, red);
+    kf3ds_builder_add_material(b, &mat);
+    mesh = support_build_mesh(b, "Tri", pts, 3, faces, NULL, 1, NULL);
+    kf3ds_builder_mesh_material(b, mesh, "Red", NULL, 0);
+    kf3ds_builder_mesh_smoothing(b, mesh, smooth);
+    kf3ds_builder_add_camera(b, &cam);
+    kf3ds_builder_add_light(b, &spot);
+    first = support_build_node(b, KF3DS_NODE_OBJECT, "Tri", KF3DS_NONE, NULL);
+    kf3ds_builder_node_instance(b, first, "First");
+    second = support_build_node(b, KF3DS_NODE_OBJECT, "Tri", KF3DS_NONE, NULL);
+    kf3ds_builder_node_instance(b, second, "Second");
+    support_build_node(b, KF3DS_NODE_TARGET, "Cam", KF3DS_NONE, cam_tgt);
+    support_build_node(b, KF3DS_NODE_CAMERA, "Cam", KF3DS_NONE, cam_pos);
+    support_build_node(b, KF3DS_NODE_SPOT, "Spot", KF3DS_NONE, NULL);
+    support_build_node(b, KF3DS_NODE_LTARGET, "Spot", KF3DS_NONE, NULL);
+    support_build_node(b, KF3DS_NODE_OBJECT, "Nothing", KF3DS_NONE, NULL);
+    s = support_build_scene(b);
     /* Instances share the mesh. */
     assert_int_equal(s->nodes[0].mesh, 0);
     assert_int_equal(s->nodes[1].mesh, 0);
@@ -224,19 +231,15 @@ static void test_mirrored_mesh(void **state)
     static const uint16_t faces[] = { 0, 1, 2 };
     static const float matrix[12] = { -1, 0, 0, 0, 1, 0, 0, 0, 1, 5, 0, 0 };
     const float pos[3] = { 5, 0, 0 };
-    w3ds w;
+    kf3ds_builder *b = support_builder();
     kf3ds_scene *s;
     kf3ds_pose p;
     kf3ds_mat4 m;
     float v[3];
     (void)state;
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    w3ds_mesh(&w, "M", pts, 3, faces, 1, matrix, NULL);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    support_node(&w, KF3DS_CHUNK_OBJECT_NODE_TAG, "M", 0, 0xFFFF, pos);
-    support_end_all(&w);
-    s = support_load_w3ds(&w, NULL, NULL);
+    support_build_mesh(b, "M", pts, 3, faces, NULL, 1, matrix);
+    support_build_node(b, KF3DS_NODE_OBJECT, "M", KF3DS_NONE, pos);
+    s = support_build_scene(b);
     assert_true(s->meshes[0].mirrored);
     assert_near(s->meshes[0].points[0][0], 4, 1e-6);
     assert_near(s->meshes[0].points[0][1], 1, 1e-6);

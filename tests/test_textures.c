@@ -5,11 +5,13 @@
  *    negative; a second map; strength;
  *  - transparency, additive transparency and opacity maps over a known
  *    background;
- *  - backgrounds (solid, gradient, bitmap; none without a USE_ chunk) and
+ *  - backgrounds (solid, gradient, bitmap; none when not in effect) and
  *    atmospheres (fog, distance cue, layer fog).
- * The quad under test faces the camera squarely, so its texture coordinates
- * are affine in screen space and each pixel's (u, v) follows from the
- * projection. A self-illuminated material shows its surface colour exactly. */
+ * The scenes are built (support_build.h); how the loader reads those chunks
+ * is test_environment's. The quad under test faces the camera squarely, so
+ * its texture coordinates are affine in screen space and each pixel's (u, v)
+ * follows from the projection. A self-illuminated material shows its
+ * surface colour exactly. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +24,7 @@
 #include "kf3ds.h"
 #include "kf3ds_render.h"
 #include "support.h"
-#include "support_w3ds.h"
+#include "support_build.h"
 
 #define W 200
 #define H 200
@@ -49,71 +51,50 @@ typedef struct quad_params {
     map_params tex1, tex2, opac;
 } quad_params;
 
-static void colour24(w3ds *w, uint16_t id, const uint8_t c[3])
+/* The map as loading gives a map chunk with these values. */
+static kf3ds_texture_map map_of(const map_params *m)
 {
-    w3ds_begin(w, id);
-    w3ds_begin(w, KF3DS_CHUNK_COLOR_24);
-    w3ds_u8(w, c[0]);
-    w3ds_u8(w, c[1]);
-    w3ds_u8(w, c[2]);
-    w3ds_end(w);
-    w3ds_end(w);
-}
-
-static void write_map(w3ds *w, uint16_t id, const map_params *m)
-{
-    if (!m->file)
-        return;
-    w3ds_begin(w, id);
-    w3ds_begin(w, KF3DS_CHUNK_INT_PERCENTAGE);
-    w3ds_u16(w, (uint16_t)m->pct);
-    w3ds_end(w);
-    support_chunk_str(w, KF3DS_CHUNK_MAT_MAPNAME, m->file);
-    support_chunk_u16(w, KF3DS_CHUNK_MAT_MAP_TILING, m->tiling);
-    support_chunk_f32(w, KF3DS_CHUNK_MAT_MAP_USCALE, m->u_scale);
-    support_chunk_f32(w, KF3DS_CHUNK_MAT_MAP_VSCALE, m->v_scale);
-    support_chunk_f32(w, KF3DS_CHUNK_MAT_MAP_UOFFSET, m->u_offset);
-    support_chunk_f32(w, KF3DS_CHUNK_MAT_MAP_VOFFSET, m->v_offset);
-    support_chunk_f32(w, KF3DS_CHUNK_MAT_MAP_ANG, m->angle);
-    w3ds_end(w);
+    kf3ds_texture_map t = support_map(m->file);
+    t.strength = (float)m->pct / 100.0f; /* INT_PERCENTAGE, as the loader divides */
+    t.tiling = m->tiling;
+    t.u_scale = m->u_scale;
+    t.v_scale = m->v_scale;
+    t.u_offset = m->u_offset;
+    t.v_offset = m->v_offset;
+    t.rotation = m->angle;
+    return t;
 }
 
 /* The quad [−1, 1]² in the plane y = 0, facing −y (towards the camera),
- * with its material; `environment` writes more MDATA chunks. */
-static kf3ds_scene *quad_scene(const quad_params *q, void (*environment)(w3ds *))
+ * with its material; `environment` (may be NULL) sets the background and
+ * atmosphere. */
+static kf3ds_scene *quad_scene(const quad_params *q, void (*environment)(kf3ds_environment *))
 {
     float uv[8];
-    kf3ds_diag err;
-    kf3ds_scene *s;
-    w3ds w;
+    kf3ds_builder *b = support_builder();
+    kf3ds_material m = support_material("M", q->diffuse);
     uv[0] = q->uv0[0], uv[1] = q->uv0[1];
     uv[2] = q->uv1[0], uv[3] = q->uv0[1];
     uv[4] = q->uv1[0], uv[5] = q->uv1[1];
     uv[6] = q->uv0[0], uv[7] = q->uv1[1];
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    if (environment)
-        environment(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_MAT_ENTRY);
-    support_chunk_str(&w, KF3DS_CHUNK_MAT_NAME, "M");
-    colour24(&w, KF3DS_CHUNK_MAT_DIFFUSE, q->diffuse);
-    if (q->self_illum)
-        support_chunk_empty(&w, KF3DS_CHUNK_MAT_SELF_ILLUM);
-    if (q->additive)
-        support_chunk_empty(&w, KF3DS_CHUNK_MAT_ADDITIVE);
-    w3ds_begin(&w, KF3DS_CHUNK_MAT_TRANSPARENCY);
-    w3ds_begin(&w, KF3DS_CHUNK_INT_PERCENTAGE);
-    w3ds_u16(&w, (uint16_t)q->transparency);
-    w3ds_end(&w);
-    w3ds_end(&w);
-    write_map(&w, KF3DS_CHUNK_MAT_TEXMAP, &q->tex1);
-    write_map(&w, KF3DS_CHUNK_MAT_TEX2MAP, &q->tex2);
-    write_map(&w, KF3DS_CHUNK_MAT_OPACMAP, &q->opac);
-    w3ds_end(&w);
-    support_textured_quad(&w, "Quad", uv, "M");
-    support_end_all(&w);
-    s = support_load_w3ds(&w, NULL, &err);
-    assert_int_equal(err.code, KF3DS_OK);
-    return s;
+    if (environment) {
+        kf3ds_environment e;
+        memset(&e, 0, sizeof e);
+        environment(&e);
+        kf3ds_builder_environment(b, &e);
+    }
+    m.self_illum_flag = (uint8_t)q->self_illum;
+    m.additive = (uint8_t)q->additive;
+    m.transparency = (float)q->transparency / 100.0f;
+    if (q->tex1.file)
+        m.texture1 = map_of(&q->tex1);
+    if (q->tex2.file)
+        m.texture2 = map_of(&q->tex2);
+    if (q->opac.file)
+        m.opacity = map_of(&q->opac);
+    kf3ds_builder_add_material(b, &m);
+    support_build_textured_quad(b, "Quad", uv, "M");
+    return support_build_scene(b);
 }
 
 /* The test picture: block (bx, by) of 2×2 texels, top row first. */
@@ -469,82 +450,58 @@ static void test_transparency(void **state)
 
 /* ---- backgrounds and atmospheres ----------------------------------------- */
 
-static void env_solid(w3ds *w)
+static void env_solid(kf3ds_environment *e)
 {
-    float c[3] = { 0.2f, 0.4f, 0.6f };
-    w3ds_begin(w, KF3DS_CHUNK_SOLID_BGND);
-    support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, c, 3);
-    w3ds_end(w);
-    support_chunk_empty(w, KF3DS_CHUNK_USE_SOLID_BGND);
+    e->solid[0] = 0.2f, e->solid[1] = 0.4f, e->solid[2] = 0.6f;
+    e->background = KF3DS_BACKGROUND_SOLID;
 }
 
-static void env_solid_unused(w3ds *w)
+/* The solid colour set, but not in effect. */
+static void env_solid_unused(kf3ds_environment *e)
 {
-    float c[3] = { 0.2f, 0.4f, 0.6f };
-    w3ds_begin(w, KF3DS_CHUNK_SOLID_BGND);
-    support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, c, 3);
-    w3ds_end(w);
+    env_solid(e);
+    e->background = KF3DS_BACKGROUND_NONE;
 }
 
-static const float grad[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
-
-static void env_gradient(w3ds *w)
+static void env_gradient(kf3ds_environment *e)
 {
-    int i;
-    w3ds_begin(w, KF3DS_CHUNK_V_GRADIENT);
-    w3ds_f32(w, 0.25f);
-    for (i = 0; i < 3; i++)
-        support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, grad[i], 3);
-    w3ds_end(w);
-    support_chunk_empty(w, KF3DS_CHUNK_USE_V_GRADIENT);
+    static const float grad[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }; /* top first */
+    e->gradient_mid = 0.25f;
+    memcpy(e->gradient, grad, sizeof e->gradient);
+    e->background = KF3DS_BACKGROUND_GRADIENT;
 }
 
-static void env_bitmap(w3ds *w)
+static void env_bitmap(kf3ds_environment *e)
 {
-    support_chunk_str(w, KF3DS_CHUNK_BIT_MAP, "SKY.GIF");
-    support_chunk_empty(w, KF3DS_CHUNK_USE_BIT_MAP);
+    e->bitmap = "SKY.GIF";
+    e->background = KF3DS_BACKGROUND_BITMAP;
 }
 
 /* Fog from 0 % at distance 2 to 100 % at 4, white: the quad at 2.5 is 25 %
  * white; distance cue dims 50 % .. 100 % over 0 .. 5: 75 % at 2.5. */
-static void env_fog(w3ds *w)
+static void env_fog(kf3ds_environment *e)
 {
-    const float white[3] = { 1, 1, 1 };
-    w3ds_begin(w, KF3DS_CHUNK_FOG);
-    w3ds_f32(w, 2);
-    w3ds_f32(w, 0);
-    w3ds_f32(w, 4);
-    w3ds_f32(w, 100);
-    support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, white, 3);
-    w3ds_end(w);
-    support_chunk_empty(w, KF3DS_CHUNK_USE_FOG);
+    e->fog_near = 2, e->fog_near_density = 0;
+    e->fog_far = 4, e->fog_far_density = 1;
+    e->fog_color[0] = e->fog_color[1] = e->fog_color[2] = 1;
+    e->atmosphere = KF3DS_ATMOSPHERE_FOG;
 }
 
-static void env_cue(w3ds *w)
+static void env_cue(kf3ds_environment *e)
 {
-    w3ds_begin(w, KF3DS_CHUNK_DISTANCE_CUE);
-    w3ds_f32(w, 0);
-    w3ds_f32(w, 50);
-    w3ds_f32(w, 5);
-    w3ds_f32(w, 100);
-    w3ds_end(w);
-    support_chunk_empty(w, KF3DS_CHUNK_USE_DISTANCE_CUE);
+    e->cue_near = 0, e->cue_near_dim = 0.5f;
+    e->cue_far = 5, e->cue_far_dim = 1;
+    e->atmosphere = KF3DS_ATMOSPHERE_DISTANCE_CUE;
 }
 
 /* A layer of grey fog between heights −10 and 10 (the eye at 0, inside),
  * density 80 %: the quad 2.5 away is seen through 2.5 of the 20 thick layer:
  * 0.8 · 2.5 / 20 = 10 %. */
-static void env_layer(w3ds *w)
+static void env_layer(kf3ds_environment *e)
 {
-    const float grey[3] = { 0.5f, 0.5f, 0.5f };
-    w3ds_begin(w, KF3DS_CHUNK_LAYER_FOG);
-    w3ds_f32(w, -10);
-    w3ds_f32(w, 10);
-    w3ds_f32(w, 0.8f);
-    w3ds_u32(w, 0);
-    support_chunk_f32v(w, KF3DS_CHUNK_COLOR_F, grey, 3);
-    w3ds_end(w);
-    support_chunk_empty(w, KF3DS_CHUNK_USE_LAYER_FOG);
+    e->layer_bottom = -10, e->layer_top = 10, e->layer_density = 0.8f;
+    e->layer_color[0] = e->layer_color[1] = e->layer_color[2] = 0.5f;
+    e->atmosphere = KF3DS_ATMOSPHERE_LAYER_FOG;
 }
 
 static uint32_t pack(double r, double g, double b)
@@ -568,7 +525,7 @@ static void test_backgrounds(void **state)
     assert_int_equal(f.color[3 * W + 3], pack(0.2, 0.4, 0.6));
     kf3ds_scene_free(s);
 
-    /* without its USE_ chunk a background is not in effect */
+    /* a background not in effect is not drawn */
     s = quad_scene(&q, env_solid_unused);
     assert_int_equal(s->environment.background, KF3DS_BACKGROUND_NONE);
     render_scene(s, NULL, BG, &f);
