@@ -240,7 +240,7 @@ static void draw_grid(kf3ds_framebuffer *fb, const kf3ds__projection *p, const f
                       const float mx[3])
 {
     float ext = mx[0] - mn[0] > mx[1] - mn[1] ? mx[0] - mn[0] : mx[1] - mn[1];
-    float step, x0, x1, y0, y1, v;
+    float step, x0, x1, y0, y1, v, fx, fy;
     int i, nx, ny;
     if (!(ext > 0.0f))
         ext = mx[2] - mn[2] > 0.0f ? mx[2] - mn[2] : 1.0f;
@@ -249,10 +249,14 @@ static void draw_grid(kf3ds_framebuffer *fb, const kf3ds__projection *p, const f
     x1 = (float)ceil((mx[0] + ext * 0.1f) / step) * step;
     y0 = (float)floor((mn[1] - ext * 0.1f) / step) * step;
     y1 = (float)ceil((mx[1] + ext * 0.1f) / step) * step;
-    nx = (int)((x1 - x0) / step + 0.5f);
-    ny = (int)((y1 - y0) / step + 0.5f);
-    if (!(nx >= 0 && nx <= 400 && ny >= 0 && ny <= 400))
+    /* Counted in float first: a box reaching infinity gives inf or NaN here,
+     * which no int can hold. */
+    fx = (x1 - x0) / step + 0.5f;
+    fy = (y1 - y0) / step + 0.5f;
+    if (!(fx >= 0.0f && fx < 401.0f && fy >= 0.0f && fy < 401.0f))
         return;
+    nx = (int)fx;
+    ny = (int)fy;
     for (i = 0; i <= nx; i++) {
         v = x0 + step * (float)i;
         line_xyz(fb, p, v, y0, 0.0f, v, y1, 0.0f,
