@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 #include "kf3ds.h"
+#include "support_build.h"
 #include "support_w3ds.h"
 #include "support.h"
 #include "../src/kmath.h" /* the rotation code's sin/cos/acos, tested below */
@@ -44,6 +45,16 @@ static void write_track(w3ds *w, uint16_t id, uint16_t flags, const key_spec *ke
     w3ds_end(w);
 }
 
+/* Keys `keys[0..n)` into a track of `kind` with `flags` on `node`. */
+static void add_track(kf3ds_builder *b, int32_t node, kf3ds_track_kind kind, uint16_t flags,
+                      const kf3ds_key *keys, int n)
+{
+    int i;
+    kf3ds_builder_track_flags(b, node, kind, flags);
+    for (i = 0; i < n; i++)
+        kf3ds_builder_add_key(b, node, kind, &keys[i]);
+}
+
 /* The probe scene the golden values were measured on with lib3ds 1.3 and
  * 2.0: mesh "Box", an object node (id 7) with POS/ROT/SCL tracks carrying
  * `flags`, and a $$$DUMMY child (id 8). */
@@ -51,42 +62,29 @@ static kf3ds_scene *probe_scene(uint16_t flags)
 {
     static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
     static const uint16_t faces[] = { 0, 1, 2 };
-    key_spec pos[3], rot[2], scl[1], cpos[1], crot[1];
-    w3ds w;
-    kf3ds_diag err;
+    const kf3ds_key pos[3] = { support_key(0, 0, 0, 0, 0), support_key(10, 10, 0, 0, 0),
+                               support_key(20, 10, 10, 0, 0) };
+    const kf3ds_key rot[2] = { support_key(0, PI_F / 2, 0, 0, 1),   /* +90° about +Z */
+                               support_key(10, PI_F / 2, 1, 0, 0) }; /* +90° about +X */
+    const kf3ds_key scl = support_key(0, 1, 1, 1, 0);
+    const kf3ds_key cpos = support_key(0, 0, 5, 0, 0), crot = support_key(0, 0, 0, 0, 0);
+    kf3ds_builder *b = support_builder();
+    int32_t box, child;
     kf3ds_scene *s;
-    memset(pos, 0, sizeof pos);
-    memset(rot, 0, sizeof rot);
-    memset(scl, 0, sizeof scl);
-    memset(cpos, 0, sizeof cpos);
-    memset(crot, 0, sizeof crot);
-    pos[1].frame = 10; pos[1].v[0] = 10;
-    pos[2].frame = 20; pos[2].v[0] = 10; pos[2].v[1] = 10;
-    rot[0].v[0] = PI_F / 2; rot[0].v[3] = 1;                       /* +90° about +Z */
-    rot[1].frame = 10; rot[1].v[0] = PI_F / 2; rot[1].v[1] = 1;    /* +90° about +X */
-    scl[0].v[0] = scl[0].v[1] = scl[0].v[2] = 1;
-    cpos[0].v[1] = 5;
-
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    w3ds_mesh(&w, "Box", pts, 3, faces, 1, NULL, NULL);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    support_chunk_u16(&w, KF3DS_CHUNK_NODE_ID, 7);
-    w3ds_node_hdr(&w, "Box", 0x40, 0, 0xFFFF);
-    write_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, flags, pos, 3, 3);
-    write_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, flags, rot, 2, 4);
-    write_track(&w, KF3DS_CHUNK_SCL_TRACK_TAG, 0, scl, 1, 3);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    support_chunk_u16(&w, KF3DS_CHUNK_NODE_ID, 8);
-    w3ds_node_hdr(&w, "$$$DUMMY", 0x4000, 0, 7); /* 0x4000: a flags1 bit */
-    support_chunk_str(&w, KF3DS_CHUNK_INSTANCE_NAME, "Child");
-    write_track(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, cpos, 1, 3);
-    write_track(&w, KF3DS_CHUNK_ROT_TRACK_TAG, 0, crot, 1, 4);
-    support_end_all(&w);
-    s = support_load_w3ds(&w, NULL, &err);
-    assert_int_equal(err.code, KF3DS_OK);
+    support_build_mesh(b, "Box", pts, 3, faces, NULL, 1, NULL);
+    box = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "Box", KF3DS_NONE);
+    kf3ds_builder_node_id(b, box, 7);
+    kf3ds_builder_node_flags(b, box, 0x40, 0);
+    add_track(b, box, KF3DS_TRACK_POS, flags, pos, 3);
+    add_track(b, box, KF3DS_TRACK_ROT, flags, rot, 2);
+    add_track(b, box, KF3DS_TRACK_SCL, 0, &scl, 1);
+    child = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "$$$DUMMY", box);
+    kf3ds_builder_node_id(b, child, 8);
+    kf3ds_builder_node_flags(b, child, 0x4000, 0); /* 0x4000: a flags1 bit */
+    kf3ds_builder_node_instance(b, child, "Child");
+    add_track(b, child, KF3DS_TRACK_POS, 0, &cpos, 1);
+    add_track(b, child, KF3DS_TRACK_ROT, 0, &crot, 1);
+    s = support_build_scene(b);
     assert_int_equal(s->num_nodes, 2);
     return s;
 }
