@@ -5,7 +5,9 @@
  * kf3ds_track_key_tangents gives them), multi-turn
  * rotations ('Rotation tracks'), duplicate frames, unsorted keys and late
  * first keys ('Key order and duplicate frames'), hide and morph tracks
- * ('Hide and morph tracks'). */
+ * ('Hide and morph tracks'). The scenes are made with the scene builder
+ * (support_build.h); only the file with keys out of frame order, a load
+ * quirk, is written raw. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,24 +27,6 @@ static void assert_vec(const float *got, const double *want, int n, double tol)
     int i;
     for (i = 0; i < n; i++)
         assert_near(got[i], want[i], tol);
-}
-
-typedef struct key_spec {
-    int32_t frame;
-    float v[4];
-    w3ds_tcb tcb;
-} key_spec;
-
-static void write_track(w3ds *w, uint16_t id, uint16_t flags, const key_spec *keys, int n,
-                        int floats)
-{
-    int i;
-    support_track_begin(w, id, flags, (uint32_t)n);
-    for (i = 0; i < n; i++) {
-        w3ds_key_header(w, keys[i].frame, &keys[i].tcb);
-        w3ds_f32v(w, keys[i].v, (size_t)floats);
-    }
-    w3ds_end(w);
 }
 
 /* Keys `keys[0..n)` into a track of `kind` with `flags` on `node`. */
@@ -240,38 +224,31 @@ static double pos_x(const kf3ds_scene *s, double t, unsigned flags)
     return v[0];
 }
 
-/* A one-node scene with one track of `kind` (the kinds are in the order of
- * their chunk ids, from POS_TRACK_TAG on). */
-static kf3ds_scene *one_track(kf3ds_track_kind kind, uint16_t flags, const key_spec *keys, int n)
+/* A one-node scene (a dummy) with one track of `kind`. */
+static kf3ds_scene *one_track(kf3ds_track_kind kind, uint16_t flags, const kf3ds_key *keys,
+                              int n)
 {
-    static const int floats[] = { 3, 4, 3, 1, 1, 3, 0, 1, 1, 0 };
-    w3ds w;
-    support_file_begin(&w, KF3DS_CHUNK_KFDATA);
-    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, 0xFFFF);
-    write_track(&w, (uint16_t)(KF3DS_CHUNK_POS_TRACK_TAG + kind), flags, keys, n, floats[kind]);
-    support_end_all(&w);
-    return support_load_w3ds(&w, NULL, NULL);
+    kf3ds_builder *b = support_builder();
+    add_track(b, kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "$$$DUMMY", KF3DS_NONE), kind,
+              flags, keys, n);
+    return support_build_scene(b);
 }
 
 /* Ease by hand (docs/evaluation.md, 'Ease') on a two-key track, which
  * without ease is the straight line x = 10u. */
 static void test_ease(void **state)
 {
-    key_spec k[2];
+    kf3ds_key k[2] = { support_key(0, 0, 0, 0, 0), support_key(10, 10, 0, 0, 0) };
     kf3ds_scene *s;
     (void)state;
-    memset(k, 0, sizeof k);
-    k[1].frame = 10;
-    k[1].v[0] = 10;
-    k[0].tcb.ease_from = 0.5f; /* e_f = 0.5, e_t = 0: a = 2/3 */
+    k[0].ease_from = 0.5f; /* e_f = 0.5, e_t = 0: a = 2/3 */
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
     assert_near(pos_x(s, 2.5, 0), 10.0 * (4.0 / 3.0) * 0.0625, 1e-4); /* accelerating: (a/e_f)u² */
     assert_near(pos_x(s, 7.5, 0), 10.0 * (2.0 / 3.0) * (1.5 - 0.5), 1e-4); /* constant speed */
     assert_near(pos_x(s, 2.5, KF3DS_EVAL_NO_EASE), 2.5, 1e-5); /* ease off */
     kf3ds_scene_free(s);
 
-    k[1].tcb.ease_to = 1.0f; /* e_f + e_t = 1.5 > 1: normalised to 1/3, 2/3; a = 1 */
+    k[1].ease_to = 1.0f; /* e_f + e_t = 1.5 > 1: normalised to 1/3, 2/3; a = 1 */
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
     assert_near(pos_x(s, 2.0, 0), 10.0 * (1.0 / (1.0 / 3.0)) * 0.04, 1e-4); /* accelerating */
     assert_near(pos_x(s, 8.0, 0), 10.0 * (1.0 - (1.0 / (2.0 / 3.0)) * 0.04), 1e-4); /* slowing */
@@ -284,15 +261,13 @@ static void test_ease(void **state)
  * 'Rotation tracks'). */
 static void test_multi_turn(void **state)
 {
-    key_spec k[3];
+    const kf3ds_key k[3] = { support_key(0, 0, 0, 0, 1),          /* 0° about Z */
+                             support_key(20, 4 * PI_F, 0, 0, 1),  /* +720° about Z */
+                             support_key(30, PI_F / 2, 0, 0, 1) }; /* then +90° */
     kf3ds_scene *s;
     float v[4];
     int i;
     (void)state;
-    memset(k, 0, sizeof k);
-    k[0].v[3] = 1;                               /* 0° about Z */
-    k[1].frame = 20; k[1].v[0] = 4 * PI_F; k[1].v[3] = 1; /* +720° about Z */
-    k[2].frame = 30; k[2].v[0] = PI_F / 2; k[2].v[3] = 1; /* then +90° */
     s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
     for (i = 0; i <= 20; i++) {
         double angle = -(i / 20.0) * 4 * PI_F; /* the file angle negated */
@@ -309,17 +284,15 @@ static void test_multi_turn(void **state)
  * (docs/evaluation.md, 'Key order and duplicate frames'). */
 static void test_duplicate_and_triple_frames(void **state)
 {
-    key_spec k[6];
+    const kf3ds_key pos[6] = { support_key(0, 0, 0, 0, 0),  support_key(10, 10, 0, 0, 0),
+                               support_key(10, 20, 0, 0, 0), support_key(20, 30, 0, 0, 0),
+                               support_key(20, 40, 0, 0, 0), support_key(20, 50, 0, 0, 0) };
+    const kf3ds_key rot[3] = { support_key(0, 0, 0, 0, 1), support_key(10, PI_F / 2, 0, 0, 1),
+                               support_key(10, PI_F / 2, 0, 0, 1) };
     kf3ds_scene *s;
     float v[4];
     (void)state;
-    memset(k, 0, sizeof k);
-    k[1].frame = 10; k[1].v[0] = 10;
-    k[2].frame = 10; k[2].v[0] = 20;
-    k[3].frame = 20; k[3].v[0] = 30;
-    k[4].frame = 20; k[4].v[0] = 40;
-    k[5].frame = 20; k[5].v[0] = 50;
-    s = one_track(KF3DS_TRACK_POS, 0, k, 6);
+    s = one_track(KF3DS_TRACK_POS, 0, pos, 6);
     assert_near(pos_x(s, 9.999, 0), 10, 0.01); /* approaching the first of the pair */
     assert_near(pos_x(s, 10, 0), 20, 1e-5); /* later key holds */
     assert_near(pos_x(s, 20, 0), 50, 1e-5); /* last of three */
@@ -327,11 +300,7 @@ static void test_duplicate_and_triple_frames(void **state)
     kf3ds_scene_free(s);
 
     /* Two rotation increments on one frame both count (blitz3d-claw has this). */
-    memset(k, 0, sizeof k);
-    k[0].v[3] = 1;
-    k[1].frame = 10; k[1].v[0] = PI_F / 2; k[1].v[3] = 1;
-    k[2].frame = 10; k[2].v[0] = PI_F / 2; k[2].v[3] = 1;
-    s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
+    s = one_track(KF3DS_TRACK_ROT, 0, rot, 3);
     kf3ds_track_eval(&s->nodes[0].tracks[KF3DS_TRACK_ROT], KF3DS_TRACK_ROT, 10, 0, v);
     assert_vec(v, (const double[]){ 0, 0, -1, 0 }, 4, 1e-5); /* 180° in all */
     kf3ds_scene_free(s);
@@ -341,14 +310,22 @@ static void test_duplicate_and_triple_frames(void **state)
  * order and duplicate frames'). */
 static void test_unsorted_keys(void **state)
 {
-    key_spec k[3];
+    static const int32_t frames[3] = { 20, 0, 10 }; /* x = frame / 10 */
+    w3ds w;
     kf3ds_scene *s;
+    int i;
     (void)state;
-    memset(k, 0, sizeof k);
-    k[0].frame = 20; k[0].v[0] = 2;
-    k[1].frame = 0;  k[1].v[0] = 0;
-    k[2].frame = 10; k[2].v[0] = 1;
-    s = one_track(KF3DS_TRACK_POS, 0, k, 3);
+    /* Raw: a file's key order is what this is about (the loader's sort and warning). */
+    support_file_begin(&w, KF3DS_CHUNK_KFDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
+    w3ds_node_hdr(&w, "$$$DUMMY", 0, 0, W3DS_NO_PARENT);
+    support_track_begin(&w, KF3DS_CHUNK_POS_TRACK_TAG, 0, 3);
+    for (i = 0; i < 3; i++) {
+        w3ds_key_header(&w, frames[i], NULL);
+        w3ds_f32v(&w, (const float[]){ frames[i] / 10.0f, 0, 0 }, 3);
+    }
+    support_end_all(&w);
+    s = support_load_w3ds(&w, NULL, NULL);
     assert_int_equal(support_count_diags(s, KF3DS_WARN_UNSORTED), 1);
     assert_int_equal(s->nodes[0].tracks[0].keys[0].frame, 0);
     assert_int_equal(s->nodes[0].tracks[0].keys[2].frame, 20);
@@ -360,12 +337,9 @@ static void test_unsorted_keys(void **state)
  * falls'). */
 static void test_late_first_key(void **state)
 {
-    key_spec k[2];
+    const kf3ds_key k[2] = { support_key(20, 1, 0, 0, 0), support_key(30, 2, 0, 0, 0) };
     kf3ds_scene *s;
     (void)state;
-    memset(k, 0, sizeof k);
-    k[0].frame = 20; k[0].v[0] = 1;
-    k[1].frame = 30; k[1].v[0] = 2;
     s = one_track(KF3DS_TRACK_POS, 0, k, 2);
     assert_near(pos_x(s, 0, 0), 1, 1e-6); /* the first key holds before it; lib3ds 1.3: 2 */
     assert_near(pos_x(s, 25, 0), 1.5, 1e-5);
@@ -379,13 +353,12 @@ static void test_late_first_key(void **state)
  * keys' tangents are the chords (10,0) and (0,10). */
 static void test_tcb_interior(void **state)
 {
-    key_spec k[3];
+    kf3ds_key k[3] = { support_key(0, 0, 0, 0, 0), support_key(10, 10, 0, 0, 0),
+                       support_key(30, 10, 10, 0, 0) };
     kf3ds_scene *s;
     float out[4];
     (void)state;
-    memset(k, 0, sizeof k);
-    k[1].frame = 10; k[1].v[0] = 10; k[1].tcb.tension = 1;
-    k[2].frame = 30; k[2].v[0] = 10; k[2].v[1] = 10;
+    k[1].tension = 1;
     /* Tension 1 on the middle key makes its tangents zero. */
     s = one_track(KF3DS_TRACK_POS, 0, k, 3);
     assert_int_equal(s->nodes[0].tracks[0].keys[1].spline_flags, KF3DS_KEY_TENSION);
@@ -396,7 +369,7 @@ static void test_tcb_interior(void **state)
     kf3ds_scene_free(s);
     /* Uneven spacing (10 then 20 frames), TCB 0: fp = 10/15, fn = 20/15;
      * TS = ½·fp·(Δ⁻+Δ⁺), TD = ½·fn·(Δ⁻+Δ⁺) with Δ⁻ = (10,0), Δ⁺ = (0,10). */
-    k[1].tcb.tension = 0;
+    k[1].tension = 0;
     s = one_track(KF3DS_TRACK_POS, 0, k, 3);
     kf3ds_track_eval(&s->nodes[0].tracks[0], KF3DS_TRACK_POS, 5, 0, out);
     assert_near(out[0], 5 + (10 - 0.5 * (10.0 / 15.0) * 10) / 8.0, 1e-5); /* TS.x */
@@ -420,17 +393,19 @@ static void test_key_tangents(void **state)
 {
     static const double in1[3] = { 10.0 / 3, 10.0 / 3, 0 }, out1[3] = { 20.0 / 3, 20.0 / 3, 0 };
     static const double chord0[3] = { 10, 0, 0 }, chord2[3] = { 0, 10, 0 };
-    key_spec k[3];
+    const kf3ds_key pos[3] = { support_key(0, 0, 0, 0, 0), support_key(10, 10, 0, 0, 0),
+                               support_key(30, 10, 10, 0, 0) };
+    const kf3ds_key fov[2] = { support_key(0, 10, 0, 0, 0), support_key(8, 50, 0, 0, 0) };
+    const kf3ds_key rot[3] = { support_key(0, 0, 0, 0, 1), support_key(10, PI_F / 6, 0, 0, 1),
+                               support_key(20, PI_F / 3, 0, 0, 1) };
+    const kf3ds_key hide[2] = { support_key(0, 0, 0, 0, 0), support_key(10, 0, 0, 0, 0) };
     kf3ds_scene *s;
     const kf3ds_track *t;
     float in[3][4], out[3][4], v[4];
     double want[4];
     int i, d, f;
     (void)state;
-    memset(k, 0, sizeof k);
-    k[1].frame = 10; k[1].v[0] = 10;
-    k[2].frame = 30; k[2].v[0] = 10; k[2].v[1] = 10;
-    s = one_track(KF3DS_TRACK_POS, 0, k, 3);
+    s = one_track(KF3DS_TRACK_POS, 0, pos, 3);
     t = &s->nodes[0].tracks[KF3DS_TRACK_POS];
     for (i = 0; i < 3; i++)
         assert_int_equal(kf3ds_track_key_tangents(t, KF3DS_TRACK_POS, (uint32_t)i, in[i],
@@ -456,9 +431,7 @@ static void test_key_tangents(void **state)
     kf3ds_scene_free(s);
 
     /* a scalar track: one value, the rest 0 */
-    memset(k, 0, sizeof k);
-    k[0].v[0] = 10; k[1].frame = 8; k[1].v[0] = 50;
-    s = one_track(KF3DS_TRACK_FOV, 0, k, 2);
+    s = one_track(KF3DS_TRACK_FOV, 0, fov, 2);
     t = &s->nodes[0].tracks[KF3DS_TRACK_FOV];
     assert_int_equal(kf3ds_track_key_tangents(t, KF3DS_TRACK_FOV, 1, in[0], out[0]), 1);
     assert_true(in[0][0] == 40.0f && out[0][0] == 40.0f);
@@ -469,11 +442,7 @@ static void test_key_tangents(void **state)
      * evenly spaced, TCB 0: g⁻ = (0, 0, −π/12), g⁺ = (0, 0, −π/6), and both
      * controls are Q_1 ⊗ exp(¼(g⁻ − g⁺)) = q(Z, −30° + 7.5°); the end keys' are
      * their own orientations. */
-    memset(k, 0, sizeof k);
-    k[0].v[3] = 1;
-    k[1].frame = 10; k[1].v[0] = PI_F / 6; k[1].v[3] = 1;
-    k[2].frame = 20; k[2].v[0] = PI_F / 3; k[2].v[3] = 1;
-    s = one_track(KF3DS_TRACK_ROT, 0, k, 3);
+    s = one_track(KF3DS_TRACK_ROT, 0, rot, 3);
     t = &s->nodes[0].tracks[KF3DS_TRACK_ROT];
     for (i = 0; i < 3; i++)
         assert_int_equal(kf3ds_track_key_tangents(t, KF3DS_TRACK_ROT, (uint32_t)i, in[i],
@@ -489,9 +458,7 @@ static void test_key_tangents(void **state)
     }
     kf3ds_scene_free(s);
 
-    memset(k, 0, sizeof k);
-    k[1].frame = 10;
-    s = one_track(KF3DS_TRACK_HIDE, 0, k, 2);
+    s = one_track(KF3DS_TRACK_HIDE, 0, hide, 2);
     assert_int_equal(kf3ds_track_key_tangents(&s->nodes[0].tracks[KF3DS_TRACK_HIDE],
                                               KF3DS_TRACK_HIDE, 0, in[0], out[0]), 0);
     kf3ds_scene_free(s);
@@ -501,12 +468,11 @@ static void test_key_tangents(void **state)
  * (docs/evaluation.md, 'Hide and morph tracks'). */
 static void test_hide_track(void **state)
 {
-    key_spec k[3];
+    const kf3ds_key k[3] = { support_key(0, 0, 0, 0, 0), support_key(10, 0, 0, 0, 0),
+                             support_key(20, 0, 0, 0, 0) };
     kf3ds_scene *s;
     kf3ds_pose p;
     (void)state;
-    memset(k, 0, sizeof k);
-    k[0].frame = 0; k[1].frame = 10; k[2].frame = 20;
     s = one_track(KF3DS_TRACK_HIDE, 0, k, 3);
     kf3ds_node_eval(s, 0, -1, 0, &p);
     assert_false(p.hidden);
@@ -533,13 +499,10 @@ static void test_every_interpolated_kind(void **state)
     size_t i;
     (void)state;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        key_spec k[2];
+        const kf3ds_key k[2] = { support_key(0, 10, 20, 30, 0), support_key(8, 50, 60, 70, 0) };
         kf3ds_scene *s;
         float v[4];
         int n, d;
-        memset(k, 0, sizeof k);
-        k[0].v[0] = 10; k[0].v[1] = 20; k[0].v[2] = 30;
-        k[1].frame = 8; k[1].v[0] = 50; k[1].v[1] = 60; k[1].v[2] = 70;
         s = one_track(kinds[i], 0, k, 2);
         n = kf3ds_track_eval(&s->nodes[0].tracks[kinds[i]], kinds[i], 2, 0, v);
         assert_int_equal(n, kinds[i] == KF3DS_TRACK_POS || kinds[i] == KF3DS_TRACK_SCL ||
@@ -557,25 +520,21 @@ static void test_morph_track(void **state)
     static const float pts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
     static const uint16_t faces[] = { 0, 1, 2 };
     static const char *names[] = { "A", "B", "Nowhere" };
-    w3ds w;
+    kf3ds_builder *b = support_builder();
     kf3ds_scene *s;
     kf3ds_pose p;
+    int32_t node;
     int i;
     (void)state;
-    support_file_begin(&w, KF3DS_CHUNK_MDATA);
-    w3ds_mesh(&w, "A", pts, 3, faces, 1, NULL, NULL);
-    w3ds_mesh(&w, "B", pts, 3, faces, 1, NULL, NULL);
-    w3ds_end(&w);
-    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
-    w3ds_begin(&w, KF3DS_CHUNK_OBJECT_NODE_TAG);
-    w3ds_node_hdr(&w, "A", 0, 0, 0xFFFF);
-    support_track_begin(&w, KF3DS_CHUNK_MORPH_TRACK_TAG, 0, 3);
+    support_build_mesh(b, "A", pts, 3, faces, NULL, 1, NULL);
+    support_build_mesh(b, "B", pts, 3, faces, NULL, 1, NULL);
+    node = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "A", KF3DS_NONE);
     for (i = 0; i < 3; i++) {
-        w3ds_key_header(&w, i * 10, NULL);
-        w3ds_cstr(&w, names[i]);
+        kf3ds_key k = support_key(i * 10, 0, 0, 0, 0);
+        k.morph_name = names[i];
+        kf3ds_builder_add_key(b, node, KF3DS_TRACK_MORPH, &k);
     }
-    support_end_all(&w);
-    s = support_load_w3ds(&w, NULL, NULL);
+    s = support_build_scene(b);
     kf3ds_node_eval(s, 0, -3, 0, &p);
     assert_int_equal(p.morph_mesh, 0);
     kf3ds_node_eval(s, 0, 10, 0, &p);
