@@ -557,6 +557,10 @@ KF3DS_API kf3ds_status kf3ds_builder_mesh_point_flags(kf3ds_builder *b, int32_t 
                                                       const uint16_t *flags, uint32_t n);
 KF3DS_API kf3ds_status kf3ds_builder_mesh_smoothing(kf3ds_builder *b, int32_t mesh,
                                                     const uint32_t *groups);
+/* How the editor shows a mesh: hidden (OBJ_HIDDEN) and its palette colour
+ * index (MESH_COLOR). */
+KF3DS_API kf3ds_status kf3ds_builder_mesh_display(kf3ds_builder *b, int32_t mesh, int hidden,
+                                                  uint8_t color);
 /* A material group: the faces (NULL: all of them) get the material, which
  * must have been added. */
 KF3DS_API kf3ds_status kf3ds_builder_mesh_material(kf3ds_builder *b, int32_t mesh,
@@ -568,6 +572,12 @@ KF3DS_API int32_t kf3ds_builder_add_light(kf3ds_builder *b, const kf3ds_light *l
  * too; NULL: none): the kinds in effect and every setting's values, the
  * fog densities and cue dimming as fractions (0..1 for 0..100 %). */
 KF3DS_API kf3ds_status kf3ds_builder_environment(kf3ds_builder *b, const kf3ds_environment *e);
+/* The scene's settings that belong to no element: MASTER_SCALE (1 unless
+ * given; reported, never applied), the AMBIENT_LIGHT colour (black unless
+ * given) and the keyframer's current frame (KFCURTIME, 0 unless given). */
+KF3DS_API kf3ds_status kf3ds_builder_master_scale(kf3ds_builder *b, float scale);
+KF3DS_API kf3ds_status kf3ds_builder_ambient(kf3ds_builder *b, const float rgb[3]);
+KF3DS_API kf3ds_status kf3ds_builder_current_frame(kf3ds_builder *b, int32_t frame);
 
 /* The keyframer header: its file name, length in frames and active segment. */
 KF3DS_API kf3ds_status kf3ds_builder_keyframer(kf3ds_builder *b, const char *name,
@@ -585,6 +595,14 @@ KF3DS_API kf3ds_status kf3ds_builder_node_instance(kf3ds_builder *b, int32_t nod
                                                    const char *instance);
 KF3DS_API kf3ds_status kf3ds_builder_node_flags(kf3ds_builder *b, int32_t node,
                                                 uint16_t flags1, uint16_t flags2);
+/* A node's BOUNDBOX (min and max in the mesh's own space), PRESCALE and,
+ * for a morphing node, MORPH_SMOOTH (the smoothing angle in degrees). */
+KF3DS_API kf3ds_status kf3ds_builder_node_bbox(kf3ds_builder *b, int32_t node, const float min[3],
+                                               const float max[3]);
+KF3DS_API kf3ds_status kf3ds_builder_node_prescale(kf3ds_builder *b, int32_t node,
+                                                   const float scale[3]);
+KF3DS_API kf3ds_status kf3ds_builder_node_morph_smooth(kf3ds_builder *b, int32_t node,
+                                                       float degrees);
 KF3DS_API kf3ds_status kf3ds_builder_track_flags(kf3ds_builder *b, int32_t node,
                                                  kf3ds_track_kind kind, uint16_t flags);
 /* A key: frame, TCB and ease (their spline flags are set from the nonzero

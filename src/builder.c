@@ -57,9 +57,10 @@ struct kf3ds_builder {
     kf3ds_diag error;
     list materials, meshes, cameras, lights, nodes;
     kf3ds_environment environment;
+    float master_scale, ambient[3];
     int has_keyframer;
     const char *kf_name;
-    int32_t anim_length, segment_start, segment_end;
+    int32_t anim_length, segment_start, segment_end, current_frame;
 };
 
 static void failv(kf3ds_builder *b, kf3ds_status code, uint16_t chunk, const char *fmt, ...)
@@ -108,6 +109,7 @@ kf3ds_builder *kf3ds_builder_create(const kf3ds_allocator *allocator)
     }
     b->arena = arena;
     b->allocator = a;
+    b->master_scale = 1.0f; /* as loading a file without MASTER_SCALE */
     return b;
 }
 
@@ -324,6 +326,16 @@ kf3ds_status kf3ds_builder_mesh_point_flags(kf3ds_builder *b, int32_t mesh,
     return b ? b->error.code : KF3DS_ERR_ARGUMENT;
 }
 
+kf3ds_status kf3ds_builder_mesh_display(kf3ds_builder *b, int32_t mesh, int hidden, uint8_t color)
+{
+    kf3ds_mesh *m = mesh_at(b, mesh);
+    if (m) {
+        m->hidden = (uint8_t)(hidden != 0);
+        m->color = color;
+    }
+    return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+}
+
 kf3ds_status kf3ds_builder_mesh_smoothing(kf3ds_builder *b, int32_t mesh,
                                           const uint32_t *groups)
 {
@@ -474,6 +486,29 @@ kf3ds_status kf3ds_builder_environment(kf3ds_builder *b, const kf3ds_environment
 
 /* ---- the keyframer ----------------------------------------------------------- */
 
+kf3ds_status kf3ds_builder_master_scale(kf3ds_builder *b, float scale)
+{
+    if (ok(b) && finite_within(b, &scale, 1, KF3DS_CHUNK_MASTER_SCALE, "scene", "master scale"))
+        b->master_scale = scale;
+    return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+}
+
+kf3ds_status kf3ds_builder_ambient(kf3ds_builder *b, const float rgb[3])
+{
+    if (ok(b) && !rgb)
+        failv(b, KF3DS_ERR_ARGUMENT, KF3DS_CHUNK_AMBIENT_LIGHT, "no ambient colour");
+    if (ok(b) && finite_within(b, rgb, 3, KF3DS_CHUNK_AMBIENT_LIGHT, "scene", "ambient"))
+        memcpy(b->ambient, rgb, sizeof b->ambient);
+    return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+}
+
+kf3ds_status kf3ds_builder_current_frame(kf3ds_builder *b, int32_t frame)
+{
+    if (ok(b))
+        b->current_frame = frame;
+    return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+}
+
 kf3ds_status kf3ds_builder_keyframer(kf3ds_builder *b, const char *name, int32_t length,
                                      int32_t segment_start, int32_t segment_end)
 {
@@ -579,6 +614,46 @@ kf3ds_status kf3ds_builder_node_flags(kf3ds_builder *b, int32_t node, uint16_t f
     if (n) {
         n->flags1 = flags1;
         n->flags2 = flags2;
+    }
+    return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+}
+
+kf3ds_status kf3ds_builder_node_bbox(kf3ds_builder *b, int32_t node, const float min[3],
+                                     const float max[3])
+{
+    kf3ds_node *n = node_at(b, node, NULL);
+    if (n && (!min || !max))
+        failv(b, KF3DS_ERR_ARGUMENT, KF3DS_CHUNK_BOUNDBOX, "node '%s': no bounding box", n->name);
+    if (n && ok(b) && finite_within(b, min, 3, KF3DS_CHUNK_BOUNDBOX, "bounding box of node",
+                                    n->name) &&
+        finite_within(b, max, 3, KF3DS_CHUNK_BOUNDBOX, "bounding box of node", n->name)) {
+        memcpy(n->bbox_min, min, sizeof n->bbox_min);
+        memcpy(n->bbox_max, max, sizeof n->bbox_max);
+        n->has_bbox = 1;
+    }
+    return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+}
+
+kf3ds_status kf3ds_builder_node_prescale(kf3ds_builder *b, int32_t node, const float scale[3])
+{
+    kf3ds_node *n = node_at(b, node, NULL);
+    if (n && !scale)
+        failv(b, KF3DS_ERR_ARGUMENT, KF3DS_CHUNK_PRESCALE, "node '%s': no prescale", n->name);
+    if (n && ok(b) && finite_within(b, scale, 3, KF3DS_CHUNK_PRESCALE, "prescale of node",
+                                    n->name)) {
+        memcpy(n->prescale, scale, sizeof n->prescale);
+        n->has_prescale = 1;
+    }
+    return b ? b->error.code : KF3DS_ERR_ARGUMENT;
+}
+
+kf3ds_status kf3ds_builder_node_morph_smooth(kf3ds_builder *b, int32_t node, float degrees)
+{
+    kf3ds_node *n = node_at(b, node, NULL);
+    if (n && finite_within(b, &degrees, 1, KF3DS_CHUNK_MORPH_SMOOTH, "morph smoothing of node",
+                           n->name)) {
+        n->morph_smooth = degrees;
+        n->has_morph_smooth = 1;
     }
     return b ? b->error.code : KF3DS_ERR_ARGUMENT;
 }
@@ -751,6 +826,7 @@ static void copy_keyframer(kf3ds__ctx *ctx, const kf3ds_builder *b)
     s->anim_length = b->anim_length;
     s->segment_start = b->segment_start;
     s->segment_end = b->segment_end;
+    s->current_frame = b->current_frame;
     for (i = 0, it = b->nodes.first; it; it = it->next, i++) {
         kf3ds_node *n = &s->nodes[i];
         *n = it->u.n.node;
@@ -826,7 +902,8 @@ kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error)
     s->source_ = ctx.source;
     s->version = 3;
     s->mesh_version = 3;
-    s->master_scale = 1.0f;
+    s->master_scale = b->master_scale;
+    memcpy(s->ambient, b->ambient, sizeof s->ambient);
     s->num_materials = ctx.cap_materials = b->materials.count;
     s->num_meshes = ctx.cap_meshes = b->meshes.count;
     s->num_cameras = ctx.cap_cameras = b->cameras.count;

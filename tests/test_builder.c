@@ -164,6 +164,14 @@ static kf3ds_builder *rich_builder(void)
     kf3ds_builder_add_key(b, s, KF3DS_TRACK_COL, &k);
     st = kf3ds_builder_add_node(b, KF3DS_NODE_LTARGET, "Spot01", KF3DS_NONE);
     kf3ds_builder_node_flags(b, st, 0x800, 0);
+    /* the settings that belong to no element */
+    kf3ds_builder_master_scale(b, 2.54f);
+    kf3ds_builder_ambient(b, (const float[3]){ 0.1f, 0.2f, 0.3f });
+    kf3ds_builder_current_frame(b, 12);
+    kf3ds_builder_mesh_display(b, mir, 1, 7);
+    kf3ds_builder_node_bbox(b, obj, (const float[3]){ 0, 0, 0 }, (const float[3]){ 1, 1, 1 });
+    kf3ds_builder_node_prescale(b, dummy, (const float[3]){ 1, 2, 3 });
+    kf3ds_builder_node_morph_smooth(b, obj, 30.0f);
     assert_int_equal(kf3ds_builder_error(b)->code, KF3DS_OK);
     return b;
 }
@@ -200,6 +208,17 @@ static void test_built_scene_is_the_loaded_one(void **state)
     assert_string_equal(built->materials[0].texture1.file, "checker.png");
     assert_near(built->materials[0].texture1.rotation, 45, 0);
     assert_string_equal(built->materials[0].opacity.file, ""); /* absent, as loading gives */
+    assert_near(built->master_scale, 2.54f, 0);
+    assert_near(built->ambient[2], 0.3f, 0);
+    assert_int_equal(built->current_frame, 12);
+    assert_int_equal(built->meshes[1].hidden, 1);
+    assert_int_equal(built->meshes[1].color, 7);
+    assert_int_equal(built->nodes[1].has_bbox, 1);
+    assert_near(built->nodes[1].bbox_max[1], 1, 0);
+    assert_int_equal(built->nodes[0].has_prescale, 1);
+    assert_near(built->nodes[0].prescale[2], 3, 0);
+    assert_int_equal(built->nodes[1].has_morph_smooth, 1);
+    assert_near(built->nodes[1].morph_smooth, 30, 0);
     assert_int_equal(kf3ds_save_memory(built, NULL, &bytes, &n, &err), KF3DS_OK);
     memset(&lo, 0, sizeof lo);
     lo.flags = KF3DS_LOAD_KEEP_SOURCE;
@@ -269,6 +288,18 @@ static void test_builder_checks_its_arguments(void **state)
 
     b = kf3ds_builder_create(NULL);
     assert_int_equal(kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "Orphan", 3), KF3DS_NONE);
+    kf3ds_builder_free(b);
+
+    b = kf3ds_builder_create(NULL);
+    assert_int_not_equal(kf3ds_builder_master_scale(b, INFINITY), KF3DS_OK);
+    assert_non_null(strstr(kf3ds_builder_error(b)->message, "master scale"));
+    kf3ds_builder_free(b);
+
+    b = kf3ds_builder_create(NULL);
+    node = kf3ds_builder_add_node(b, KF3DS_NODE_OBJECT, "Boxed", KF3DS_NONE);
+    assert_int_not_equal(kf3ds_builder_node_bbox(b, node, nan_point[0], nan_point[0]),
+                         KF3DS_OK);
+    assert_non_null(strstr(kf3ds_builder_error(b)->message, "Boxed"));
     kf3ds_builder_free(b);
 
     b = kf3ds_builder_create(NULL);
