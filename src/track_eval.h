@@ -145,15 +145,24 @@ static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t
 
 /* The same for a track with records: the record of the segment t is in, or
  * NULL when t is before the first key or at or after the last (*count then
- * says which: 0, or num_keys). */
+ * says which: 0, or num_keys). With a record, f[] gets its two frames: the
+ * hint's test has them already, and the stores to *hint would otherwise make
+ * the compiler read and convert them again (docs/architecture.md, "What
+ * makes it fast": bench-lights). */
 static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
-                                        uint32_t *count)
+                                        uint32_t *count, double f[2])
 {
     uint32_t n = v->num_keys, h = *hint, i, c;
+    const float *rec;
     for (i = 0; i < 2; i++, h++) {
         if (h < n - 1) { /* n >= 2 */
-            const float *rec = v->seg + (size_t)h * v->stride;
-            if ((double)seg_frame(rec, 0) <= t && t < (double)seg_frame(rec, 1)) {
+            double f0, f1;
+            rec = v->seg + (size_t)h * v->stride;
+            f0 = seg_frame(rec, 0);
+            f1 = seg_frame(rec, 1);
+            if (f0 <= t && t < f1) {
+                f[0] = f0;
+                f[1] = f1;
                 *hint = h;
                 *count = h + 1;
                 return rec;
@@ -163,7 +172,12 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
     c = view_search(v, t);
     *hint = c ? c - 1 : 0;
     *count = c;
-    return c == 0 || c >= n ? NULL : v->seg + (size_t)(c - 1) * v->stride;
+    if (c == 0 || c >= n)
+        return NULL;
+    rec = v->seg + (size_t)(c - 1) * v->stride;
+    f[0] = seg_frame(rec, 0);
+    f[1] = seg_frame(rec, 1);
+    return rec;
 }
 
 /* ---- interpolation -------------------------------------------------------- */
@@ -180,15 +194,16 @@ static inline float ease_apply(float u, const float *rec, const float *block)
     return block[3] != 0.0f ? r : u;
 }
 
-/* The segment parameter of t in record rec, eased unless flags say not. */
-static inline float view_u(const kf3ds__track_view *v, const float *rec, double t, unsigned flags)
+/* The segment parameter of t in record rec, whose frames are f[], eased
+ * unless flags say not; ease_at is where the record's ease block starts
+ * (SEG_EASE_VECTOR or SEG_EASE_ROTATION: each caller knows which, so it is
+ * not worked out from the view's kind per track). */
+static inline float view_u(const kf3ds__track_view *v, const float *rec, const double f[2],
+                           double t, unsigned flags, int ease_at)
 {
-    double f0 = seg_frame(rec, 0);
-    double span = (double)seg_frame(rec, 1) - f0;
-    float u = (float)((t - f0) / span);
+    float u = (float)((t - f[0]) / (f[1] - f[0]));
     if ((v->bits & VIEW_EASED) && !(flags & KF3DS_EVAL_NO_EASE))
-        u = ease_apply(u, rec,
-                       rec + (v->kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
+        u = ease_apply(u, rec, rec + ease_at);
     return u;
 }
 
@@ -320,12 +335,12 @@ __attribute__((always_inline))
 static inline void view_vector(const kf3ds__track_view *v, double frame, unsigned flags,
                                uint32_t *hint, float *out, int dims)
 {
-    double t = view_time(v, frame);
+    double t = view_time(v, frame), f[2];
     uint32_t count;
     const float *rec;
     float u;
     int d;
-    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count, f))) {
         const kf3ds_key *k;
         if (!v->seg)
             count = view_count(v, t, hint);
@@ -334,7 +349,7 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, unsigne
             out[d] = k->value[d];
         return;
     }
-    u = view_u(v, rec, t, flags);
+    u = view_u(v, rec, f, t, flags, SEG_EASE_VECTOR);
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
     if (dims == 3) {
         /* The three components at once: each coefficient as the last three
@@ -363,17 +378,17 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, unsigne
 static inline void view_rotation(const kf3ds__track_view *v, double frame, unsigned flags,
                                  uint32_t *hint, float out[4], kf3ds__squad_batch *batch)
 {
-    double t = view_time(v, frame);
+    double t = view_time(v, frame), f[2];
     uint32_t count;
     const float *rec;
     float u;
-    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count, f))) {
         if (!v->seg)
             count = view_count(v, t, hint);
         memcpy(out, v->keys[count ? count - 1 : 0].quat, 4 * sizeof(float));
         return;
     }
-    u = view_u(v, rec, t, flags);
+    u = view_u(v, rec, f, t, flags, SEG_EASE_ROTATION);
     if (rec[24] != 0.0f) {
         /* A half turn or more: turn the whole increment linearly
          * (docs/evaluation.md, "Rotation tracks"). */
