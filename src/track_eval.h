@@ -68,8 +68,11 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
 /* ---- where time falls ----------------------------------------------------- */
 
 /* Maps time into the track's period when its loop bits ask for it, and
- * holds the first key at a NaN time (docs/evaluation.md, "Where time falls"). */
-static inline double view_time(const kf3ds__track_view *v, double time)
+ * holds the first key at a NaN time (docs/evaluation.md, "Where time falls").
+ * maybe_nan 0 says time is not NaN: kf3ds_scene_eval tests its frame once
+ * instead of every track testing it (docs/architecture.md, "What makes it
+ * fast"). */
+static inline double view_time(const kf3ds__track_view *v, double time, int maybe_nan)
 {
     if (v->bits & VIEW_LOOPED) {
         double first = v->first;
@@ -81,7 +84,7 @@ static inline double view_time(const kf3ds__track_view *v, double time)
             return first + r;
         }
     }
-    if (time != time)
+    if (maybe_nan && time != time)
         return (double)v->first;
     return time;
 }
@@ -148,7 +151,10 @@ static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t
  * says which: 0, or num_keys). With a record, f[] gets its two frames: the
  * hint's test has them already, and the stores to *hint would otherwise make
  * the compiler read and convert them again (docs/architecture.md, "What
- * makes it fast": bench-lights). */
+ * makes it fast": bench-lights). Always inlined, as view_vector is. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
                                         uint32_t *count, double f[2])
 {
@@ -332,10 +338,10 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void view_vector(const kf3ds__track_view *v, double frame, unsigned flags,
-                               uint32_t *hint, float *out, int dims)
+static inline void view_vector(const kf3ds__track_view *v, double frame, int maybe_nan,
+                               unsigned flags, uint32_t *hint, float *out, int dims)
 {
-    double t = view_time(v, frame), f[2];
+    double t = view_time(v, frame, maybe_nan), f[2];
     uint32_t count;
     const float *rec;
     float u;
@@ -375,10 +381,11 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, unsigne
 
 /* ROT: the squad goes to the batch when there is one (out is written when
  * it runs), else it is evaluated here. */
-static inline void view_rotation(const kf3ds__track_view *v, double frame, unsigned flags,
-                                 uint32_t *hint, float out[4], kf3ds__squad_batch *batch)
+static inline void view_rotation(const kf3ds__track_view *v, double frame, int maybe_nan,
+                                 unsigned flags, uint32_t *hint, float out[4],
+                                 kf3ds__squad_batch *batch)
 {
-    double t = view_time(v, frame), f[2];
+    double t = view_time(v, frame, maybe_nan), f[2];
     uint32_t count;
     const float *rec;
     float u;
@@ -410,14 +417,14 @@ static inline void view_rotation(const kf3ds__track_view *v, double frame, unsig
  * each later key does). */
 static inline int view_hidden(const kf3ds__track_view *v, double frame, uint32_t *hint)
 {
-    uint32_t count = view_count(v, view_time(v, frame), hint);
+    uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count > 0 && count % 2 == 0;
 }
 
 /* MORPH: the index of the current key. */
 static inline uint32_t view_morph_key(const kf3ds__track_view *v, double frame, uint32_t *hint)
 {
-    uint32_t count = view_count(v, view_time(v, frame), hint);
+    uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count ? count - 1 : 0;
 }
 
