@@ -33,7 +33,7 @@ typedef struct kf3ds__track_view {
 
 /* The view of a track set up by the loader (t->frames_ set, keys), evaluated as
  * `kind`. Records of another layout (a rotation track evaluated as a
- * position...) would be misread: the keys are then held without
+ * position, a field of view as a colour...) would be misread: the keys are then held without
  * interpolation. */
 static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
                                   kf3ds__track_view *v)
@@ -56,7 +56,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
         v->index_shift = (uint8_t)((header >> 16) & 0xFF);
         if ((unsigned)own >= KF3DS_TRACK_COUNT || own == KF3DS_TRACK_HIDE ||
             own == KF3DS_TRACK_MORPH || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH ||
-            (own == KF3DS_TRACK_ROT) != (kind == KF3DS_TRACK_ROT)) {
+            kf3ds__seg_layout((kf3ds_track_kind)own) != kf3ds__seg_layout(kind)) {
             v->seg = NULL;
         } else if (header & SEG_HEADER_EASED) {
             v->bits |= VIEW_EASED;
@@ -355,7 +355,11 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, int may
             out[d] = k->value[d];
         return;
     }
-    u = view_u(v, rec, f, t, flags, SEG_EASE_VECTOR);
+    u = view_u(v, rec, f, t, flags, dims == 1 ? SEG_EASE_SCALAR : SEG_EASE_VECTOR);
+    if (dims == 1) { /* the scalar layout, the operations of the loop below */
+        out[0] = ((rec[7] * u + rec[6]) * u + rec[5]) * u + rec[4];
+        return;
+    }
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
     if (dims == 3) {
         /* The three components at once: each coefficient as the last three

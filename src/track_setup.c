@@ -358,6 +358,20 @@ static void vector_coefficients(float *s, const float p0v[4], const float p1v[4]
     }
 }
 
+/* A scalar record's cubic at s[4..7], with the formulas of the vector
+ * records' components (so the same bits); an eased record's unused tail
+ * after its ease block is zeroed. */
+static void scalar_coefficients(float *s, float p0, float p1, float m0, float m1, int eased)
+{
+    s[4] = p0;
+    s[5] = m0;
+    s[6] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
+    s[7] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
+    if (eased)
+        memset(s + SEG_EASE_SCALAR + 4, 0,
+               (SEG_SCALAR_EASED - SEG_EASE_SCALAR - 4) * sizeof(float));
+}
+
 static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
 {
     uint32_t k, n = t->num_keys;
@@ -414,16 +428,17 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
                 slerp_constants(s + 4, s + 8, s + 20);
                 slerp_constants(s + 12, s + 16, s + 25);
             }
+        } else if (is_vector(kind)) {
+            vector_coefficients(s, a->value, b->value, a_out, in, 3);
         } else {
-            vector_coefficients(s, a->value, b->value, a_out, in, dims_of(kind));
+            scalar_coefficients(s, a->value[0], b->value[0], a_out[0], in[0], eased);
         }
         /* the common fields last: vector_coefficients writes one float past
          * the coefficients */
         memcpy(s + 0, &a->frame, sizeof(int32_t));
         memcpy(s + 1, &b->frame, sizeof(int32_t));
         if (eased)
-            ease_constants(a->ease_from, b->ease_to, s,
-                           s + (kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
+            ease_constants(a->ease_from, b->ease_to, s, s + kf3ds__seg_ease_at(kind));
         else
             s[2] = s[3] = 0.0f;
     }
