@@ -189,20 +189,21 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
 /* ---- interpolation -------------------------------------------------------- */
 
 /* Ease from the segment's constants (track_segments.h), branch-free: the
- * same float operations as the formula, so the same bits. */
+ * same float operations as the formula, so the same bits. A segment that
+ * does not ease has constants whose middle piece is u itself, so there is
+ * no test of whether it eases (docs/architecture.md, "What makes it fast"). */
 static inline float ease_apply(float u, const float *rec, const float *block)
 {
     float v = 1.0f - u;
     float in = block[1] * u * u;
     float out = 1.0f - block[2] * v * v;
     float mid = block[0] * (2.0f * u - rec[2]);
-    float r = u < rec[2] ? in : u >= rec[3] ? out : mid;
-    return block[3] != 0.0f ? r : u;
+    return u < rec[2] ? in : u >= rec[3] ? out : mid;
 }
 
 /* The segment parameter of t in record rec, whose frames are f[], eased
  * unless flags say not; ease_at is where the record's ease block starts
- * (SEG_EASE_VECTOR or SEG_EASE_ROTATION: each caller knows which, so it is
+ * (SEG_EASE_VECTOR, _SCALAR or _ROTATION: each caller knows which, so it is
  * not worked out from the view's kind per track). */
 static inline float view_u(const kf3ds__track_view *v, const float *rec, const double f[2],
                            double t, unsigned flags, int ease_at)

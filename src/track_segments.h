@@ -40,9 +40,10 @@ static inline int dims_of(kf3ds_track_kind kind)
  * operations the formula does, so that evaluation is branch-free (a
  * data-dependent branch per track mispredicted on tracks that mix eased and
  * plain segments) and gives the same bits: [2] e_f, [3] t_out = 1 − e_t (+∞
- * when e_t = 0), ease block: a, a/e_f, a/e_t, and 1 when the segment eases
- * at all (0: u as is). A track none of whose segments eases has no ease
- * block and is not eased at all.
+ * when e_t = 0), ease block: a, a/e_f, a/e_t, 0. A segment that does not
+ * ease has e_f = 0, t_out = +∞ and a = 1/2: only the middle piece applies,
+ * (1/2)·(2u − 0), which is u exactly. A track none of whose segments eases
+ * has no ease block and is not eased at all.
  *
  * The int32 before the first record holds the track's kind, whether it has
  * ease blocks (bit 8) and the shift of its frame index (bits 16..23, see

@@ -258,7 +258,10 @@ static void ease_constants(float ef, float et, float *rec, float *block)
     float s = ef + et, a;
     rec[2] = 0.0f;
     rec[3] = INFINITY;
-    block[0] = block[1] = block[2] = block[3] = 0.0f;
+    /* A segment that does not ease: only the middle piece applies, and
+     * a = 1/2 makes it (1/2)·(2u − 0), which is u exactly. */
+    block[0] = 0.5f;
+    block[1] = block[2] = block[3] = 0.0f;
     if (!(s > 0.0f))
         return;
     if (s > 1.0f) {
@@ -272,7 +275,6 @@ static void ease_constants(float ef, float et, float *rec, float *block)
     block[0] = a;
     block[1] = ef > 0.0f ? a / ef : 0.0f;
     block[2] = et > 0.0f ? a / et : 0.0f;
-    block[3] = 1.0f;
 }
 
 /* Whether some segment of the track eases (ease_from of its start key or
