@@ -324,16 +324,16 @@ static unsigned setup_frames(kf3ds__ctx *ctx, kf3ds_track *t, int indexed)
 }
 
 /* A vector record's cubic: c0 = p0, c1 = m0, c2 = −3p0 + 3p1 − 2m0 − m1,
- * c3 = 2p0 − 2p1 + m0 + m1 at s[4..15] (the first `dims` components, the
- * others 0). Writes 16 floats from s + 4 on: s[16], the float after a plain
- * record, is written over (by the next record, or into the slack after the
- * last), so the record's own fields after it (the ease block) come later. */
+ * c3 = 2p0 − 2p1 + m0 + m1 at s[4..15], 3 components each. Writes 16 floats
+ * from s + 4 on: s[16], the float after a plain record, is written over (by
+ * the next record, or into the slack after the last), so the record's own
+ * fields after it (the ease block) come later. */
 static void vector_coefficients(float *s, const float p0v[4], const float p1v[4],
-                                const float m0v[4], const float m1v[4], int dims)
+                                const float m0v[4], const float m1v[4])
 {
     int d;
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-    if (dims == 3) {
+    {
         kf3ds__sv4 p0, p1, m0, m1, c2, c3;
         kf3ds__sv4 three = { 3, 3, 3, 3 }, two = { 2, 2, 2, 2 }, mthree = { -3, -3, -3, -3 };
         memcpy(&p0, p0v, sizeof p0);
@@ -351,8 +351,6 @@ static void vector_coefficients(float *s, const float p0v[4], const float p1v[4]
 #endif
     for (d = 0; d < 3; d++) {
         float p0 = p0v[d], p1 = p1v[d], m0 = m0v[d], m1 = m1v[d];
-        if (d >= dims)
-            p0 = p1 = m0 = m1 = 0.0f;
         s[4 + d] = p0;
         s[7 + d] = m0;
         s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
@@ -431,7 +429,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
                 slerp_constants(s + 12, s + 16, s + 25);
             }
         } else if (is_vector(kind)) {
-            vector_coefficients(s, a->value, b->value, a_out, in, 3);
+            vector_coefficients(s, a->value, b->value, a_out, in);
         } else {
             scalar_coefficients(s, a->value[0], b->value[0], a_out[0], in[0], eased);
         }
