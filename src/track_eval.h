@@ -33,8 +33,8 @@ typedef struct kf3ds__track_view {
 
 /* The view of a track set up by the loader (t->frames_ set, keys), evaluated as
  * `kind`. Records of another layout (a rotation track evaluated as a
- * position, a field of view as a colour...) would be misread: the keys are then held without
- * interpolation. */
+ * position, a field of view as a colour...) would be misread: the keys are
+ * then held without interpolation. */
 static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
                                   kf3ds__track_view *v)
 {
