@@ -81,15 +81,17 @@ static void place_local(const kf3ds__plan_node *r, kf3ds_pose *p)
  * same outcome for every node of a type (a switch's one indirect jump, taken
  * to a different case per track, mispredicted). */
 static KF3DS__ALWAYS_INLINE void eval_vector_view(const kf3ds__track_view *v, double frame,
-                                                  unsigned flags, uint32_t *hint, float *out)
+                                                  int maybe_nan, unsigned flags, uint32_t *hint,
+                                                  float *out)
 {
-    view_vector(v, frame, flags, hint, out, 3);
+    view_vector(v, frame, maybe_nan, flags, hint, out, 3);
 }
 
 static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, double frame,
-                                                  unsigned flags, uint32_t *hint, float *out)
+                                                  int maybe_nan, unsigned flags, uint32_t *hint,
+                                                  float *out)
 {
-    view_vector(v, frame, flags, hint, out, 1);
+    view_vector(v, frame, maybe_nan, flags, hint, out, 1);
 }
 
 #define BIT(k) (1u << (k))
@@ -100,9 +102,13 @@ static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, do
  * Squad rotations go to the batch, which writes p->rotation when it runs.
  * The segment hints in *p are kept; every other field is written. The
  * commonest node, an object whose position, rotation and scale are all
- * animated and nothing else, has its three tracks inline. */
+ * animated and nothing else, has its three tracks inline. The other kinds
+ * are tested in groups, so that a node skips the tests of kinds its type
+ * does not animate: a target or an object seven tests fewer, a camera or an
+ * omni light three, a spotlight one more (docs/architecture.md, "What makes
+ * it fast"). */
 static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double frame,
-                                             unsigned flags, kf3ds_pose *p,
+                                             int maybe_nan, unsigned flags, kf3ds_pose *p,
                                              kf3ds__squad_batch *batch)
 {
     const kf3ds__track_view *v = plan_views(r);
@@ -112,31 +118,39 @@ static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double f
     if (!animated)
         return;
     if (animated == OBJECT_TRS) {
-        view_vector(&v[0], frame, flags, &hint[KF3DS_TRACK_POS], p->position, 3);
-        view_rotation(&v[1], frame, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
-        view_vector(&v[2], frame, flags, &hint[KF3DS_TRACK_SCL], p->scale, 3);
+        view_vector(&v[0], frame, maybe_nan, flags, &hint[KF3DS_TRACK_POS], p->position, 3);
+        view_rotation(&v[1], frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
+        view_vector(&v[2], frame, maybe_nan, flags, &hint[KF3DS_TRACK_SCL], p->scale, 3);
         return;
     }
     if (animated & BIT(KF3DS_TRACK_POS))
-        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_POS], p->position);
-    if (animated & BIT(KF3DS_TRACK_ROT))
-        view_rotation(v++, frame, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
-    if (animated & BIT(KF3DS_TRACK_SCL))
-        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_SCL], p->scale);
+        eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_POS], p->position);
+    if (animated & (BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))) {
+        if (animated & BIT(KF3DS_TRACK_ROT))
+            view_rotation(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROT], p->rotation,
+                          batch);
+        if (animated & BIT(KF3DS_TRACK_SCL))
+            eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_SCL], p->scale);
+    }
+    if (!(animated & ~OBJECT_TRS))
+        return;
     if (animated & BIT(KF3DS_TRACK_FOV))
-        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_FOV], &p->fov);
+        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_FOV], &p->fov);
     if (animated & BIT(KF3DS_TRACK_ROLL))
-        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_ROLL], &p->roll);
+        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROLL], &p->roll);
     if (animated & BIT(KF3DS_TRACK_COL))
-        eval_vector_view(v++, frame, flags, &hint[KF3DS_TRACK_COL], p->color);
+        eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_COL], p->color);
+    if (!(animated & (BIT(KF3DS_TRACK_MORPH) | BIT(KF3DS_TRACK_HOT) | BIT(KF3DS_TRACK_FALL) |
+                      BIT(KF3DS_TRACK_HIDE))))
+        return;
     if (animated & BIT(KF3DS_TRACK_MORPH)) {
         p->morph_mesh = v->keys[view_morph_key(v, frame, &hint[KF3DS_TRACK_MORPH])].morph_mesh;
         v++;
     }
     if (animated & BIT(KF3DS_TRACK_HOT))
-        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_HOT], &p->hotspot);
+        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_HOT], &p->hotspot);
     if (animated & BIT(KF3DS_TRACK_FALL))
-        eval_scalar_view(v++, frame, flags, &hint[KF3DS_TRACK_FALL], &p->falloff);
+        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_FALL], &p->falloff);
     if (animated & BIT(KF3DS_TRACK_HIDE))
         p->hidden |= (uint8_t)view_hidden(v, frame, &hint[KF3DS_TRACK_HIDE]);
 }
@@ -151,7 +165,7 @@ static void eval_one(const kf3ds__plan_node *r, double frame, unsigned flags, kf
 {
     kf3ds__squad_batch batch;
     batch.n = 0;
-    eval_values(r, frame, flags, p, &batch);
+    eval_values(r, frame, 1, flags, p, &batch);
     squad_batch_run(&batch);
     place_local(r, p);
 }
@@ -224,17 +238,17 @@ static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds_
 /* Nodes go in groups of KF3DS__SQUAD_LANES in evaluation order (the plan's
  * order): the values of the whole group, then its squad batch, then the
  * world matrices, parents first, which the order guarantees across and
- * within groups (a node that never moves gets its world with its values). */
-void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
+ * within groups (a node that never moves gets its world with its values).
+ * maybe_nan 0: frame is not NaN (see kf3ds_scene_eval). */
+static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds__plan *plan,
+                                           double frame, int maybe_nan, unsigned flags,
+                                           kf3ds_pose *poses)
 {
-    const kf3ds__plan *plan;
     const kf3ds__plan_node *r, *ahead, *placing[KF3DS__SQUAD_LANES];
     kf3ds__squad_batch batch;
     uint32_t i, j, end, num;
     unsigned k, n;
     int in_order;
-    if (!scene || !poses || !(plan = plan_of(scene)))
-        return;
     num = plan->num_nodes;
     in_order = plan->in_node_order;
     r = ahead = (const kf3ds__plan_node *)(const void *)plan->records;
@@ -255,7 +269,7 @@ void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf
                     prefetch_segments(ahead, &poses[ahead->node]);
                 ahead = plan_next(ahead);
             }
-            eval_values(r, frame, flags, p, &batch);
+            eval_values(r, frame, maybe_nan, flags, p, &batch);
             if (r->local == PLAN_LOCAL_STATIC)
                 memcpy(&p->world, plan_tail(r), sizeof p->world);
             else
@@ -268,6 +282,19 @@ void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf
             place(q, &poses[q->node], q->parent != KF3DS_NONE ? &poses[q->parent].world : NULL);
         }
     }
+}
+
+/* A NaN frame holds every track's first key; it is tested here once rather
+ * than by each track (docs/architecture.md, "What makes it fast"). */
+void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
+{
+    const kf3ds__plan *plan;
+    if (!scene || !poses || !(plan = plan_of(scene)))
+        return;
+    if (frame != frame)
+        eval_plan(scene, plan, frame, 1, flags, poses);
+    else
+        eval_plan(scene, plan, frame, 0, flags, poses);
 }
 
 int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *pose,

@@ -33,8 +33,8 @@ typedef struct kf3ds__track_view {
 
 /* The view of a track set up by the loader (t->frames_ set, keys), evaluated as
  * `kind`. Records of another layout (a rotation track evaluated as a
- * position...) would be misread: the keys are then held without
- * interpolation. */
+ * position, a field of view as a colour...) would be misread: the keys are
+ * then held without interpolation. */
 static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
                                   kf3ds__track_view *v)
 {
@@ -56,7 +56,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
         v->index_shift = (uint8_t)((header >> 16) & 0xFF);
         if ((unsigned)own >= KF3DS_TRACK_COUNT || own == KF3DS_TRACK_HIDE ||
             own == KF3DS_TRACK_MORPH || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH ||
-            (own == KF3DS_TRACK_ROT) != (kind == KF3DS_TRACK_ROT)) {
+            kf3ds__seg_layout((kf3ds_track_kind)own) != kf3ds__seg_layout(kind)) {
             v->seg = NULL;
         } else if (header & SEG_HEADER_EASED) {
             v->bits |= VIEW_EASED;
@@ -68,8 +68,11 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
 /* ---- where time falls ----------------------------------------------------- */
 
 /* Maps time into the track's period when its loop bits ask for it, and
- * holds the first key at a NaN time (docs/evaluation.md, "Where time falls"). */
-static inline double view_time(const kf3ds__track_view *v, double time)
+ * holds the first key at a NaN time (docs/evaluation.md, "Where time falls").
+ * maybe_nan 0 says time is not NaN: kf3ds_scene_eval tests its frame once
+ * instead of every track testing it (docs/architecture.md, "What makes it
+ * fast"). */
+static inline double view_time(const kf3ds__track_view *v, double time, int maybe_nan)
 {
     if (v->bits & VIEW_LOOPED) {
         double first = v->first;
@@ -81,7 +84,7 @@ static inline double view_time(const kf3ds__track_view *v, double time)
             return first + r;
         }
     }
-    if (time != time)
+    if (maybe_nan && time != time)
         return (double)v->first;
     return time;
 }
@@ -145,15 +148,27 @@ static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t
 
 /* The same for a track with records: the record of the segment t is in, or
  * NULL when t is before the first key or at or after the last (*count then
- * says which: 0, or num_keys). */
+ * says which: 0, or num_keys). With a record, f[] gets its two frames: the
+ * hint's test has them already, and the stores to *hint would otherwise make
+ * the compiler read and convert them again (docs/architecture.md, "What
+ * makes it fast": bench-lights). Always inlined, as view_vector is. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
-                                        uint32_t *count)
+                                        uint32_t *count, double f[2])
 {
     uint32_t n = v->num_keys, h = *hint, i, c;
+    const float *rec;
     for (i = 0; i < 2; i++, h++) {
         if (h < n - 1) { /* n >= 2 */
-            const float *rec = v->seg + (size_t)h * v->stride;
-            if ((double)seg_frame(rec, 0) <= t && t < (double)seg_frame(rec, 1)) {
+            double f0, f1;
+            rec = v->seg + (size_t)h * v->stride;
+            f0 = seg_frame(rec, 0);
+            f1 = seg_frame(rec, 1);
+            if (f0 <= t && t < f1) {
+                f[0] = f0;
+                f[1] = f1;
                 *hint = h;
                 *count = h + 1;
                 return rec;
@@ -163,32 +178,39 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
     c = view_search(v, t);
     *hint = c ? c - 1 : 0;
     *count = c;
-    return c == 0 || c >= n ? NULL : v->seg + (size_t)(c - 1) * v->stride;
+    if (c == 0 || c >= n)
+        return NULL;
+    rec = v->seg + (size_t)(c - 1) * v->stride;
+    f[0] = seg_frame(rec, 0);
+    f[1] = seg_frame(rec, 1);
+    return rec;
 }
 
 /* ---- interpolation -------------------------------------------------------- */
 
 /* Ease from the segment's constants (track_segments.h), branch-free: the
- * same float operations as the formula, so the same bits. */
+ * same float operations as the formula, so the same bits. A segment that
+ * does not ease has constants whose middle piece is u itself, so there is
+ * no test of whether it eases (docs/architecture.md, "What makes it fast"). */
 static inline float ease_apply(float u, const float *rec, const float *block)
 {
     float v = 1.0f - u;
     float in = block[1] * u * u;
     float out = 1.0f - block[2] * v * v;
     float mid = block[0] * (2.0f * u - rec[2]);
-    float r = u < rec[2] ? in : u >= rec[3] ? out : mid;
-    return block[3] != 0.0f ? r : u;
+    return u < rec[2] ? in : u >= rec[3] ? out : mid;
 }
 
-/* The segment parameter of t in record rec, eased unless flags say not. */
-static inline float view_u(const kf3ds__track_view *v, const float *rec, double t, unsigned flags)
+/* The segment parameter of t in record rec, whose frames are f[], eased
+ * unless flags say not; ease_at is where the record's ease block starts
+ * (SEG_EASE_VECTOR, _SCALAR or _ROTATION: each caller knows which, so it is
+ * not worked out from the view's kind per track). */
+static inline float view_u(const kf3ds__track_view *v, const float *rec, const double f[2],
+                           double t, unsigned flags, int ease_at)
 {
-    double f0 = seg_frame(rec, 0);
-    double span = (double)seg_frame(rec, 1) - f0;
-    float u = (float)((t - f0) / span);
+    float u = (float)((t - f[0]) / (f[1] - f[0]));
     if ((v->bits & VIEW_EASED) && !(flags & KF3DS_EVAL_NO_EASE))
-        u = ease_apply(u, rec,
-                       rec + (v->kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
+        u = ease_apply(u, rec, rec + ease_at);
     return u;
 }
 
@@ -317,15 +339,15 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void view_vector(const kf3ds__track_view *v, double frame, unsigned flags,
-                               uint32_t *hint, float *out, int dims)
+static inline void view_vector(const kf3ds__track_view *v, double frame, int maybe_nan,
+                               unsigned flags, uint32_t *hint, float *out, int dims)
 {
-    double t = view_time(v, frame);
+    double t = view_time(v, frame, maybe_nan), f[2];
     uint32_t count;
     const float *rec;
     float u;
     int d;
-    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count, f))) {
         const kf3ds_key *k;
         if (!v->seg)
             count = view_count(v, t, hint);
@@ -334,7 +356,11 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, unsigne
             out[d] = k->value[d];
         return;
     }
-    u = view_u(v, rec, t, flags);
+    u = view_u(v, rec, f, t, flags, dims == 1 ? SEG_EASE_SCALAR : SEG_EASE_VECTOR);
+    if (dims == 1) { /* the scalar layout, the operations of the loop below */
+        out[0] = ((rec[7] * u + rec[6]) * u + rec[5]) * u + rec[4];
+        return;
+    }
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
     if (dims == 3) {
         /* The three components at once: each coefficient as the last three
@@ -360,20 +386,21 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, unsigne
 
 /* ROT: the squad goes to the batch when there is one (out is written when
  * it runs), else it is evaluated here. */
-static inline void view_rotation(const kf3ds__track_view *v, double frame, unsigned flags,
-                                 uint32_t *hint, float out[4], kf3ds__squad_batch *batch)
+static inline void view_rotation(const kf3ds__track_view *v, double frame, int maybe_nan,
+                                 unsigned flags, uint32_t *hint, float out[4],
+                                 kf3ds__squad_batch *batch)
 {
-    double t = view_time(v, frame);
+    double t = view_time(v, frame, maybe_nan), f[2];
     uint32_t count;
     const float *rec;
     float u;
-    if (!v->seg || !(rec = view_segment(v, t, hint, &count))) {
+    if (!v->seg || !(rec = view_segment(v, t, hint, &count, f))) {
         if (!v->seg)
             count = view_count(v, t, hint);
         memcpy(out, v->keys[count ? count - 1 : 0].quat, 4 * sizeof(float));
         return;
     }
-    u = view_u(v, rec, t, flags);
+    u = view_u(v, rec, f, t, flags, SEG_EASE_ROTATION);
     if (rec[24] != 0.0f) {
         /* A half turn or more: turn the whole increment linearly
          * (docs/evaluation.md, "Rotation tracks"). */
@@ -395,14 +422,14 @@ static inline void view_rotation(const kf3ds__track_view *v, double frame, unsig
  * each later key does). */
 static inline int view_hidden(const kf3ds__track_view *v, double frame, uint32_t *hint)
 {
-    uint32_t count = view_count(v, view_time(v, frame), hint);
+    uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count > 0 && count % 2 == 0;
 }
 
 /* MORPH: the index of the current key. */
 static inline uint32_t view_morph_key(const kf3ds__track_view *v, double frame, uint32_t *hint)
 {
-    uint32_t count = view_count(v, view_time(v, frame), hint);
+    uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count ? count - 1 : 0;
 }
 

@@ -25,6 +25,10 @@ static inline int dims_of(kf3ds_track_kind kind)
  *            (the ease constants below; 0 and 0 in a track without ease)
  *   vector (16 floats, 20 with ease): [4..15] c0, c1, c2, c3 (3 each):
  *            P(u) = ((c3 u + c2) u + c1) u + c0; [16..19] the ease block
+ *   scalar (FOV, ROLL, HOT, FALL; 8 floats, 16 with ease): [4..7] c0, c1,
+ *            c2, c3; [8..11] the ease block, [12..15] unused: half a cache
+ *            line, or one with ease, where the vector layout took one or two
+ *            (docs/architecture.md, "What makes it fast": bench-lights)
  *   rotation (32 floats): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
  *            [20] ω, cos ω, 1/sin ω of slerp(Q_k, Q_k+1), [25] the same for
  *            slerp(A_k, B_k+1), [24] mode: 0 squad, 1 multi-turn with [8] axis
@@ -36,17 +40,21 @@ static inline int dims_of(kf3ds_track_kind kind)
  * operations the formula does, so that evaluation is branch-free (a
  * data-dependent branch per track mispredicted on tracks that mix eased and
  * plain segments) and gives the same bits: [2] e_f, [3] t_out = 1 − e_t (+∞
- * when e_t = 0), ease block: a, a/e_f, a/e_t, and 1 when the segment eases
- * at all (0: u as is). A track none of whose segments eases has no ease
- * block and is not eased at all.
+ * when e_t = 0), ease block: a, a/e_f, a/e_t, 0. A segment that does not
+ * ease has e_f = 0, t_out = +∞ and a = 1/2: only the middle piece applies,
+ * (1/2)·(2u − 0), which is u exactly. A track none of whose segments eases
+ * has no ease block and is not eased at all.
  *
  * The int32 before the first record holds the track's kind, whether it has
  * ease blocks (bit 8) and the shift of its frame index (bits 16..23, see
  * below), so that kf3ds_track_eval can tell records of another layout. */
 #define SEG_VECTOR 16
 #define SEG_VECTOR_EASED 20
+#define SEG_SCALAR 8
+#define SEG_SCALAR_EASED 16
 #define SEG_ROTATION 32
 #define SEG_EASE_VECTOR 16   /* where the ease block starts */
+#define SEG_EASE_SCALAR 8
 #define SEG_EASE_ROTATION 28
 
 #define SEG_HEADER_EASED 0x100
@@ -54,7 +62,26 @@ static inline int dims_of(kf3ds_track_kind kind)
 
 static inline size_t kf3ds__seg_stride(kf3ds_track_kind kind, int eased)
 {
-    return kind == KF3DS_TRACK_ROT ? SEG_ROTATION : eased ? SEG_VECTOR_EASED : SEG_VECTOR;
+    if (kind == KF3DS_TRACK_ROT)
+        return SEG_ROTATION;
+    if (is_vector(kind))
+        return eased ? SEG_VECTOR_EASED : SEG_VECTOR;
+    return eased ? SEG_SCALAR_EASED : SEG_SCALAR;
+}
+
+/* Where a kind's ease block starts. */
+static inline int kf3ds__seg_ease_at(kf3ds_track_kind kind)
+{
+    return kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION
+                                   : is_vector(kind) ? SEG_EASE_VECTOR : SEG_EASE_SCALAR;
+}
+
+/* Which of the three record layouts a kind's records have (rotation,
+ * vector, scalar): a view asking for another kind's layout than the
+ * records' holds the keys instead (track_eval.h). */
+static inline int kf3ds__seg_layout(kf3ds_track_kind kind)
+{
+    return kind == KF3DS_TRACK_ROT ? 2 : is_vector(kind) ? 1 : 0;
 }
 
 static inline int32_t seg_frame(const float *rec, int i)

@@ -258,7 +258,10 @@ static void ease_constants(float ef, float et, float *rec, float *block)
     float s = ef + et, a;
     rec[2] = 0.0f;
     rec[3] = INFINITY;
-    block[0] = block[1] = block[2] = block[3] = 0.0f;
+    /* A segment that does not ease: only the middle piece applies, and
+     * a = 1/2 makes it (1/2)·(2u − 0), which is u exactly. */
+    block[0] = 0.5f;
+    block[1] = block[2] = block[3] = 0.0f;
     if (!(s > 0.0f))
         return;
     if (s > 1.0f) {
@@ -272,7 +275,6 @@ static void ease_constants(float ef, float et, float *rec, float *block)
     block[0] = a;
     block[1] = ef > 0.0f ? a / ef : 0.0f;
     block[2] = et > 0.0f ? a / et : 0.0f;
-    block[3] = 1.0f;
 }
 
 /* Whether some segment of the track eases (ease_from of its start key or
@@ -322,16 +324,16 @@ static unsigned setup_frames(kf3ds__ctx *ctx, kf3ds_track *t, int indexed)
 }
 
 /* A vector record's cubic: c0 = p0, c1 = m0, c2 = −3p0 + 3p1 − 2m0 − m1,
- * c3 = 2p0 − 2p1 + m0 + m1 at s[4..15] (the first `dims` components, the
- * others 0). Writes 16 floats from s + 4 on: s[16], the float after a plain
- * record, is written over (by the next record, or into the slack after the
- * last), so the record's own fields after it (the ease block) come later. */
+ * c3 = 2p0 − 2p1 + m0 + m1 at s[4..15], 3 components each. Writes 16 floats
+ * from s + 4 on: s[16], the float after a plain record, is written over (by
+ * the next record, or into the slack after the last), so the record's own
+ * fields after it (the ease block) come later. */
 static void vector_coefficients(float *s, const float p0v[4], const float p1v[4],
-                                const float m0v[4], const float m1v[4], int dims)
+                                const float m0v[4], const float m1v[4])
 {
     int d;
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-    if (dims == 3) {
+    {
         kf3ds__sv4 p0, p1, m0, m1, c2, c3;
         kf3ds__sv4 three = { 3, 3, 3, 3 }, two = { 2, 2, 2, 2 }, mthree = { -3, -3, -3, -3 };
         memcpy(&p0, p0v, sizeof p0);
@@ -349,13 +351,25 @@ static void vector_coefficients(float *s, const float p0v[4], const float p1v[4]
 #endif
     for (d = 0; d < 3; d++) {
         float p0 = p0v[d], p1 = p1v[d], m0 = m0v[d], m1 = m1v[d];
-        if (d >= dims)
-            p0 = p1 = m0 = m1 = 0.0f;
         s[4 + d] = p0;
         s[7 + d] = m0;
         s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
         s[13 + d] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
     }
+}
+
+/* A scalar record's cubic at s[4..7], with the formulas of the vector
+ * records' components (so the same bits); an eased record's unused tail
+ * after its ease block is zeroed. */
+static void scalar_coefficients(float *s, float p0, float p1, float m0, float m1, int eased)
+{
+    s[4] = p0;
+    s[5] = m0;
+    s[6] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
+    s[7] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
+    if (eased)
+        memset(s + SEG_EASE_SCALAR + 4, 0,
+               (SEG_SCALAR_EASED - SEG_EASE_SCALAR - 4) * sizeof(float));
 }
 
 static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
@@ -414,16 +428,17 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
                 slerp_constants(s + 4, s + 8, s + 20);
                 slerp_constants(s + 12, s + 16, s + 25);
             }
+        } else if (is_vector(kind)) {
+            vector_coefficients(s, a->value, b->value, a_out, in);
         } else {
-            vector_coefficients(s, a->value, b->value, a_out, in, dims_of(kind));
+            scalar_coefficients(s, a->value[0], b->value[0], a_out[0], in[0], eased);
         }
         /* the common fields last: vector_coefficients writes one float past
          * the coefficients */
         memcpy(s + 0, &a->frame, sizeof(int32_t));
         memcpy(s + 1, &b->frame, sizeof(int32_t));
         if (eased)
-            ease_constants(a->ease_from, b->ease_to, s,
-                           s + (kind == KF3DS_TRACK_ROT ? SEG_EASE_ROTATION : SEG_EASE_VECTOR));
+            ease_constants(a->ease_from, b->ease_to, s, s + kf3ds__seg_ease_at(kind));
         else
             s[2] = s[3] = 0.0f;
     }
