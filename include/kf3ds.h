@@ -634,8 +634,10 @@ KF3DS_API int32_t kf3ds_scene_find_mesh(const kf3ds_scene *scene, const char *na
 /* The value of one track at `frame`. out receives 3 floats (POS/SCL/COL),
  * 4 (ROT: quaternion), or 1 (FOV/ROLL/HOT/FALL); for HIDE out[0] is 1 when
  * hidden, for MORPH out[0] is the index of the current key (as a float).
- * A track without keys gives 0 (identity quaternion for ROT).
- * Returns the number of floats written. */
+ * A track without keys gives 0 (identity quaternion for ROT). `kind` is the
+ * kind the track was loaded as (the node's tracks[kind]); asked for as another
+ * kind whose segments are laid out differently, the keys are held, not
+ * interpolated. Returns the number of floats written. */
 KF3DS_API int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double frame,
                      unsigned flags, float out[4]);
 
