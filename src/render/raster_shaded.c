@@ -238,6 +238,78 @@ static inline void shade_span(const kf3ds__surface *su, int nmaps, float *q, con
  * row to its span; wider ones find it exactly (raster_edges.h). */
 #define NARROW 12
 
+/* The corner values of each stepped value (cs[i] for corner i) and their
+ * per-pixel steps dq, inv being 1 / the triangle's doubled area. A value at
+ * a pixel is sum_i value_i·e_i / area. */
+static void corner_values(const kf3ds__edges *E, const shaded_vertex *const vs[3],
+                          const kf3ds__surface *su, int nmaps, int narrow, float inv,
+                          float *const cs[3], float *dq)
+{
+    const int nq = Q_MAP(nmaps);
+    float *c0 = cs[0], *c1 = cs[1], *c2 = cs[2];
+    float fa0, fa1, fa2, fb0, fb1, fb2;
+    int i, k;
+    for (i = 0; i < 3; i++) {
+        const float *v = vs[i]->v;
+        float *o = cs[i], w = vs[i]->w;
+        o[Q_W] = w;
+        o[Q_ADD] = v[KF3DS__VAR_ADD] * 255.0f;
+        o[Q_ADD + 1] = v[KF3DS__VAR_ADD + 1] * 255.0f;
+        o[Q_ADD + 2] = v[KF3DS__VAR_ADD + 2] * 255.0f;
+        o[Q_MUL] = v[KF3DS__VAR_MUL];
+        o[Q_MUL + 1] = v[KF3DS__VAR_MUL + 1];
+        o[Q_MUL + 2] = v[KF3DS__VAR_MUL + 2];
+        o[Q_ALPHA] = v[KF3DS__VAR_ALPHA];
+        for (k = 0; k < nmaps; k++) {
+            o[Q_MAP(k)] = v[KF3DS__VAR_ST + 2 * k] * w;
+            o[Q_MAP(k) + 1] = v[KF3DS__VAR_ST + 2 * k + 1] * w;
+            o[Q_MAP(k) + 2] = 0.0f;
+        }
+    }
+    /* per-pixel steps; the vertical ones only where the levels need them */
+    fa0 = (float)E->a0 * inv;
+    fa1 = (float)E->a1 * inv;
+    fa2 = (float)E->a2 * inv;
+    fb0 = (float)E->b0 * inv;
+    fb1 = (float)E->b1 * inv;
+    fb2 = (float)E->b2 * inv;
+    for (k = 0; k < nq; k++)
+        dq[k] = c0[k] * fa0 + c1[k] * fa1 + c2[k] * fa2;
+    for (k = 0; k < nmaps; k++) {
+        const kf3ds__texture *tex = su->map[k];
+        int q = Q_MAP(k);
+        float gw[2], gs[2], gt[2];
+        if (!tex || tex->levels <= 1)
+            continue;
+        if (narrow) {
+            /* small on screen: one level for the whole triangle, from the
+             * ratio of its area in texels to its area in pixels */
+            const float *s0 = vs[0]->v + KF3DS__VAR_ST + 2 * k,
+                        *s1 = vs[1]->v + KF3DS__VAR_ST + 2 * k,
+                        *s2 = vs[2]->v + KF3DS__VAR_ST + 2 * k;
+            float texels = fabsf((s1[0] - s0[0]) * (s2[1] - s0[1]) -
+                                 (s2[0] - s0[0]) * (s1[1] - s0[1])) *
+                           (float)(1 << (tex->log2w + tex->log2h));
+            float ratio = texels * inv * (float)(KF3DS__SUBPIXELS * KF3DS__SUBPIXELS), level = 0.0f;
+            if (ratio > 1.0f)
+                level = ratio < 1e30f ? 0.5f * fast_log2(ratio) : (float)(tex->levels - 1);
+            c0[q + 2] = c1[q + 2] = c2[q + 2] = level;
+            dq[q + 2] = 0.0f;
+            continue;
+        }
+        gw[0] = dq[Q_W];
+        gw[1] = c0[Q_W] * fb0 + c1[Q_W] * fb1 + c2[Q_W] * fb2;
+        gs[0] = dq[q];
+        gs[1] = c0[q] * fb0 + c1[q] * fb1 + c2[q] * fb2;
+        gt[0] = dq[q + 1];
+        gt[1] = c0[q + 1] * fb0 + c1[q + 1] * fb1 + c2[q + 1] * fb2;
+        for (i = 0; i < 3; i++)
+            cs[i][q + 2] = corner_level(tex, vs[i]->w, vs[i]->v[KF3DS__VAR_ST + 2 * k],
+                                        vs[i]->v[KF3DS__VAR_ST + 2 * k + 1], gw, gs, gt);
+        dq[q + 2] = c0[q + 2] * fa0 + c1[q + 2] * fa1 + c2[q + 2] * fa2;
+    }
+}
+
 static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shaded_vertex *b,
                        const shaded_vertex *c, const kf3ds__surface *su)
 {
@@ -247,9 +319,9 @@ static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shad
     int64_t area, e0r, e1r, e2r;
     /* the corner values of each stepped value, one array per corner (so that
      * the loops over the values vectorise) */
-    float c0[Q_COUNT], c1[Q_COUNT], c2[Q_COUNT], *cs[3], dq[Q_COUNT];
-    float inv, fa0, fa1, fa2, fb0, fb1, fb2;
-    int nmaps = 0, nq, y, i, k, covered = 0, narrow;
+    float c0[Q_COUNT], c1[Q_COUNT], c2[Q_COUNT], *const cs[3] = { c0, c1, c2 }, dq[Q_COUNT];
+    float inv = 0.0f;
+    int nmaps = 0, nq, y, k, covered = 0, narrow;
 
     area = (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
     if (area == 0)
@@ -270,69 +342,6 @@ static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shad
     vs[0] = a;
     vs[1] = b;
     vs[2] = c;
-    cs[0] = c0;
-    cs[1] = c1;
-    cs[2] = c2;
-    /* Per corner values, then each one's gradient: a value at a pixel is
-     * sum_i value_i·e_i / area. */
-    inv = 1.0f / (float)area;
-    for (i = 0; i < 3; i++) {
-        const float *v = vs[i]->v;
-        float *o = cs[i], w = vs[i]->w;
-        o[Q_W] = w;
-        o[Q_ADD] = v[KF3DS__VAR_ADD] * 255.0f;
-        o[Q_ADD + 1] = v[KF3DS__VAR_ADD + 1] * 255.0f;
-        o[Q_ADD + 2] = v[KF3DS__VAR_ADD + 2] * 255.0f;
-        o[Q_MUL] = v[KF3DS__VAR_MUL];
-        o[Q_MUL + 1] = v[KF3DS__VAR_MUL + 1];
-        o[Q_MUL + 2] = v[KF3DS__VAR_MUL + 2];
-        o[Q_ALPHA] = v[KF3DS__VAR_ALPHA];
-        for (k = 0; k < nmaps; k++) {
-            o[Q_MAP(k)] = v[KF3DS__VAR_ST + 2 * k] * w;
-            o[Q_MAP(k) + 1] = v[KF3DS__VAR_ST + 2 * k + 1] * w;
-            o[Q_MAP(k) + 2] = 0.0f;
-        }
-    }
-    /* per-pixel steps; the vertical ones only where the levels need them */
-    fa0 = (float)E.a0 * inv;
-    fa1 = (float)E.a1 * inv;
-    fa2 = (float)E.a2 * inv;
-    fb0 = (float)E.b0 * inv;
-    fb1 = (float)E.b1 * inv;
-    fb2 = (float)E.b2 * inv;
-    for (k = 0; k < nq; k++)
-        dq[k] = c0[k] * fa0 + c1[k] * fa1 + c2[k] * fa2;
-    for (k = 0; k < nmaps; k++) {
-        const kf3ds__texture *tex = su->map[k];
-        int q = Q_MAP(k);
-        float gw[2], gs[2], gt[2];
-        if (!tex || tex->levels <= 1)
-            continue;
-        if (narrow) {
-            /* small on screen: one level for the whole triangle, from the
-             * ratio of its area in texels to its area in pixels */
-            const float *s0 = vs[0]->v + KF3DS__VAR_ST + 2 * k, *s1 = vs[1]->v + KF3DS__VAR_ST + 2 * k,
-                        *s2 = vs[2]->v + KF3DS__VAR_ST + 2 * k;
-            float texels = fabsf((s1[0] - s0[0]) * (s2[1] - s0[1]) - (s2[0] - s0[0]) * (s1[1] - s0[1])) *
-                           (float)(1 << (tex->log2w + tex->log2h));
-            float ratio = texels * inv * (float)(KF3DS__SUBPIXELS * KF3DS__SUBPIXELS), level = 0.0f;
-            if (ratio > 1.0f)
-                level = ratio < 1e30f ? 0.5f * fast_log2(ratio) : (float)(tex->levels - 1);
-            c0[q + 2] = c1[q + 2] = c2[q + 2] = level;
-            dq[q + 2] = 0.0f;
-            continue;
-        }
-        gw[0] = dq[Q_W];
-        gw[1] = c0[Q_W] * fb0 + c1[Q_W] * fb1 + c2[Q_W] * fb2;
-        gs[0] = dq[q];
-        gs[1] = c0[q] * fb0 + c1[q] * fb1 + c2[q] * fb2;
-        gt[0] = dq[q + 1];
-        gt[1] = c0[q + 1] * fb0 + c1[q + 1] * fb1 + c2[q + 1] * fb2;
-        for (i = 0; i < 3; i++)
-            cs[i][q + 2] = corner_level(tex, vs[i]->w, vs[i]->v[KF3DS__VAR_ST + 2 * k],
-                                        vs[i]->v[KF3DS__VAR_ST + 2 * k + 1], gw, gs, gt);
-        dq[q + 2] = c0[q + 2] * fa0 + c1[q + 2] * fa1 + c2[q + 2] * fa2;
-    }
 
     e0r = E.e0;
     e1r = E.e1;
@@ -353,7 +362,13 @@ static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shad
         } else if (!kf3ds__edges_span(&E, e0r, e1r, e2r, &lo, &hi)) {
             continue;
         }
-        covered = 1;
+        /* Most small triangles of a dense mesh cover no pixel centre: the
+         * values are set up only once a row has pixels to shade. */
+        if (!covered) {
+            inv = 1.0f / (float)area;
+            corner_values(&E, vs, su, nmaps, narrow, inv, cs, dq);
+            covered = 1;
+        }
         /* the exact values at the span's first pixel */
         f0 = (float)(e0r + E.a0 * lo) * inv;
         f1 = (float)(e1r + E.a1 * lo) * inv;
