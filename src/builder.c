@@ -80,13 +80,7 @@ static void failv(kf3ds_builder *b, kf3ds_status code, uint16_t chunk, const cha
 
 static void set_error(kf3ds_diag *d, kf3ds_status code, const char *message)
 {
-    if (!d)
-        return;
-    memset(d, 0, sizeof *d);
-    d->code = code;
-    d->severity = kf3ds_status_severity(code);
-    d->chunk_name = "";
-    memcpy(d->message, message, strlen(message) + 1);
+    kf3ds__diag_set(d, code, "%s", message);
 }
 
 static int ok(const kf3ds_builder *b)

@@ -1,6 +1,7 @@
 /* The status codes: what each says and how grave it is, in one table
  * (docs/architecture.md, "Errors", says which situation gives which). */
 #include "diag.h"
+#include <string.h>
 
 static const struct status_info {
     const char *text;
@@ -50,4 +51,15 @@ void kf3ds__diag_setv(kf3ds_diag *d, kf3ds_status code, uint32_t offset, uint16_
     d->chunk_id = chunk_id;
     d->chunk_name = name ? name : "?";
     kf3ds__format(d->message, sizeof d->message, fmt, ap);
+}
+
+void kf3ds__diag_set(kf3ds_diag *d, kf3ds_status code, const char *fmt, ...)
+{
+    va_list ap;
+    if (!d)
+        return;
+    memset(d, 0, sizeof *d);
+    va_start(ap, fmt);
+    kf3ds__diag_setv(d, code, 0, 0, fmt, ap);
+    va_end(ap);
 }

@@ -17,4 +17,13 @@ void kf3ds__format(char *out, size_t cap, const char *fmt, va_list ap);
 void kf3ds__diag_setv(kf3ds_diag *d, kf3ds_status code, uint32_t offset, uint16_t chunk_id,
                       const char *fmt, va_list ap);
 
+/* kf3ds__diag_setv for an error at no offset and in no chunk, into a
+ * cleared *d (nothing when d is NULL): the early failures of loading,
+ * saving and building, which fill the caller's kf3ds_diag. */
+void kf3ds__diag_set(kf3ds_diag *d, kf3ds_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 #endif

@@ -8,6 +8,7 @@
 #define KF3DS__HAVE_MMAP 1
 #endif
 #include "kf3ds.h"
+#include "diag.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,16 +22,10 @@
 
 static kf3ds_scene *fail(kf3ds_diag *error, kf3ds_status code, const char *what, int err)
 {
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = code;
-        error->severity = kf3ds_status_severity(code);
-        error->chunk_name = "";
-        if (err)
-            snprintf(error->message, sizeof error->message, "%s: %s", what, strerror(err));
-        else
-            snprintf(error->message, sizeof error->message, "%s", what);
-    }
+    if (err)
+        kf3ds__diag_set(error, code, "%s: %s", what, strerror(err));
+    else
+        kf3ds__diag_set(error, code, "%s", what);
     return NULL;
 }
 

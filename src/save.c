@@ -7,6 +7,7 @@
  * one 3D Studio writes (docs/writer.md). The chunk writer (write_chunk.h)
  * runs twice: measuring, then writing into a buffer of exactly that size. */
 #include "write_chunk.h"
+#include "diag.h"
 #include "arena.h"
 #include "kmath.h"
 #include "source.h"
@@ -1370,13 +1371,7 @@ static void run_pass(save_ctx *c, const kf3ds_scene *s, const kf3ds_save_options
 
 static kf3ds_status save_fail(kf3ds_diag *error, kf3ds_status code, const char *message)
 {
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = code;
-        error->severity = kf3ds_status_severity(code);
-        error->chunk_name = "";
-        memcpy(error->message, message, strlen(message) + 1);
-    }
+    kf3ds__diag_set(error, code, "%s", message);
     return code;
 }
 

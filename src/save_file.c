@@ -2,22 +2,17 @@
  * out on embedded targets, as load_file.c). The bytes are made in memory
  * first, so a scene that cannot be saved leaves no file behind. */
 #include "kf3ds.h"
+#include "diag.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 static kf3ds_status fail(kf3ds_diag *error, kf3ds_status code, const char *what, int err)
 {
-    if (error) {
-        memset(error, 0, sizeof *error);
-        error->code = code;
-        error->severity = kf3ds_status_severity(code);
-        error->chunk_name = "";
-        if (err)
-            snprintf(error->message, sizeof error->message, "%s: %s", what, strerror(err));
-        else
-            snprintf(error->message, sizeof error->message, "%s", what);
-    }
+    if (err)
+        kf3ds__diag_set(error, code, "%s: %s", what, strerror(err));
+    else
+        kf3ds__diag_set(error, code, "%s", what);
     return code;
 }
 
