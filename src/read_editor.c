@@ -354,9 +354,11 @@ static void read_camera(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *c
                     "camera target");
     kf3ds__sanitize(ctx, &cam->roll, 1, 0.0f, KF3DS__MAX_VALUE, cc->offset, cc->id, "camera roll");
     kf3ds__sanitize(ctx, &cam->lens, 1, 0.0f, KF3DS__MAX_VALUE, cc->offset, cc->id, "camera lens");
+    /* a lens cut short reads as 0 and gives 45 degrees, as a lens of 0 written
+       out would on reload (docs/evaluation.md, "Cameras") */
+    cam->fov = fabsf(cam->lens) < 1e-6f ? 45.0f : 2400.0f / cam->lens;
     if (kf3ds__check_short(ctx, &body, cc))
         return;
-    cam->fov = fabsf(cam->lens) < 1e-6f ? 45.0f : 2400.0f / cam->lens;
     while (kf3ds__next_chunk(ctx, &body, cc->id, &c, &b)) {
         if (c.id == KF3DS_CHUNK_CAM_SEE_CONE) {
             cam->see_cone = 1;

@@ -175,16 +175,14 @@ static void compare_mesh(cmp *c, const kf3ds_mesh *a, const kf3ds_mesh *b, const
 }
 
 static void compare_camera(cmp *c, const kf3ds_camera *a, const kf3ds_camera *b,
-                           unsigned flags, const char *label)
+                           const char *label)
 {
     STR(c, a, b, name, label);
     FLOATS(c, a, b, position, 3, label);
     FLOATS(c, a, b, target, 3, label);
     FIELD(c, a, b, roll, label);
     FIELD(c, a, b, lens, label);
-    /* a camera cut short gets no FOV at load; its repaired rewrite is whole */
-    if (!(flags & SUPPORT_DIFF_REPAIRED) || a->fov != 0.0f)
-        FIELD(c, a, b, fov, label);
+    FIELD(c, a, b, fov, label);
     FIELD(c, a, b, near_range, label);
     FIELD(c, a, b, far_range, label);
     FIELD(c, a, b, see_cone, label);
@@ -326,7 +324,7 @@ int support_scene_diff(const kf3ds_scene *a, const kf3ds_scene *b, unsigned flag
     }
     for (i = 0; i < a->num_cameras; i++) {
         snprintf(label, sizeof label, "camera %lu", (unsigned long)i);
-        compare_camera(&c, &a->cameras[i], &b->cameras[i], flags, label);
+        compare_camera(&c, &a->cameras[i], &b->cameras[i], label);
     }
     for (i = 0; i < a->num_lights; i++) {
         snprintf(label, sizeof label, "light %lu", (unsigned long)i);

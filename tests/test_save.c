@@ -441,6 +441,64 @@ static void test_damaged_settings_repaired(void **state)
     free(data);
 }
 
+/* A camera cut short before its lens has a lens of 0, so a field of view of
+ * 45 degrees, like the camera its repaired rewrite writes (lens 0): the
+ * camera node, which has no FOV track, evaluates the same from both
+ * (docs/evaluation.md, "Cameras"; found by fuzz_save). */
+static void test_camera_cut_before_lens(void **state)
+{
+    static const double frames[] = { -3, 0, 10 };
+    const float pos[3] = { 0, -20, 5 }, target[3] = { 0, 0, 0 };
+    w3ds w;
+    unsigned char *data, *out;
+    size_t size, n;
+    kf3ds_scene *a, *b;
+    kf3ds_diag err;
+    kf3ds_pose pose[2];
+    char what[300];
+    (void)state;
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_NAMED_OBJECT);
+    w3ds_cstr(&w, "Cam");
+    w3ds_begin(&w, KF3DS_CHUNK_N_CAMERA);
+    w3ds_f32v(&w, pos, 3);
+    w3ds_f32v(&w, target, 3);
+    w3ds_f32(&w, 5); /* the roll, then no lens */
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_KFDATA);
+    support_node_begin(&w, KF3DS_CHUNK_CAMERA_NODE_TAG, 0, "Cam", W3DS_NO_PARENT);
+    w3ds_end(&w);
+    support_node_begin(&w, KF3DS_CHUNK_TARGET_NODE_TAG, 1, "Cam", W3DS_NO_PARENT);
+    w3ds_end(&w);
+    support_end_all(&w);
+    data = support_take_bytes(&w, &size);
+    a = load_bytes(data, size, KF3DS_LOAD_KEEP_SOURCE, &err);
+    assert_non_null(a);
+    assert_int_equal(support_count_diags(a, KF3DS_ERR_TRUNCATED), 1);
+    assert_int_equal(a->num_cameras, 1);
+    assert_near(a->cameras[0].roll, 5, 0);
+    assert_near(a->cameras[0].lens, 0, 0);
+    assert_near(a->cameras[0].fov, 45, 0);
+    assert_int_equal(a->num_nodes, 2);
+    kf3ds_scene_eval(a, 0, 0, pose);
+    assert_near(pose[0].fov, 45, 0);
+
+    out = save_bytes(a, KF3DS_SAVE_REPAIR, &n);
+    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, &err);
+    assert_non_null(b);
+    assert_int_equal(b->num_diags, 0);
+    if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
+        fail_msg("the repaired camera differs: %s", what);
+    if (support_eval_diff(a, b, frames, 3, what, sizeof what))
+        fail_msg("the repaired camera evaluates differently: %s", what);
+    kf3ds_scene_free(b);
+    free(out);
+    kf3ds_scene_free(a);
+    free(data);
+}
+
 /* A later chunk that holds no value (an AMBIENT_LIGHT without a colour) does
  * not replace an earlier one's, and a negative zero is a value of its own
  * (a gradient colour): both come back from repaired and canonical saves. */
@@ -768,6 +826,7 @@ int main(void)
         support_unit_test(test_settings_changed),
         support_unit_test(test_settings_round_trip),
         support_unit_test(test_damaged_settings_repaired),
+        support_unit_test(test_camera_cut_before_lens),
         support_unit_test(test_values_kept_through_repair),
         support_unit_test(test_lossless_and_repaired),
         support_unit_test(test_repair_gives_containers_a_value),
