@@ -402,6 +402,7 @@ static void record_child(recorder *r, const kf3ds_chunk *c, kf3ds_reader b, gkin
 static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth)
 {
     uint32_t first = r->n, i, j;
+    int pass;
     kf3ds_chunk c;
     kf3ds_reader b;
     kf3ds_chunk_result res;
@@ -409,18 +410,27 @@ static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth)
         record_child(r, &c, b, kind, depth);
     if (!r->entries)
         return;
-    for (i = first; i < r->n; i = r->entries[i].end) {
-        kf3ds__lay *e = &r->entries[i];
-        gkind ck = child_kind(kind, e->id);
-        if (e->kind != KF3DS__LAY_SCENE || !is_single(kind, e->id, ck))
-            continue;
-        for (j = e->end; j < r->n; j = r->entries[j].end) {
-            const kf3ds__lay *f = &r->entries[j];
-            int same = f->id == e->id ||
-                       (kind == G_MAP && is_percent_leaf(e->id) && is_percent_leaf(f->id));
-            if (same && f->kind == KF3DS__LAY_SCENE && gives_value(r, j, ck)) {
-                e->kind = KF3DS__LAY_SHADOWED;
-                break;
+    /* pass 0: a single is shadowed by a later one that gives a value; pass 1:
+       one that gives none (a colour container without a leaf the loader
+       takes) by any other that does, or by any later one, so that exactly one
+       of each id stays the scene's and a repaired save, which gives that one
+       the scene's value, is a fixed point (docs/writer.md, "kf3ds rewrite") */
+    for (pass = 0; pass < 2; pass++) {
+        for (i = first; i < r->n; i = r->entries[i].end) {
+            kf3ds__lay *e = &r->entries[i];
+            gkind ck = child_kind(kind, e->id);
+            if (e->kind != KF3DS__LAY_SCENE || !is_single(kind, e->id, ck) ||
+                (pass == 1 && gives_value(r, i, ck)))
+                continue;
+            for (j = pass == 0 ? e->end : first; j < r->n; j = r->entries[j].end) {
+                const kf3ds__lay *f = &r->entries[j];
+                int same = f->id == e->id ||
+                           (kind == G_MAP && is_percent_leaf(e->id) && is_percent_leaf(f->id));
+                if (j != i && same && f->kind == KF3DS__LAY_SCENE &&
+                    (gives_value(r, j, ck) || (pass == 1 && j > i))) {
+                    e->kind = KF3DS__LAY_SHADOWED;
+                    break;
+                }
             }
         }
     }
@@ -428,37 +438,47 @@ static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth)
         pick_leaf(r, first, r->n, kind, kind == G_LIGHT);
 }
 
+static int is_section(const kf3ds__lay *e)
+{
+    return e->kind == KF3DS__LAY_SCENE &&
+           (e->id == KF3DS_CHUNK_MDATA || e->id == KF3DS_CHUNK_KFDATA);
+}
+
 /* Singles of the whole scene: of all MDATA (and all KFDATA) chunks, only
  * the last MESH_VERSION, MASTER_SCALE, AMBIENT_LIGHT (KFHDR, KFSEG,
- * KFCURTIME) that gives a value is the scene's. */
+ * KFCURTIME) that gives a value is the scene's; without one, the last (the
+ * two passes of walk, across sections). */
 static void shadow_across_sections(recorder *r)
 {
-    uint32_t i, j, k;
+    uint32_t i, j, k, m;
+    int pass;
     if (!r->entries || r->n == 0)
         return;
-    for (i = 1; i < r->n; i = r->entries[i].end) {
-        const kf3ds__lay *sec = &r->entries[i];
-        gkind section = sec->id == KF3DS_CHUNK_MDATA ? G_MDATA : G_KFDATA;
-        if (sec->kind != KF3DS__LAY_SCENE ||
-            (sec->id != KF3DS_CHUNK_MDATA && sec->id != KF3DS_CHUNK_KFDATA))
-            continue;
-        for (j = i + 1; j < sec->end; j = r->entries[j].end) {
-            kf3ds__lay *e = &r->entries[j];
-            if (e->kind != KF3DS__LAY_SCENE || e->id == KF3DS_CHUNK_MAT_ENTRY ||
-                e->id == KF3DS_CHUNK_NAMED_OBJECT || is_node_tag(e->id))
+    for (pass = 0; pass < 2; pass++)
+        for (i = 1; i < r->n; i = r->entries[i].end) {
+            const kf3ds__lay *sec = &r->entries[i];
+            gkind section = sec->id == KF3DS_CHUNK_MDATA ? G_MDATA : G_KFDATA;
+            if (!is_section(sec))
                 continue;
-            for (k = sec->end; k < r->n; k = r->entries[k].end) {
-                const kf3ds__lay *later = &r->entries[k];
-                uint32_t m;
-                if (later->id != sec->id || later->kind != KF3DS__LAY_SCENE)
+            for (j = i + 1; j < sec->end; j = r->entries[j].end) {
+                kf3ds__lay *e = &r->entries[j];
+                gkind ck = child_kind(section, e->id);
+                if (e->kind != KF3DS__LAY_SCENE || e->id == KF3DS_CHUNK_MAT_ENTRY ||
+                    e->id == KF3DS_CHUNK_NAMED_OBJECT || is_node_tag(e->id) ||
+                    (pass == 1 && gives_value(r, j, ck)))
                     continue;
-                for (m = k + 1; m < later->end; m = r->entries[m].end)
-                    if (r->entries[m].id == e->id && r->entries[m].kind == KF3DS__LAY_SCENE &&
-                        gives_value(r, m, child_kind(section, e->id)))
-                        e->kind = KF3DS__LAY_SHADOWED;
+                for (k = pass == 0 ? sec->end : 1; k < r->n && e->kind == KF3DS__LAY_SCENE;
+                     k = r->entries[k].end) {
+                    const kf3ds__lay *other = &r->entries[k];
+                    if (k == i || other->id != sec->id || !is_section(other))
+                        continue;
+                    for (m = k + 1; m < other->end; m = r->entries[m].end)
+                        if (r->entries[m].id == e->id && r->entries[m].kind == KF3DS__LAY_SCENE &&
+                            (gives_value(r, m, ck) || (pass == 1 && k > i)))
+                            e->kind = KF3DS__LAY_SHADOWED;
+                }
             }
         }
-    }
 }
 
 const kf3ds__lay *kf3ds__layout_record(kf3ds__arena *arena, const void *data, size_t size,

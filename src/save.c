@@ -361,6 +361,28 @@ static int nonzero(const float *v, int n)
  * something other than what its absence means. */
 #define WANTED(at, held) ((at) != NO_LAY || (held))
 
+/* Whether a section `section` (MDATA or KFDATA) other than the last one
+ * holds the scene's chunk `id`: then the last section, which adds what the
+ * file lacks, does not add a second one (layout.c: the scene's value of a
+ * single comes from one chunk of the whole file). */
+static int held_in_earlier_section(const save_ctx *c, uint16_t section, uint16_t id)
+{
+    uint32_t i, j, root = c->lay ? 0 : NO_LAY;
+    for (i = first_child(c, root); i != NO_LAY; i = next_sibling(c, root, i)) {
+        if (c->lay[i].id != section || c->lay[i].kind != KF3DS__LAY_SCENE)
+            continue;
+        for (j = first_child(c, i); j != NO_LAY; j = next_sibling(c, i, j))
+            if (c->lay[j].id == id && c->lay[j].kind == KF3DS__LAY_SCENE)
+                return 1;
+    }
+    return 0;
+}
+
+/* A scene-wide single: written where the file had it, else (at == NO_LAY)
+ * when the scene holds a value no earlier section gives. */
+#define SINGLE_WANTED(c, at, section, id, held) \
+    ((at) != NO_LAY || ((held) && !held_in_earlier_section(c, section, id)))
+
 /* ---- materials ------------------------------------------------------------ */
 
 static const uint16_t map_roles[] = {
@@ -1020,15 +1042,15 @@ static void emit_mdata_child(save_ctx *c, const void *el, uint16_t id, uint32_t 
     (void)k;
     switch (id) {
     case KF3DS_CHUNK_MESH_VERSION:
-        if (WANTED(at, s->mesh_version != 0))
+        if (SINGLE_WANTED(c, at, KF3DS_CHUNK_MDATA, id, s->mesh_version != 0))
             put_u32_chunk(c, id, s->mesh_version);
         break;
     case KF3DS_CHUNK_MASTER_SCALE:
-        if (WANTED(at, s->master_scale != 1.0f || !c->lay))
+        if (SINGLE_WANTED(c, at, KF3DS_CHUNK_MDATA, id, s->master_scale != 1.0f || !c->lay))
             put_f32_chunk(c, id, s->master_scale);
         break;
     case KF3DS_CHUNK_AMBIENT_LIGHT:
-        if (WANTED(at, nonzero(s->ambient, 3)))
+        if (SINGLE_WANTED(c, at, KF3DS_CHUNK_MDATA, id, nonzero(s->ambient, 3)))
             put_color_chunk(c, id, at, s->ambient);
         break;
     case KF3DS_CHUNK_BIT_MAP: /* the settings, where the file had none */
@@ -1261,7 +1283,8 @@ static void emit_kfdata_child(save_ctx *c, const void *el, uint16_t id, uint32_t
     }
     switch (id) {
     case KF3DS_CHUNK_KFHDR:
-        if (!WANTED(at, s->kf_filename || s->anim_length || s->kf_revision || !c->lay))
+        if (!SINGLE_WANTED(c, at, KF3DS_CHUNK_KFDATA, id,
+                           s->kf_filename || s->anim_length || s->kf_revision || !c->lay))
             break;
         kf3ds__chunk_begin(&c->w, id);
         kf3ds__put_u16(&c->w, s->kf_revision);
@@ -1270,8 +1293,9 @@ static void emit_kfdata_child(save_ctx *c, const void *el, uint16_t id, uint32_t
         kf3ds__chunk_end(&c->w);
         break;
     case KF3DS_CHUNK_KFSEG:
-        if (!WANTED(at, cut || s->segment_start != 0 || s->segment_end != s->anim_length ||
-                            !c->lay))
+        if (!SINGLE_WANTED(c, at, KF3DS_CHUNK_KFDATA, id,
+                           cut || s->segment_start != 0 || s->segment_end != s->anim_length ||
+                               !c->lay))
             break;
         kf3ds__chunk_begin(&c->w, id);
         kf3ds__put_i32(&c->w, cut ? c->o->segment_start : s->segment_start);
@@ -1279,7 +1303,7 @@ static void emit_kfdata_child(save_ctx *c, const void *el, uint16_t id, uint32_t
         kf3ds__chunk_end(&c->w);
         break;
     case KF3DS_CHUNK_KFCURTIME:
-        if (WANTED(at, s->current_frame != 0 || !c->lay))
+        if (SINGLE_WANTED(c, at, KF3DS_CHUNK_KFDATA, id, s->current_frame != 0 || !c->lay))
             put_u32_chunk(c, id, (uint32_t)s->current_frame);
         break;
     default:

@@ -544,6 +544,74 @@ static void test_values_kept_through_repair(void **state)
     free(data);
 }
 
+/* Of chunks that each stand for one value, a later one that holds none (a
+ * colour container with only an unknown chunk in it) changes nothing at load;
+ * a repaired save writes only the one the value came from (or, when none
+ * holds a value, the last), so saving its reload gives the same bytes: a
+ * material with such a second MAT_DIFFUSE (found by fuzz_save), one with two
+ * such MAT_SPECULARs, an AMBIENT_LIGHT in a second MDATA. Lossless keeps all. */
+static void test_valueless_singles_fixed_point(void **state)
+{
+    const float grey[3] = { 0.5f, 0.5f, 0.5f };
+    w3ds w;
+    unsigned char *data, *out, *again;
+    size_t size, n, n2;
+    kf3ds_scene *a, *b;
+    char what[300];
+    int k;
+    (void)state;
+    support_file_begin(&w, KF3DS_CHUNK_MDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_MAT_ENTRY);
+    support_chunk_str(&w, KF3DS_CHUNK_MAT_NAME, "M");
+    w3ds_begin(&w, KF3DS_CHUNK_MAT_DIFFUSE);
+    support_chunk_f32v(&w, KF3DS_CHUNK_COLOR_F, grey, 3);
+    w3ds_end(&w);
+    for (k = 0; k < 3; k++) {
+        w3ds_begin(&w, k == 0 ? KF3DS_CHUNK_MAT_DIFFUSE : KF3DS_CHUNK_MAT_SPECULAR);
+        support_chunk_u32(&w, 0x7777, (uint32_t)k); /* no colour in it */
+        w3ds_end(&w);
+    }
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_AMBIENT_LIGHT);
+    support_chunk_f32v(&w, KF3DS_CHUNK_COLOR_F, grey, 3);
+    w3ds_end(&w);
+    w3ds_end(&w);
+    w3ds_begin(&w, KF3DS_CHUNK_MDATA);
+    w3ds_begin(&w, KF3DS_CHUNK_AMBIENT_LIGHT);
+    support_chunk_u32(&w, 0x7777, 3);
+    w3ds_end(&w);
+    support_end_all(&w);
+    data = support_take_bytes(&w, &size);
+    a = load_bytes(data, size, KF3DS_LOAD_KEEP_SOURCE, NULL);
+    assert_non_null(a);
+    assert_int_equal(a->num_materials, 1);
+    assert_near(a->materials[0].diffuse[0], 0.5, 0);
+    assert_near(a->ambient[0], 0.5, 0);
+
+    out = save_bytes(a, 0, &n);
+    assert_int_equal(n, size);
+    assert_memory_equal(out, data, size);
+    free(out);
+
+    out = save_bytes(a, KF3DS_SAVE_REPAIR, &n);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_MAT_DIFFUSE), 1);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_MAT_SPECULAR), 1);
+    assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_AMBIENT_LIGHT), 1);
+    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, NULL);
+    assert_non_null(b);
+    assert_int_equal(b->num_diags, 0);
+    if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
+        fail_msg("the repaired singles differ: %s", what);
+    again = save_bytes(b, KF3DS_SAVE_REPAIR, &n2);
+    assert_int_equal(n2, n);
+    assert_memory_equal(again, out, n);
+    free(again);
+    kf3ds_scene_free(b);
+    free(out);
+    kf3ds_scene_free(a);
+    free(data);
+}
+
 /* Lossless keeps what the file said, repaired writes what the loader made of it. */
 static void test_lossless_and_repaired(void **state)
 {
@@ -828,6 +896,7 @@ int main(void)
         support_unit_test(test_damaged_settings_repaired),
         support_unit_test(test_camera_cut_before_lens),
         support_unit_test(test_values_kept_through_repair),
+        support_unit_test(test_valueless_singles_fixed_point),
         support_unit_test(test_lossless_and_repaired),
         support_unit_test(test_repair_gives_containers_a_value),
         support_unit_test(test_save_options),
