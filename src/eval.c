@@ -34,18 +34,9 @@ static KF3DS__ALWAYS_INLINE void place(const kf3ds__plan_node *r, kf3ds_pose *p,
     case PLAN_LOCAL_TRS:
         plan_object_rows(p->position, p->rotation, p->scale, l);
         break;
-    default:
+    default: /* PLAN_LOCAL_T, PLAN_LOCAL_ROOT_T */
         if (!parent) {
-            /* a root camera, light or target: T(position) itself, whose
-             * only entries that can be out of range are the position's */
-            static const kf3ds_mat4 identity = { { { 1, 0, 0, 0 }, { 0, 1, 0, 0 },
-                                                   { 0, 0, 1, 0 }, { 0, 0, 0, 1 } } };
-            p->world = identity;
-            p->world.m[0][3] = p->position[0];
-            p->world.m[1][3] = p->position[1];
-            p->world.m[2][3] = p->position[2];
-            if (!kf3ds__in_range(p->position, 3, KF3DS__MAX_WORLD))
-                clamp_rows(&p->world.m[0][0]);
+            kf3ds__translation_world(p->position, &p->world);
             return;
         }
         plan_translation_rows(p->position, l);
@@ -270,7 +261,9 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
                 ahead = plan_next(ahead);
             }
             eval_values(r, frame, maybe_nan, flags, p, &batch);
-            if (r->local == PLAN_LOCAL_STATIC)
+            if (r->local == PLAN_LOCAL_ROOT_T)
+                kf3ds__translation_world(p->position, &p->world);
+            else if (r->local == PLAN_LOCAL_STATIC)
                 memcpy(&p->world, plan_tail(r), sizeof p->world);
             else
                 placing[n++] = r;

@@ -82,7 +82,9 @@ static uint8_t local_kind(const kf3ds_node *n, unsigned animated, uint8_t parent
     fixed = n->type == KF3DS_NODE_OBJECT ? !(animated & PLACING)
                                          : !(animated & BIT(KF3DS_TRACK_POS));
     if (!fixed)
-        return n->type == KF3DS_NODE_OBJECT ? PLAN_LOCAL_TRS : PLAN_LOCAL_T;
+        return n->type == KF3DS_NODE_OBJECT ? PLAN_LOCAL_TRS
+               : n->parent == KF3DS_NONE    ? PLAN_LOCAL_ROOT_T
+                                            : PLAN_LOCAL_T;
     return parent_local == PLAN_LOCAL_STATIC ? PLAN_LOCAL_STATIC : PLAN_LOCAL_FIXED;
 }
 
