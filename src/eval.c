@@ -215,10 +215,9 @@ static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds_
     unsigned k, n = r->num_tracks;
     for (k = 0; k < 3; k++) {
         const kf3ds__track_view *v = v0 + (k < n ? k : 0);
-        uintptr_t rec = (uintptr_t)v->seg +
-                        (uintptr_t)p->segment_hint_[v->kind] * v->stride * sizeof(float);
+        uintptr_t rec = (uintptr_t)v->seg + (uintptr_t)p->segment_hint_[v->kind] * v->record_bytes;
         __builtin_prefetch((const void *)rec);
-        __builtin_prefetch((const void *)(rec + (v->stride - 1) * sizeof(float)));
+        __builtin_prefetch((const void *)(rec + v->record_bytes - sizeof(float)));
     }
 }
 #else

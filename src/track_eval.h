@@ -24,7 +24,7 @@ typedef struct kf3ds__track_view {
     uint32_t num_keys;
     uint8_t kind;          /* kf3ds_track_kind */
     uint8_t bits;          /* VIEW_LOOPED, VIEW_EASED */
-    uint8_t stride;        /* floats per record */
+    uint8_t record_bytes;  /* bytes per record (at most 128): the prefetch's step */
     uint8_t index_shift;   /* the frame index's shift, SEG_NO_INDEX: none */
 } kf3ds__track_view;
 
@@ -48,7 +48,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
     v->kind = (uint8_t)kind;
     v->bits = (t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2 ? VIEW_LOOPED : 0;
     v->index_shift = SEG_NO_INDEX;
-    v->stride = (uint8_t)kf3ds__seg_stride(kind, 0);
+    v->record_bytes = (uint8_t)(kf3ds__seg_stride(kind, 0) * sizeof(float));
     if (v->seg) {
         int32_t own;
         memcpy(&header, v->seg - 1, sizeof header);
@@ -60,7 +60,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
             v->seg = NULL;
         } else if (header & SEG_HEADER_EASED) {
             v->bits |= VIEW_EASED;
-            v->stride = (uint8_t)kf3ds__seg_stride(kind, 1);
+            v->record_bytes = (uint8_t)(kf3ds__seg_stride(kind, 1) * sizeof(float));
         }
     }
 }
@@ -152,6 +152,11 @@ static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t
  * hint's test has them already, and the stores to *hint would otherwise make
  * the compiler read and convert them again (docs/architecture.md, "What
  * makes it fast": bench-lights). Always inlined, as view_vector is. */
+static inline const float *view_record(const kf3ds__track_view *v, uint32_t k)
+{
+    return (const float *)(const void *)((const char *)v->seg + (size_t)k * v->record_bytes);
+}
+
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -163,7 +168,7 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
     for (i = 0; i < 2; i++, h++) {
         if (h < n - 1) { /* n >= 2 */
             double f0, f1;
-            rec = v->seg + (size_t)h * v->stride;
+            rec = view_record(v, h);
             f0 = seg_frame(rec, 0);
             f1 = seg_frame(rec, 1);
             if (f0 <= t && t < f1) {
@@ -180,7 +185,7 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
     *count = c;
     if (c == 0 || c >= n)
         return NULL;
-    rec = v->seg + (size_t)(c - 1) * v->stride;
+    rec = view_record(v, c - 1);
     f[0] = seg_frame(rec, 0);
     f[1] = seg_frame(rec, 1);
     return rec;
