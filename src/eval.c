@@ -229,20 +229,19 @@ static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds_
  * order): the values of the whole group, then its squad batch, then the
  * world matrices, parents first, which the order guarantees across and
  * within groups (a node that never moves gets its world with its values).
- * maybe_nan 0: frame is not NaN (see kf3ds_scene_eval). */
+ * maybe_nan 0: frame is not NaN; in_order: the plan's order is the poses'
+ * (both tested once, see kf3ds_scene_eval). */
 static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds__plan *plan,
-                                           double frame, int maybe_nan, unsigned flags,
-                                           kf3ds_pose *poses)
+                                           double frame, int maybe_nan, int in_order,
+                                           unsigned flags, kf3ds_pose *poses)
 {
     const kf3ds__plan_node *r, *ahead, *placing[KF3DS__SQUAD_LANES];
     kf3ds__squad_batch batch;
     uint32_t i, j, end, num;
     unsigned k, n;
-    int in_order;
     num = plan->num_nodes;
-    in_order = plan->in_node_order;
     r = ahead = (const kf3ds__plan_node *)(const void *)plan->records;
-    for (i = 0; i < num && i < KF3DS__SQUAD_LANES; i++)
+    for (i = 0; i < KF3DS__SQUAD_LANES; i++) /* it stops at the end record */
         ahead = plan_next(ahead);
     batch.n = 0;
     for (i = 0; i < num; i = end) {
@@ -254,16 +253,14 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
              * segment records their hints point to one group ahead. */
             if (!in_order && j + 2 * KF3DS__SQUAD_LANES < num)
                 prefetch_pose(&poses[scene->eval_order[j + 2 * KF3DS__SQUAD_LANES]]);
-            if (j + KF3DS__SQUAD_LANES < num) {
-                if (ahead->num_tracks)
-                    prefetch_segments(ahead, &poses[ahead->node]);
-                ahead = plan_next(ahead);
-            }
+            if (ahead->num_tracks)
+                prefetch_segments(ahead, &poses[ahead->node]);
+            ahead = plan_next(ahead);
             eval_values(r, frame, maybe_nan, flags, p, &batch);
-            if (r->local == PLAN_LOCAL_ROOT_T)
-                kf3ds__translation_world(p->position, &p->world);
-            else if (r->local == PLAN_LOCAL_STATIC)
+            if (r->local == PLAN_LOCAL_STATIC)
                 memcpy(&p->world, plan_tail(r), sizeof p->world);
+            else if (r->local == PLAN_LOCAL_ROOT_T)
+                kf3ds__translation_world(p->position, &p->world);
             else
                 placing[n++] = r;
         }
@@ -277,16 +274,25 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
 }
 
 /* A NaN frame holds every track's first key; it is tested here once rather
- * than by each track (docs/architecture.md, "What makes it fast"). */
+ * than by each track, and whether the poses are visited in memory order
+ * once rather than by each node: four copies of the loop (docs/architecture.md,
+ * "What makes it fast"). */
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
 {
     const kf3ds__plan *plan;
     if (!scene || !poses || !(plan = plan_of(scene)))
         return;
-    if (frame != frame)
-        eval_plan(scene, plan, frame, 1, flags, poses);
-    else
-        eval_plan(scene, plan, frame, 0, flags, poses);
+    if (plan->in_node_order) {
+        if (frame != frame)
+            eval_plan(scene, plan, frame, 1, 1, flags, poses);
+        else
+            eval_plan(scene, plan, frame, 0, 1, flags, poses);
+    } else {
+        if (frame != frame)
+            eval_plan(scene, plan, frame, 1, 0, flags, poses);
+        else
+            eval_plan(scene, plan, frame, 0, 0, flags, poses);
+    }
 }
 
 int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *pose,

@@ -169,7 +169,9 @@ void kf3ds__plan_build(kf3ds__ctx *ctx)
     }
     plan = (kf3ds__plan *)kf3ds__arena_alloc(ctx->arena, 1, sizeof *plan);
     record_of = (uint32_t *)kf3ds__arena_alloc_raw(ctx->arena, s->num_nodes, sizeof(uint32_t));
-    records = (unsigned char *)kf3ds__arena_alloc_raw(ctx->arena, bytes, 1); /* 16-aligned */
+    /* 16-aligned; then an end record of no size and no tracks, zeroed, at
+     * which the evaluation's look-ahead stops without a test of its own */
+    records = (unsigned char *)kf3ds__arena_alloc(ctx->arena, bytes + sizeof(kf3ds__plan_node), 1);
     if (!plan || !record_of || !records)
         return;
     for (i = 0; i < s->num_nodes; i++) {

@@ -41,7 +41,8 @@ typedef struct kf3ds__plan_node {
 } kf3ds__plan_node;
 
 typedef struct kf3ds__plan {
-    const unsigned char *records; /* kf3ds__plan_node records, in evaluation order */
+    const unsigned char *records; /* kf3ds__plan_node records, in evaluation order, then
+                                   * an end record: size 0, no tracks */
     const uint32_t *record_of;    /* per node: the offset of its record, in 16s */
     uint32_t num_nodes;
     int in_node_order;            /* evaluation order is the nodes' (and poses') order */
