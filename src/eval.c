@@ -72,17 +72,17 @@ static void place_local(const kf3ds__plan_node *r, kf3ds_pose *p)
  * same outcome for every node of a type (a switch's one indirect jump, taken
  * to a different case per track, mispredicted). */
 static KF3DS__ALWAYS_INLINE void eval_vector_view(const kf3ds__track_view *v, double frame,
-                                                  int maybe_nan, unsigned flags, uint32_t *hint,
+                                                  int maybe_nan, unsigned ease, uint32_t *hint,
                                                   float *out)
 {
-    view_vector(v, frame, maybe_nan, flags, hint, out, 3);
+    view_vector(v, frame, maybe_nan, ease, hint, out, 3);
 }
 
 static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, double frame,
-                                                  int maybe_nan, unsigned flags, uint32_t *hint,
+                                                  int maybe_nan, unsigned ease, uint32_t *hint,
                                                   float *out)
 {
-    view_vector(v, frame, maybe_nan, flags, hint, out, 1);
+    view_vector(v, frame, maybe_nan, ease, hint, out, 1);
 }
 
 #define BIT(k) (1u << (k))
@@ -99,7 +99,7 @@ static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, do
  * omni light three, a spotlight one more (docs/architecture.md, "What makes
  * it fast"). */
 static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double frame,
-                                             int maybe_nan, unsigned flags, kf3ds_pose *p,
+                                             int maybe_nan, unsigned ease, kf3ds_pose *p,
                                              kf3ds__squad_batch *batch)
 {
     const kf3ds__track_view *v = plan_views(r);
@@ -109,28 +109,28 @@ static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double f
     if (!animated)
         return;
     if (animated == OBJECT_TRS) {
-        view_vector(&v[0], frame, maybe_nan, flags, &hint[KF3DS_TRACK_POS], p->position, 3);
-        view_rotation(&v[1], frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
-        view_vector(&v[2], frame, maybe_nan, flags, &hint[KF3DS_TRACK_SCL], p->scale, 3);
+        view_vector(&v[0], frame, maybe_nan, ease, &hint[KF3DS_TRACK_POS], p->position, 3);
+        view_rotation(&v[1], frame, maybe_nan, ease, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
+        view_vector(&v[2], frame, maybe_nan, ease, &hint[KF3DS_TRACK_SCL], p->scale, 3);
         return;
     }
     if (animated & BIT(KF3DS_TRACK_POS))
-        eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_POS], p->position);
+        eval_vector_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_POS], p->position);
     if (animated & (BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))) {
         if (animated & BIT(KF3DS_TRACK_ROT))
-            view_rotation(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROT], p->rotation,
+            view_rotation(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_ROT], p->rotation,
                           batch);
         if (animated & BIT(KF3DS_TRACK_SCL))
-            eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_SCL], p->scale);
+            eval_vector_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_SCL], p->scale);
     }
     if (!(animated & ~OBJECT_TRS))
         return;
     if (animated & BIT(KF3DS_TRACK_FOV))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_FOV], &p->fov);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_FOV], &p->fov);
     if (animated & BIT(KF3DS_TRACK_ROLL))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROLL], &p->roll);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_ROLL], &p->roll);
     if (animated & BIT(KF3DS_TRACK_COL))
-        eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_COL], p->color);
+        eval_vector_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_COL], p->color);
     if (!(animated & (BIT(KF3DS_TRACK_MORPH) | BIT(KF3DS_TRACK_HOT) | BIT(KF3DS_TRACK_FALL) |
                       BIT(KF3DS_TRACK_HIDE))))
         return;
@@ -139,9 +139,9 @@ static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double f
         v++;
     }
     if (animated & BIT(KF3DS_TRACK_HOT))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_HOT], &p->hotspot);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_HOT], &p->hotspot);
     if (animated & BIT(KF3DS_TRACK_FALL))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_FALL], &p->falloff);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_FALL], &p->falloff);
     if (animated & BIT(KF3DS_TRACK_HIDE))
         p->hidden |= (uint8_t)view_hidden(v, frame, &hint[KF3DS_TRACK_HIDE]);
 }
@@ -156,7 +156,7 @@ static void eval_one(const kf3ds__plan_node *r, double frame, unsigned flags, kf
 {
     kf3ds__squad_batch batch;
     batch.n = 0;
-    eval_values(r, frame, 1, flags, p, &batch);
+    eval_values(r, frame, 1, view_ease(flags), p, &batch);
     squad_batch_run(&batch);
     place_local(r, p);
 }
@@ -233,7 +233,7 @@ static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds_
  * (both tested once, see kf3ds_scene_eval). */
 static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds__plan *plan,
                                            double frame, int maybe_nan, int in_order,
-                                           unsigned flags, kf3ds_pose *poses)
+                                           unsigned ease, kf3ds_pose *poses)
 {
     const kf3ds__plan_node *r, *ahead, *placing[KF3DS__SQUAD_LANES];
     kf3ds__squad_batch batch;
@@ -256,7 +256,7 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
             if (ahead->num_tracks)
                 prefetch_segments(ahead, &poses[ahead->node]);
             ahead = plan_next(ahead);
-            eval_values(r, frame, maybe_nan, flags, p, &batch);
+            eval_values(r, frame, maybe_nan, ease, p, &batch);
             if (r->local == PLAN_LOCAL_STATIC)
                 memcpy(&p->world, plan_tail(r), sizeof p->world);
             else if (r->local == PLAN_LOCAL_ROOT_T)
@@ -284,14 +284,14 @@ void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf
         return;
     if (plan->in_node_order) {
         if (frame != frame)
-            eval_plan(scene, plan, frame, 1, 1, flags, poses);
+            eval_plan(scene, plan, frame, 1, 1, view_ease(flags), poses);
         else
-            eval_plan(scene, plan, frame, 0, 1, flags, poses);
+            eval_plan(scene, plan, frame, 0, 1, view_ease(flags), poses);
     } else {
         if (frame != frame)
-            eval_plan(scene, plan, frame, 1, 0, flags, poses);
+            eval_plan(scene, plan, frame, 1, 0, view_ease(flags), poses);
         else
-            eval_plan(scene, plan, frame, 0, 0, flags, poses);
+            eval_plan(scene, plan, frame, 0, 0, view_ease(flags), poses);
     }
 }
 
