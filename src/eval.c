@@ -203,22 +203,27 @@ static inline __attribute__((always_inline)) void prefetch_pose(const kf3ds_pose
     __builtin_prefetch(c + 128, 1);
 }
 
-/* The first three views' records (a branch per view would mispredict on
- * nodes whose number of animated tracks varies): addresses computed for all
- * three, a missing view's falling back to the first one's, and worked out
+/* The records a view's hint points to: its first and last line, worked out
  * as integers, since a stale hint may point anywhere (prefetching any
  * address is harmless). */
+static inline __attribute__((always_inline)) void prefetch_record(const kf3ds__track_view *v,
+                                                                  const kf3ds_pose *p)
+{
+    uintptr_t rec = (uintptr_t)v->seg + (uintptr_t)p->segment_hint_[v->kind] * v->record_bytes;
+    __builtin_prefetch((const void *)rec);
+    __builtin_prefetch((const void *)(rec + v->record_bytes - sizeof(float)));
+}
+
+/* Those of the first three views of a record with tracks. */
 static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds__plan_node *r,
                                                                     const kf3ds_pose *p)
 {
-    const kf3ds__track_view *v0 = plan_views(r);
-    unsigned k, n = r->num_tracks;
-    for (k = 0; k < 3; k++) {
-        const kf3ds__track_view *v = v0 + (k < n ? k : 0);
-        uintptr_t rec = (uintptr_t)v->seg + (uintptr_t)p->segment_hint_[v->kind] * v->record_bytes;
-        __builtin_prefetch((const void *)rec);
-        __builtin_prefetch((const void *)(rec + v->record_bytes - sizeof(float)));
-    }
+    const kf3ds__track_view *v = plan_views(r);
+    prefetch_record(v, p);
+    if (r->num_tracks > 1)
+        prefetch_record(v + 1, p);
+    if (r->num_tracks > 2)
+        prefetch_record(v + 2, p);
 }
 #else
 #define prefetch_pose(p) ((void)(p))
@@ -247,14 +252,15 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
     for (i = 0; i < num; i = end) {
         end = num - i > KF3DS__SQUAD_LANES ? i + KF3DS__SQUAD_LANES : num;
         for (j = i, n = 0; j < end; j++, r = plan_next(r)) {
-            kf3ds_pose *p = &poses[r->node];
+            kf3ds_pose *p = in_order ? &poses[j] : &poses[r->node]; /* node j when in order */
             /* Memory ahead of use: poses two groups ahead (when they are not
              * in memory order, which the hardware would see), then the
              * segment records their hints point to one group ahead. */
             if (!in_order && j + 2 * KF3DS__SQUAD_LANES < num)
                 prefetch_pose(&poses[scene->eval_order[j + 2 * KF3DS__SQUAD_LANES]]);
             if (ahead->num_tracks)
-                prefetch_segments(ahead, &poses[ahead->node]);
+                prefetch_segments(ahead, in_order ? &poses[j + KF3DS__SQUAD_LANES]
+                                                  : &poses[ahead->node]);
             ahead = plan_next(ahead);
             eval_values(r, frame, maybe_nan, ease, p, &batch);
             if (r->local == PLAN_LOCAL_STATIC)
