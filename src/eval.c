@@ -34,18 +34,9 @@ static KF3DS__ALWAYS_INLINE void place(const kf3ds__plan_node *r, kf3ds_pose *p,
     case PLAN_LOCAL_TRS:
         plan_object_rows(p->position, p->rotation, p->scale, l);
         break;
-    default:
+    default: /* PLAN_LOCAL_T, PLAN_LOCAL_ROOT_T */
         if (!parent) {
-            /* a root camera, light or target: T(position) itself, whose
-             * only entries that can be out of range are the position's */
-            static const kf3ds_mat4 identity = { { { 1, 0, 0, 0 }, { 0, 1, 0, 0 },
-                                                   { 0, 0, 1, 0 }, { 0, 0, 0, 1 } } };
-            p->world = identity;
-            p->world.m[0][3] = p->position[0];
-            p->world.m[1][3] = p->position[1];
-            p->world.m[2][3] = p->position[2];
-            if (!kf3ds__in_range(p->position, 3, KF3DS__MAX_WORLD))
-                clamp_rows(&p->world.m[0][0]);
+            kf3ds__translation_world(p->position, &p->world);
             return;
         }
         plan_translation_rows(p->position, l);
@@ -81,17 +72,17 @@ static void place_local(const kf3ds__plan_node *r, kf3ds_pose *p)
  * same outcome for every node of a type (a switch's one indirect jump, taken
  * to a different case per track, mispredicted). */
 static KF3DS__ALWAYS_INLINE void eval_vector_view(const kf3ds__track_view *v, double frame,
-                                                  int maybe_nan, unsigned flags, uint32_t *hint,
+                                                  int maybe_nan, unsigned ease, uint32_t *hint,
                                                   float *out)
 {
-    view_vector(v, frame, maybe_nan, flags, hint, out, 3);
+    view_vector(v, frame, maybe_nan, ease, hint, out, 3);
 }
 
 static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, double frame,
-                                                  int maybe_nan, unsigned flags, uint32_t *hint,
+                                                  int maybe_nan, unsigned ease, uint32_t *hint,
                                                   float *out)
 {
-    view_vector(v, frame, maybe_nan, flags, hint, out, 1);
+    view_vector(v, frame, maybe_nan, ease, hint, out, 1);
 }
 
 #define BIT(k) (1u << (k))
@@ -108,7 +99,7 @@ static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, do
  * omni light three, a spotlight one more (docs/architecture.md, "What makes
  * it fast"). */
 static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double frame,
-                                             int maybe_nan, unsigned flags, kf3ds_pose *p,
+                                             int maybe_nan, unsigned ease, kf3ds_pose *p,
                                              kf3ds__squad_batch *batch)
 {
     const kf3ds__track_view *v = plan_views(r);
@@ -118,28 +109,28 @@ static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double f
     if (!animated)
         return;
     if (animated == OBJECT_TRS) {
-        view_vector(&v[0], frame, maybe_nan, flags, &hint[KF3DS_TRACK_POS], p->position, 3);
-        view_rotation(&v[1], frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
-        view_vector(&v[2], frame, maybe_nan, flags, &hint[KF3DS_TRACK_SCL], p->scale, 3);
+        view_vector(&v[0], frame, maybe_nan, ease, &hint[KF3DS_TRACK_POS], p->position, 3);
+        view_rotation(&v[1], frame, maybe_nan, ease, &hint[KF3DS_TRACK_ROT], p->rotation, batch);
+        view_vector(&v[2], frame, maybe_nan, ease, &hint[KF3DS_TRACK_SCL], p->scale, 3);
         return;
     }
     if (animated & BIT(KF3DS_TRACK_POS))
-        eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_POS], p->position);
+        eval_vector_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_POS], p->position);
     if (animated & (BIT(KF3DS_TRACK_ROT) | BIT(KF3DS_TRACK_SCL))) {
         if (animated & BIT(KF3DS_TRACK_ROT))
-            view_rotation(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROT], p->rotation,
+            view_rotation(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_ROT], p->rotation,
                           batch);
         if (animated & BIT(KF3DS_TRACK_SCL))
-            eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_SCL], p->scale);
+            eval_vector_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_SCL], p->scale);
     }
     if (!(animated & ~OBJECT_TRS))
         return;
     if (animated & BIT(KF3DS_TRACK_FOV))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_FOV], &p->fov);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_FOV], &p->fov);
     if (animated & BIT(KF3DS_TRACK_ROLL))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_ROLL], &p->roll);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_ROLL], &p->roll);
     if (animated & BIT(KF3DS_TRACK_COL))
-        eval_vector_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_COL], p->color);
+        eval_vector_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_COL], p->color);
     if (!(animated & (BIT(KF3DS_TRACK_MORPH) | BIT(KF3DS_TRACK_HOT) | BIT(KF3DS_TRACK_FALL) |
                       BIT(KF3DS_TRACK_HIDE))))
         return;
@@ -148,9 +139,9 @@ static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double f
         v++;
     }
     if (animated & BIT(KF3DS_TRACK_HOT))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_HOT], &p->hotspot);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_HOT], &p->hotspot);
     if (animated & BIT(KF3DS_TRACK_FALL))
-        eval_scalar_view(v++, frame, maybe_nan, flags, &hint[KF3DS_TRACK_FALL], &p->falloff);
+        eval_scalar_view(v++, frame, maybe_nan, ease, &hint[KF3DS_TRACK_FALL], &p->falloff);
     if (animated & BIT(KF3DS_TRACK_HIDE))
         p->hidden |= (uint8_t)view_hidden(v, frame, &hint[KF3DS_TRACK_HIDE]);
 }
@@ -165,7 +156,7 @@ static void eval_one(const kf3ds__plan_node *r, double frame, unsigned flags, kf
 {
     kf3ds__squad_batch batch;
     batch.n = 0;
-    eval_values(r, frame, 1, flags, p, &batch);
+    eval_values(r, frame, 1, view_ease(flags), p, &batch);
     squad_batch_run(&batch);
     place_local(r, p);
 }
@@ -212,23 +203,27 @@ static inline __attribute__((always_inline)) void prefetch_pose(const kf3ds_pose
     __builtin_prefetch(c + 128, 1);
 }
 
-/* The first three views' records (a branch per view would mispredict on
- * nodes whose number of animated tracks varies): addresses computed for all
- * three, a missing view's falling back to the first one's, and worked out
+/* The records a view's hint points to: its first and last line, worked out
  * as integers, since a stale hint may point anywhere (prefetching any
  * address is harmless). */
+static inline __attribute__((always_inline)) void prefetch_record(const kf3ds__track_view *v,
+                                                                  const kf3ds_pose *p)
+{
+    uintptr_t rec = (uintptr_t)v->seg + (uintptr_t)p->segment_hint_[v->kind] * v->record_bytes;
+    __builtin_prefetch((const void *)rec);
+    __builtin_prefetch((const void *)(rec + v->record_bytes - sizeof(float)));
+}
+
+/* Those of the first three views of a record with tracks. */
 static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds__plan_node *r,
                                                                     const kf3ds_pose *p)
 {
-    const kf3ds__track_view *v0 = plan_views(r);
-    unsigned k, n = r->num_tracks;
-    for (k = 0; k < 3; k++) {
-        const kf3ds__track_view *v = v0 + (k < n ? k : 0);
-        uintptr_t rec = (uintptr_t)v->seg +
-                        (uintptr_t)p->segment_hint_[v->kind] * v->stride * sizeof(float);
-        __builtin_prefetch((const void *)rec);
-        __builtin_prefetch((const void *)(rec + (v->stride - 1) * sizeof(float)));
-    }
+    const kf3ds__track_view *v = plan_views(r);
+    prefetch_record(v, p);
+    if (r->num_tracks > 1)
+        prefetch_record(v + 1, p);
+    if (r->num_tracks > 2)
+        prefetch_record(v + 2, p);
 }
 #else
 #define prefetch_pose(p) ((void)(p))
@@ -239,39 +234,39 @@ static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds_
  * order): the values of the whole group, then its squad batch, then the
  * world matrices, parents first, which the order guarantees across and
  * within groups (a node that never moves gets its world with its values).
- * maybe_nan 0: frame is not NaN (see kf3ds_scene_eval). */
+ * maybe_nan 0: frame is not NaN; in_order: the plan's order is the poses'
+ * (both tested once, see kf3ds_scene_eval). */
 static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds__plan *plan,
-                                           double frame, int maybe_nan, unsigned flags,
-                                           kf3ds_pose *poses)
+                                           double frame, int maybe_nan, int in_order,
+                                           unsigned ease, kf3ds_pose *poses)
 {
     const kf3ds__plan_node *r, *ahead, *placing[KF3DS__SQUAD_LANES];
     kf3ds__squad_batch batch;
     uint32_t i, j, end, num;
     unsigned k, n;
-    int in_order;
     num = plan->num_nodes;
-    in_order = plan->in_node_order;
     r = ahead = (const kf3ds__plan_node *)(const void *)plan->records;
-    for (i = 0; i < num && i < KF3DS__SQUAD_LANES; i++)
+    for (i = 0; i < KF3DS__SQUAD_LANES; i++) /* it stops at the end record */
         ahead = plan_next(ahead);
     batch.n = 0;
     for (i = 0; i < num; i = end) {
         end = num - i > KF3DS__SQUAD_LANES ? i + KF3DS__SQUAD_LANES : num;
         for (j = i, n = 0; j < end; j++, r = plan_next(r)) {
-            kf3ds_pose *p = &poses[r->node];
+            kf3ds_pose *p = in_order ? &poses[j] : &poses[r->node]; /* node j when in order */
             /* Memory ahead of use: poses two groups ahead (when they are not
              * in memory order, which the hardware would see), then the
              * segment records their hints point to one group ahead. */
             if (!in_order && j + 2 * KF3DS__SQUAD_LANES < num)
                 prefetch_pose(&poses[scene->eval_order[j + 2 * KF3DS__SQUAD_LANES]]);
-            if (j + KF3DS__SQUAD_LANES < num) {
-                if (ahead->num_tracks)
-                    prefetch_segments(ahead, &poses[ahead->node]);
-                ahead = plan_next(ahead);
-            }
-            eval_values(r, frame, maybe_nan, flags, p, &batch);
+            if (ahead->num_tracks)
+                prefetch_segments(ahead, in_order ? &poses[j + KF3DS__SQUAD_LANES]
+                                                  : &poses[ahead->node]);
+            ahead = plan_next(ahead);
+            eval_values(r, frame, maybe_nan, ease, p, &batch);
             if (r->local == PLAN_LOCAL_STATIC)
                 memcpy(&p->world, plan_tail(r), sizeof p->world);
+            else if (r->local == PLAN_LOCAL_ROOT_T)
+                kf3ds__translation_world(p->position, &p->world);
             else
                 placing[n++] = r;
         }
@@ -285,16 +280,25 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
 }
 
 /* A NaN frame holds every track's first key; it is tested here once rather
- * than by each track (docs/architecture.md, "What makes it fast"). */
+ * than by each track, and whether the poses are visited in memory order
+ * once rather than by each node: four copies of the loop (docs/architecture.md,
+ * "What makes it fast"). */
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
 {
     const kf3ds__plan *plan;
     if (!scene || !poses || !(plan = plan_of(scene)))
         return;
-    if (frame != frame)
-        eval_plan(scene, plan, frame, 1, flags, poses);
-    else
-        eval_plan(scene, plan, frame, 0, flags, poses);
+    if (plan->in_node_order) {
+        if (frame != frame)
+            eval_plan(scene, plan, frame, 1, 1, view_ease(flags), poses);
+        else
+            eval_plan(scene, plan, frame, 0, 1, view_ease(flags), poses);
+    } else {
+        if (frame != frame)
+            eval_plan(scene, plan, frame, 1, 0, view_ease(flags), poses);
+        else
+            eval_plan(scene, plan, frame, 0, 0, view_ease(flags), poses);
+    }
 }
 
 int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *pose,

@@ -82,7 +82,9 @@ static uint8_t local_kind(const kf3ds_node *n, unsigned animated, uint8_t parent
     fixed = n->type == KF3DS_NODE_OBJECT ? !(animated & PLACING)
                                          : !(animated & BIT(KF3DS_TRACK_POS));
     if (!fixed)
-        return n->type == KF3DS_NODE_OBJECT ? PLAN_LOCAL_TRS : PLAN_LOCAL_T;
+        return n->type == KF3DS_NODE_OBJECT ? PLAN_LOCAL_TRS
+               : n->parent == KF3DS_NONE    ? PLAN_LOCAL_ROOT_T
+                                            : PLAN_LOCAL_T;
     return parent_local == PLAN_LOCAL_STATIC ? PLAN_LOCAL_STATIC : PLAN_LOCAL_FIXED;
 }
 
@@ -167,7 +169,9 @@ void kf3ds__plan_build(kf3ds__ctx *ctx)
     }
     plan = (kf3ds__plan *)kf3ds__arena_alloc(ctx->arena, 1, sizeof *plan);
     record_of = (uint32_t *)kf3ds__arena_alloc_raw(ctx->arena, s->num_nodes, sizeof(uint32_t));
-    records = (unsigned char *)kf3ds__arena_alloc_raw(ctx->arena, bytes, 1); /* 16-aligned */
+    /* 16-aligned; then an end record of no size and no tracks, zeroed, at
+     * which the evaluation's look-ahead stops without a test of its own */
+    records = (unsigned char *)kf3ds__arena_alloc(ctx->arena, bytes + sizeof(kf3ds__plan_node), 1);
     if (!plan || !record_of || !records)
         return;
     for (i = 0; i < s->num_nodes; i++) {

@@ -17,6 +17,8 @@
 enum {
     PLAN_LOCAL_TRS,   /* parent · T(position)·R(rotation)·S(scale) (objects), some animated */
     PLAN_LOCAL_T,     /* parent · T(position) (cameras, lights, targets), position animated */
+    PLAN_LOCAL_ROOT_T, /* T(position) for such a node without a parent: placed with its values,
+                        * not after its group (docs/architecture.md, "What makes it fast") */
     PLAN_LOCAL_FIXED, /* parent · L, nothing of L animated: the record holds L's top rows */
     PLAN_LOCAL_STATIC /* nothing of it or of its ancestors' placement animated, or an
                        * ambient node (the identity): the record holds the world matrix */
@@ -39,7 +41,8 @@ typedef struct kf3ds__plan_node {
 } kf3ds__plan_node;
 
 typedef struct kf3ds__plan {
-    const unsigned char *records; /* kf3ds__plan_node records, in evaluation order */
+    const unsigned char *records; /* kf3ds__plan_node records, in evaluation order, then
+                                   * an end record: size 0, no tracks */
     const uint32_t *record_of;    /* per node: the offset of its record, in 16s */
     uint32_t num_nodes;
     int in_node_order;            /* evaluation order is the nodes' (and poses') order */

@@ -36,7 +36,7 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
     kf3ds__view_of(track, kind, &v);
     switch (kind) {
     case KF3DS_TRACK_ROT:
-        view_rotation(&v, frame, 1, flags, &hint, out, NULL);
+        view_rotation(&v, frame, 1, view_ease(flags), &hint, out, NULL);
         return 4;
     case KF3DS_TRACK_HIDE:
         out[0] = view_hidden(&v, frame, &hint) ? 1.0f : 0.0f;
@@ -45,7 +45,7 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
         out[0] = (float)view_morph_key(&v, frame, &hint);
         return 1;
     default:
-        view_vector(&v, frame, 1, flags, &hint, out, dims_of(kind));
+        view_vector(&v, frame, 1, view_ease(flags), &hint, out, dims_of(kind));
         return dims_of(kind);
     }
 }

@@ -24,12 +24,13 @@ typedef struct kf3ds__track_view {
     uint32_t num_keys;
     uint8_t kind;          /* kf3ds_track_kind */
     uint8_t bits;          /* VIEW_LOOPED, VIEW_EASED */
-    uint8_t stride;        /* floats per record */
+    uint8_t record_bytes;  /* bytes per record (at most 128): the prefetch's step */
     uint8_t index_shift;   /* the frame index's shift, SEG_NO_INDEX: none */
 } kf3ds__track_view;
 
 #define VIEW_LOOPED 1 /* the loop bits ask for time to wrap */
 #define VIEW_EASED 2  /* the records carry ease constants */
+#define VIEW_HELD 4   /* no records (seg NULL): the keys are held */
 
 /* The view of a track set up by the loader (t->frames_ set, keys), evaluated as
  * `kind`. Records of another layout (a rotation track evaluated as a
@@ -48,7 +49,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
     v->kind = (uint8_t)kind;
     v->bits = (t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2 ? VIEW_LOOPED : 0;
     v->index_shift = SEG_NO_INDEX;
-    v->stride = (uint8_t)kf3ds__seg_stride(kind, 0);
+    v->record_bytes = (uint8_t)(kf3ds__seg_stride(kind, 0) * sizeof(float));
     if (v->seg) {
         int32_t own;
         memcpy(&header, v->seg - 1, sizeof header);
@@ -60,9 +61,11 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
             v->seg = NULL;
         } else if (header & SEG_HEADER_EASED) {
             v->bits |= VIEW_EASED;
-            v->stride = (uint8_t)kf3ds__seg_stride(kind, 1);
+            v->record_bytes = (uint8_t)(kf3ds__seg_stride(kind, 1) * sizeof(float));
         }
     }
+    if (!v->seg)
+        v->bits |= VIEW_HELD;
 }
 
 /* ---- where time falls ----------------------------------------------------- */
@@ -146,6 +149,30 @@ static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t
     return count;
 }
 
+static inline const float *view_record(const kf3ds__track_view *v, uint32_t k)
+{
+    return (const float *)(const void *)((const char *)v->seg + (size_t)k * v->record_bytes);
+}
+
+/* Segment h's record when t is in it (h checked: hints are untrusted), with
+ * its frames in f[]; else NULL. */
+static inline const float *segment_at(const kf3ds__track_view *v, uint32_t h, double t,
+                                      double f[2])
+{
+    const float *rec;
+    double f0, f1;
+    if (!(h < v->num_keys - 1)) /* num_keys >= 2 */
+        return NULL;
+    rec = view_record(v, h);
+    f0 = seg_frame(rec, 0);
+    f1 = seg_frame(rec, 1);
+    if (!(f0 <= t && t < f1))
+        return NULL;
+    f[0] = f0;
+    f[1] = f1;
+    return rec;
+}
+
 /* The same for a track with records: the record of the segment t is in, or
  * NULL when t is before the first key or at or after the last (*count then
  * says which: 0, or num_keys). With a record, f[] gets its two frames: the
@@ -158,32 +185,48 @@ __attribute__((always_inline))
 static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
                                         uint32_t *count, double f[2])
 {
-    uint32_t n = v->num_keys, h = *hint, i, c;
+    uint32_t h = *hint, c;
     const float *rec;
-    for (i = 0; i < 2; i++, h++) {
-        if (h < n - 1) { /* n >= 2 */
-            double f0, f1;
-            rec = v->seg + (size_t)h * v->stride;
-            f0 = seg_frame(rec, 0);
-            f1 = seg_frame(rec, 1);
-            if (f0 <= t && t < f1) {
-                f[0] = f0;
-                f[1] = f1;
-                *hint = h;
-                *count = h + 1;
-                return rec;
-            }
-        }
+    if ((rec = segment_at(v, h, t, f))) { /* the hint stays */
+        *count = h + 1;
+        return rec;
+    }
+    if ((rec = segment_at(v, h + 1, t, f))) {
+        *hint = h + 1;
+        *count = h + 2;
+        return rec;
     }
     c = view_search(v, t);
     *hint = c ? c - 1 : 0;
     *count = c;
-    if (c == 0 || c >= n)
+    if (c == 0 || c >= v->num_keys)
         return NULL;
-    rec = v->seg + (size_t)(c - 1) * v->stride;
+    rec = view_record(v, c - 1);
     f[0] = seg_frame(rec, 0);
     f[1] = seg_frame(rec, 1);
     return rec;
+}
+
+/* The record of the segment `frame` is in, its time mapped as view_time
+ * maps it (into *t), or NULL with *count the keys at or before it. A view
+ * that neither loops nor holds its keys, nearly every one, takes one test
+ * (docs/architecture.md, "What makes it fast": bench-lights). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const float *view_find(const kf3ds__track_view *v, double frame, int maybe_nan,
+                                     uint32_t *hint, double *t, uint32_t *count, double f[2])
+{
+    if (v->bits & (VIEW_LOOPED | VIEW_HELD)) {
+        *t = view_time(v, frame, maybe_nan);
+        if (v->bits & VIEW_HELD) {
+            *count = view_count(v, *t, hint);
+            return NULL;
+        }
+    } else {
+        *t = maybe_nan && frame != frame ? (double)v->first : frame;
+    }
+    return view_segment(v, *t, hint, count, f);
 }
 
 /* ---- interpolation -------------------------------------------------------- */
@@ -201,15 +244,24 @@ static inline float ease_apply(float u, const float *rec, const float *block)
     return u < rec[2] ? in : u >= rec[3] ? out : mid;
 }
 
+/* What the view_ functions take for the flags of kf3ds_track_eval and
+ * kf3ds_scene_eval: the view bit that asks for ease, or 0 when the flags say
+ * to ignore it, so that a track tests one bit (docs/architecture.md, "What
+ * makes it fast"). */
+static inline unsigned view_ease(unsigned flags)
+{
+    return flags & KF3DS_EVAL_NO_EASE ? 0u : VIEW_EASED;
+}
+
 /* The segment parameter of t in record rec, whose frames are f[], eased
- * unless flags say not; ease_at is where the record's ease block starts
+ * when ease (view_ease) and the view ask for it; ease_at is where the record's ease block starts
  * (SEG_EASE_VECTOR, _SCALAR or _ROTATION: each caller knows which, so it is
  * not worked out from the view's kind per track). */
 static inline float view_u(const kf3ds__track_view *v, const float *rec, const double f[2],
-                           double t, unsigned flags, int ease_at)
+                           double t, unsigned ease, int ease_at)
 {
     float u = (float)((t - f[0]) / (f[1] - f[0]));
-    if ((v->bits & VIEW_EASED) && !(flags & KF3DS_EVAL_NO_EASE))
+    if (v->bits & ease)
         u = ease_apply(u, rec, rec + ease_at);
     return u;
 }
@@ -340,23 +392,20 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 __attribute__((always_inline))
 #endif
 static inline void view_vector(const kf3ds__track_view *v, double frame, int maybe_nan,
-                               unsigned flags, uint32_t *hint, float *out, int dims)
+                               unsigned ease, uint32_t *hint, float *out, int dims)
 {
-    double t = view_time(v, frame, maybe_nan), f[2];
+    double t, f[2];
     uint32_t count;
     const float *rec;
     float u;
     int d;
-    if (!v->seg || !(rec = view_segment(v, t, hint, &count, f))) {
-        const kf3ds_key *k;
-        if (!v->seg)
-            count = view_count(v, t, hint);
-        k = &v->keys[count ? count - 1 : 0];
+    if (!(rec = view_find(v, frame, maybe_nan, hint, &t, &count, f))) {
+        const kf3ds_key *k = &v->keys[count ? count - 1 : 0];
         for (d = 0; d < dims; d++)
             out[d] = k->value[d];
         return;
     }
-    u = view_u(v, rec, f, t, flags, dims == 1 ? SEG_EASE_SCALAR : SEG_EASE_VECTOR);
+    u = view_u(v, rec, f, t, ease, dims == 1 ? SEG_EASE_SCALAR : SEG_EASE_VECTOR);
     if (dims == 1) { /* the scalar layout, the operations of the loop below */
         out[0] = ((rec[7] * u + rec[6]) * u + rec[5]) * u + rec[4];
         return;
@@ -387,20 +436,18 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, int may
 /* ROT: the squad goes to the batch when there is one (out is written when
  * it runs), else it is evaluated here. */
 static inline void view_rotation(const kf3ds__track_view *v, double frame, int maybe_nan,
-                                 unsigned flags, uint32_t *hint, float out[4],
+                                 unsigned ease, uint32_t *hint, float out[4],
                                  kf3ds__squad_batch *batch)
 {
-    double t = view_time(v, frame, maybe_nan), f[2];
+    double t, f[2];
     uint32_t count;
     const float *rec;
     float u;
-    if (!v->seg || !(rec = view_segment(v, t, hint, &count, f))) {
-        if (!v->seg)
-            count = view_count(v, t, hint);
+    if (!(rec = view_find(v, frame, maybe_nan, hint, &t, &count, f))) {
         memcpy(out, v->keys[count ? count - 1 : 0].quat, 4 * sizeof(float));
         return;
     }
-    u = view_u(v, rec, f, t, flags, SEG_EASE_ROTATION);
+    u = view_u(v, rec, f, t, ease, SEG_EASE_ROTATION);
     if (rec[24] != 0.0f) {
         /* A half turn or more: turn the whole increment linearly
          * (docs/evaluation.md, "Rotation tracks"). */

@@ -140,4 +140,28 @@ static inline void kf3ds__world_rows(const kf3ds_mat4 *parent, const float l[3][
         clamp_rows(&world->m[0][0]);
 }
 
+/* world = T(pos) kept within range, for a camera, light or target without a
+ * parent: only the position's entries can be out of range, and they are
+ * tested as integers, as multiply_rows tests its rows (a magnitude's bit
+ * pattern is above the limit's exactly when it is out of range or a NaN).
+ * Most of a lights scene's placement (docs/architecture.md, "What makes it
+ * fast": bench-lights). */
+static inline void kf3ds__translation_world(const float pos[3], kf3ds_mat4 *world)
+{
+    static const kf3ds_mat4 identity = { { { 1, 0, 0, 0 }, { 0, 1, 0, 0 },
+                                           { 0, 0, 1, 0 }, { 0, 0, 0, 1 } } };
+    const float limf = KF3DS__MAX_WORLD;
+    uint32_t x, y, z, lim;
+    memcpy(&x, &pos[0], sizeof x);
+    memcpy(&y, &pos[1], sizeof y);
+    memcpy(&z, &pos[2], sizeof z);
+    memcpy(&lim, &limf, sizeof lim);
+    *world = identity;
+    world->m[0][3] = pos[0];
+    world->m[1][3] = pos[1];
+    world->m[2][3] = pos[2];
+    if (((x & 0x7FFFFFFFu) > lim) | ((y & 0x7FFFFFFFu) > lim) | ((z & 0x7FFFFFFFu) > lim))
+        clamp_rows(&world->m[0][0]);
+}
+
 #endif
