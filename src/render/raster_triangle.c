@@ -37,6 +37,28 @@ static inline int32_t to_fix(float v)
     return (int32_t)f;
 }
 
+/* The weights of the triangle's values (1/d and, unless flat, the colour)
+ * on the edge functions, and their steps per pixel to the right (a0..a2). */
+static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c,
+                         int64_t area, int64_t a0, int64_t a1, int64_t a2, int flat,
+                         float kw[3], float kc[3][3], float *dw, int32_t dc[3])
+{
+    float inv = 1.0f / (float)area;
+    kw[0] = a->w * inv;
+    kw[1] = b->w * inv;
+    kw[2] = c->w * inv;
+    *dw = kw[0] * (float)a0 + kw[1] * (float)a1 + kw[2] * (float)a2;
+    if (!flat) {
+        int k;
+        for (k = 0; k < 3; k++) {
+            kc[k][0] = a->c[k] * inv;
+            kc[k][1] = b->c[k] * inv;
+            kc[k][2] = c->c[k] * inv;
+            dc[k] = to_fix(kc[k][0] * (float)a0 + kc[k][1] * (float)a1 + kc[k][2] * (float)a2);
+        }
+    }
+}
+
 /* cull > 0 drops clockwise-on-screen triangles (back faces), cull < 0 drops
  * counter-clockwise ones. Returns 1 when a pixel centre was covered. */
 static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *b,
@@ -45,8 +67,8 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     const int W = fb->width, H = fb->height;
     int64_t area, e0r, e1r, e2r, a0, a1, a2, b0, b1, b2;
     int px0, px1, py0, py1, y, covered = 0, wide;
-    float inv, kw[3], kc[3][3], dw, dcf[3];
-    int32_t dc[3];
+    float kw[3] = { 0, 0, 0 }, kc[3][3] = { { 0 } }, dw = 0.0f;
+    int32_t dc[3] = { 0, 0, 0 };
     float *zbuf = fb->depth;
     uint32_t *cbuf = fb->color;
     kf3ds__edges E;
@@ -72,21 +94,6 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     b0 = E.b0, b1 = E.b1, b2 = E.b2;
     px0 = E.px0, px1 = E.px1, py0 = E.py0, py1 = E.py1;
 
-    inv = 1.0f / (float)area;
-    kw[0] = a->w * inv;
-    kw[1] = b->w * inv;
-    kw[2] = c->w * inv;
-    dw = kw[0] * (float)a0 + kw[1] * (float)a1 + kw[2] * (float)a2;
-    if (!flat) {
-        int k;
-        for (k = 0; k < 3; k++) {
-            kc[k][0] = a->c[k] * inv;
-            kc[k][1] = b->c[k] * inv;
-            kc[k][2] = c->c[k] * inv;
-            dcf[k] = kc[k][0] * (float)a0 + kc[k][1] * (float)a1 + kc[k][2] * (float)a2;
-            dc[k] = to_fix(dcf[k]);
-        }
-    }
     /* Narrow triangles walk each row testing the edges; wide ones find the
      * row's span exactly first. */
     wide = px1 - px0 >= 12;
@@ -118,6 +125,10 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
             }
             if (x > px1)
                 continue;
+            /* Many small triangles of a dense mesh cover no pixel centre:
+             * the stepped values are set up once a row has pixels. */
+            if (!covered)
+                setup_values(a, b, c, area, a0, a1, a2, flat, kw, kc, &dw, dc);
             covered = 1;
             crow = cbuf + (size_t)y * (size_t)W;
             zrow = zbuf + (size_t)y * (size_t)W;
@@ -156,6 +167,10 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
             }
             continue;
         }
+        /* Many small triangles of a dense mesh cover no pixel centre:
+         * the stepped values are set up once a row has pixels. */
+        if (!covered)
+            setup_values(a, b, c, area, a0, a1, a2, flat, kw, kc, &dw, dc);
         covered = 1;
         crow = cbuf + (size_t)y * (size_t)W;
         zrow = zbuf + (size_t)y * (size_t)W;
@@ -190,6 +205,50 @@ static inline void unpack(uint32_t c, float out[3])
     out[2] = (float)(c & 0xFF) + 0.5f;
 }
 
+/* A triangle the clipper cuts (kf3ds__triangle): kept apart so that the
+ * common unclipped triangle does not pay for its stack of polygon buffers. */
+static int triangle_clipped(kf3ds_framebuffer *fb, const kf3ds__projection *p,
+                            const kf3ds__vertex *const vs[3], uint32_t all,
+                            const uint32_t color[3], int flat, int cull)
+{
+    /* Facing from the view-space plane: front when the eye (the origin)
+     * sees the vertices counter-clockwise, i.e. n·v0 < 0 with z = −d. */
+    kf3ds__clip_vertex bufa[KF3DS__CLIP_MAX], bufb[KF3DS__CLIP_MAX], *in = bufa;
+    fill_vertex fv[KF3DS__CLIP_MAX];
+    int n, k, covered = 0;
+    if (cull) {
+        const kf3ds__vertex *v0 = vs[0], *v1 = vs[1], *v2 = vs[2];
+        float ux = v1->x - v0->x, uy = v1->y - v0->y, uz = v0->d - v1->d;
+        float wx = v2->x - v0->x, wy = v2->y - v0->y, wz = v0->d - v2->d;
+        float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+        float s = nx * v0->x + ny * v0->y - nz * v0->d;
+        if (!(s == s) || s == 0.0f)
+            return 0;
+        if ((s < 0.0f) != (cull > 0))
+            return 0;
+    }
+    for (k = 0; k < 3; k++) {
+        in[k].x = vs[k]->x;
+        in[k].y = vs[k]->y;
+        in[k].d = vs[k]->d;
+        unpack(color[k], in[k].a);
+        in[k].src = k;
+    }
+    n = kf3ds__clip(p, all, bufa, bufb, 3, 3, &in);
+    if (n < 3)
+        return 0;
+    for (k = 0; k < n; k++) {
+        const kf3ds__clip_vertex *c = &in[k];
+        kf3ds__clip_screen(p, vs, c, &fv[k].X, &fv[k].Y, &fv[k].w);
+        fv[k].c[0] = c->a[0];
+        fv[k].c[1] = c->a[1];
+        fv[k].c[2] = c->a[2];
+    }
+    for (k = 1; k + 1 < n; k++)
+        covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], 0, flat, color[0] | 0xFF000000u);
+    return covered;
+}
+
 int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
                const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull)
 {
@@ -205,56 +264,16 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     vs[0] = v0;
     vs[1] = v1;
     vs[2] = v2;
-    if (!(all & OC_CLIP)) {
-        for (k = 0; k < 3; k++) {
-            f[k].X = vs[k]->X;
-            f[k].Y = vs[k]->Y;
-            f[k].w = vs[k]->w;
-            if (!flat)
-                unpack(color[k], f[k].c);
-        }
-        return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
+    if (all & OC_CLIP)
+        return triangle_clipped(fb, p, vs, all, color, flat, cull);
+    for (k = 0; k < 3; k++) {
+        f[k].X = vs[k]->X;
+        f[k].Y = vs[k]->Y;
+        f[k].w = vs[k]->w;
+        if (!flat)
+            unpack(color[k], f[k].c);
     }
-    {
-        /* Facing from the view-space plane: front when the eye (the origin)
-         * sees the vertices counter-clockwise, i.e. n·v0 < 0 with z = −d. */
-        kf3ds__clip_vertex bufa[KF3DS__CLIP_MAX], bufb[KF3DS__CLIP_MAX], *in = bufa;
-        int n, covered = 0;
-        if (cull) {
-            float ux = v1->x - v0->x, uy = v1->y - v0->y, uz = v0->d - v1->d;
-            float wx = v2->x - v0->x, wy = v2->y - v0->y, wz = v0->d - v2->d;
-            float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-            float s = nx * v0->x + ny * v0->y - nz * v0->d;
-            if (!(s == s) || s == 0.0f)
-                return 0;
-            if ((s < 0.0f) != (cull > 0))
-                return 0;
-        }
-        for (k = 0; k < 3; k++) {
-            in[k].x = vs[k]->x;
-            in[k].y = vs[k]->y;
-            in[k].d = vs[k]->d;
-            unpack(color[k], in[k].a);
-            in[k].src = k;
-        }
-        n = kf3ds__clip(p, all, bufa, bufb, 3, 3, &in);
-        if (n < 3)
-            return 0;
-        {
-            fill_vertex fv[KF3DS__CLIP_MAX];
-            for (k = 0; k < n; k++) {
-                const kf3ds__clip_vertex *c = &in[k];
-                kf3ds__clip_screen(p, vs, c, &fv[k].X, &fv[k].Y, &fv[k].w);
-                fv[k].c[0] = c->a[0];
-                fv[k].c[1] = c->a[1];
-                fv[k].c[2] = c->a[2];
-            }
-            for (k = 1; k + 1 < n; k++)
-                covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], 0, flat,
-                                color[0] | 0xFF000000u);
-        }
-        return covered;
-    }
+    return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
 }
 
 int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view,
