@@ -13,6 +13,9 @@
  *    never extrapolate. The depth test compares w·zbuf > 1 (no division); a
  *    passing pixel stores d = 1/w. */
 #include "raster_edges.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct fill_vertex {
     int32_t X, Y;
@@ -39,24 +42,54 @@ static inline int32_t to_fix(float v)
 
 /* The weights of the triangle's values (1/d and, unless flat, the colour)
  * on the edge functions, and their steps per pixel to the right (a0..a2). */
+/* K[j] holds corner j's weights: lane 0 for 1/d, lanes 1..3 (unless flat)
+ * for the colour channels. */
 static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c,
                          int64_t area, int64_t a0, int64_t a1, int64_t a2, int flat,
-                         float kw[3], float kc[3][3], float *dw, int32_t dc[3])
+                         float K[3][4], float *dw, int32_t dc[3])
 {
     float inv = 1.0f / (float)area;
-    kw[0] = a->w * inv;
-    kw[1] = b->w * inv;
-    kw[2] = c->w * inv;
-    *dw = kw[0] * (float)a0 + kw[1] * (float)a1 + kw[2] * (float)a2;
+    K[0][0] = a->w * inv;
+    K[1][0] = b->w * inv;
+    K[2][0] = c->w * inv;
+    *dw = K[0][0] * (float)a0 + K[1][0] * (float)a1 + K[2][0] * (float)a2;
     if (!flat) {
         int k;
         for (k = 0; k < 3; k++) {
-            kc[k][0] = a->c[k] * inv;
-            kc[k][1] = b->c[k] * inv;
-            kc[k][2] = c->c[k] * inv;
-            dc[k] = to_fix(kc[k][0] * (float)a0 + kc[k][1] * (float)a1 + kc[k][2] * (float)a2);
+            K[0][k + 1] = a->c[k] * inv;
+            K[1][k + 1] = b->c[k] * inv;
+            K[2][k + 1] = c->c[k] * inv;
+            dc[k] = to_fix(K[0][k + 1] * (float)a0 + K[1][k + 1] * (float)a1 +
+                           K[2][k + 1] * (float)a2);
         }
     }
+}
+
+/* A row's 1/d (returned) and colour in fixed point (rgb) at its first pixel,
+ * from the exact edge functions f0..f2 there. The four values are the same
+ * sums of products, so with SSE2 they are computed in one vector, in the
+ * same order (the same bits) as the scalar code: tall thin triangles pay
+ * this for every few pixels (docs/architecture.md, 'Rendering benchmark'). */
+static inline float row_start(const float K[3][4], float f0, float f1, float f2,
+                              int32_t rgb[4])
+{
+#if defined(__SSE2__)
+    __m128 q = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_set1_ps(f0)),
+                                     _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_set1_ps(f1))),
+                          _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_set1_ps(f2)));
+    /* to_fix on every lane: max_ps(f, lo) is f > lo ? f : lo (NaN gives lo),
+     * min_ps(hi, f) is hi < f ? hi : f */
+    __m128 f = _mm_mul_ps(q, _mm_set1_ps(65536.0f));
+    f = _mm_max_ps(f, _mm_set1_ps(-16777216.0f));
+    f = _mm_min_ps(_mm_set1_ps(16777216.0f), f);
+    _mm_storeu_si128((__m128i *)(void *)rgb, _mm_cvttps_epi32(f));
+    return _mm_cvtss_f32(q);
+#else
+    int l;
+    for (l = 1; l < 4; l++)
+        rgb[l] = to_fix(K[0][l] * f0 + K[1][l] * f1 + K[2][l] * f2);
+    return K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
+#endif
 }
 
 /* cull > 0 drops clockwise-on-screen triangles (back faces), cull < 0 drops
@@ -67,7 +100,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     const int W = fb->width, H = fb->height;
     int64_t area, e0r, e1r, e2r, a0, a1, a2, b0, b1, b2;
     int px0, px1, py0, py1, y, covered = 0, wide;
-    float kw[3] = { 0, 0, 0 }, kc[3][3] = { { 0 } }, dw = 0.0f;
+    float K[3][4] = { { 0 } }, dw = 0.0f;
     int32_t dc[3] = { 0, 0, 0 };
     float *zbuf = fb->depth;
     uint32_t *cbuf = fb->color;
@@ -128,15 +161,15 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
             /* Many small triangles of a dense mesh cover no pixel centre:
              * the stepped values are set up once a row has pixels. */
             if (!covered)
-                setup_values(a, b, c, area, a0, a1, a2, flat, kw, kc, &dw, dc);
+                setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
             covered = 1;
             crow = cbuf + (size_t)y * (size_t)W;
             zrow = zbuf + (size_t)y * (size_t)W;
             f0 = (float)e0;
             f1 = (float)e1;
             f2 = (float)e2;
-            w = kw[0] * f0 + kw[1] * f1 + kw[2] * f2;
             if (flat) {
+                w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
                 do {
                     if (w * zrow[x] > 1.0f) {
                         zrow[x] = 1.0f / w;
@@ -148,9 +181,9 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
                     e2 += a2;
                 } while (++x <= px1 && (e0 | e1 | e2) >= 0);
             } else {
-                int32_t r = to_fix(kc[0][0] * f0 + kc[0][1] * f1 + kc[0][2] * f2);
-                int32_t g = to_fix(kc[1][0] * f0 + kc[1][1] * f1 + kc[1][2] * f2);
-                int32_t bl = to_fix(kc[2][0] * f0 + kc[2][1] * f1 + kc[2][2] * f2);
+                int32_t q[4], r, g, bl;
+                w = row_start((const float(*)[4])K, f0, f1, f2, q);
+                r = q[1], g = q[2], bl = q[3];
                 do {
                     if (w * zrow[x] > 1.0f) {
                         zrow[x] = 1.0f / w;
@@ -170,24 +203,24 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         /* Many small triangles of a dense mesh cover no pixel centre:
          * the stepped values are set up once a row has pixels. */
         if (!covered)
-            setup_values(a, b, c, area, a0, a1, a2, flat, kw, kc, &dw, dc);
+            setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
         covered = 1;
         crow = cbuf + (size_t)y * (size_t)W;
         zrow = zbuf + (size_t)y * (size_t)W;
         f0 = (float)e0;
         f1 = (float)e1;
         f2 = (float)e2;
-        w = kw[0] * f0 + kw[1] * f1 + kw[2] * f2;
         if (flat) {
+            w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
             for (; x <= xe; x++, w += dw)
                 if (w * zrow[x] > 1.0f) {
                     zrow[x] = 1.0f / w;
                     crow[x] = flat_color;
                 }
         } else {
-            int32_t r = to_fix(kc[0][0] * f0 + kc[0][1] * f1 + kc[0][2] * f2);
-            int32_t g = to_fix(kc[1][0] * f0 + kc[1][1] * f1 + kc[1][2] * f2);
-            int32_t bl = to_fix(kc[2][0] * f0 + kc[2][1] * f1 + kc[2][2] * f2);
+            int32_t q[4], r, g, bl;
+            w = row_start((const float(*)[4])K, f0, f1, f2, q);
+            r = q[1], g = q[2], bl = q[3];
             for (; x <= xe; x++, w += dw, r += dc[0], g += dc[1], bl += dc[2])
                 if (w * zrow[x] > 1.0f) {
                     zrow[x] = 1.0f / w;
