@@ -19,8 +19,8 @@
 
 typedef struct fill_vertex {
     int32_t X, Y;
-    float w;
-    float c[3];              /* colour channels 0..255, +0.5 so truncation rounds */
+    float v[4];              /* 1/d, then the colour channels 0..255, +0.5 so that
+                              * truncation rounds (setup_values takes all four at once) */
 } fill_vertex;
 
 /* Colours step in 16.16 fixed point: the row's first value is exact and
@@ -44,25 +44,49 @@ static inline int32_t to_fix(float v)
  * on the edge functions, and their steps per pixel to the right (a0..a2). */
 /* K[j] holds corner j's weights: lane 0 for 1/d, lanes 1..3 (unless flat)
  * for the colour channels. */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* inlined, it costs fill's row loops registers */
+#endif
 static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c,
                          int64_t area, int64_t a0, int64_t a1, int64_t a2, int flat,
                          float K[3][4], float *dw, int32_t dc[3])
 {
     float inv = 1.0f / (float)area;
-    K[0][0] = a->w * inv;
-    K[1][0] = b->w * inv;
-    K[2][0] = c->w * inv;
-    *dw = K[0][0] * (float)a0 + K[1][0] * (float)a1 + K[2][0] * (float)a2;
     if (!flat) {
+#if defined(__SSE2__)
+        /* the scalar code below, lane by lane in the same order */
+        const __m128 vi = _mm_set1_ps(inv);
+        __m128 k0 = _mm_mul_ps(_mm_loadu_ps(a->v), vi), k1 = _mm_mul_ps(_mm_loadu_ps(b->v), vi);
+        __m128 k2 = _mm_mul_ps(_mm_loadu_ps(c->v), vi), sum, f;
+        int32_t fix[4];
+        sum = _mm_add_ps(_mm_add_ps(_mm_mul_ps(k0, _mm_set1_ps((float)a0)),
+                                    _mm_mul_ps(k1, _mm_set1_ps((float)a1))),
+                         _mm_mul_ps(k2, _mm_set1_ps((float)a2)));
+        f = _mm_mul_ps(sum, _mm_set1_ps(65536.0f));
+        f = _mm_min_ps(_mm_set1_ps(16777216.0f), _mm_max_ps(f, _mm_set1_ps(-16777216.0f)));
+        _mm_storeu_si128((__m128i *)(void *)fix, _mm_cvttps_epi32(f));
+        _mm_storeu_ps(K[0], k0);
+        _mm_storeu_ps(K[1], k1);
+        _mm_storeu_ps(K[2], k2);
+        *dw = _mm_cvtss_f32(sum);
+        dc[0] = fix[1];
+        dc[1] = fix[2];
+        dc[2] = fix[3];
+        return;
+#else
         int k;
-        for (k = 0; k < 3; k++) {
-            K[0][k + 1] = a->c[k] * inv;
-            K[1][k + 1] = b->c[k] * inv;
-            K[2][k + 1] = c->c[k] * inv;
-            dc[k] = to_fix(K[0][k + 1] * (float)a0 + K[1][k + 1] * (float)a1 +
-                           K[2][k + 1] * (float)a2);
+        for (k = 1; k < 4; k++) {
+            K[0][k] = a->v[k] * inv;
+            K[1][k] = b->v[k] * inv;
+            K[2][k] = c->v[k] * inv;
+            dc[k - 1] = to_fix(K[0][k] * (float)a0 + K[1][k] * (float)a1 + K[2][k] * (float)a2);
         }
+#endif
     }
+    K[0][0] = a->v[0] * inv;
+    K[1][0] = b->v[0] * inv;
+    K[2][0] = c->v[0] * inv;
+    *dw = K[0][0] * (float)a0 + K[1][0] * (float)a1 + K[2][0] * (float)a2;
 }
 
 /* A row's 1/d (returned) and colour in fixed point (rgb) at its first pixel,
@@ -272,10 +296,10 @@ static int triangle_clipped(kf3ds_framebuffer *fb, const kf3ds__projection *p,
         return 0;
     for (k = 0; k < n; k++) {
         const kf3ds__clip_vertex *c = &in[k];
-        kf3ds__clip_screen(p, vs, c, &fv[k].X, &fv[k].Y, &fv[k].w);
-        fv[k].c[0] = c->a[0];
-        fv[k].c[1] = c->a[1];
-        fv[k].c[2] = c->a[2];
+        kf3ds__clip_screen(p, vs, c, &fv[k].X, &fv[k].Y, &fv[k].v[0]);
+        fv[k].v[1] = c->a[0];
+        fv[k].v[2] = c->a[1];
+        fv[k].v[3] = c->a[2];
     }
     for (k = 1; k + 1 < n; k++)
         covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], 0, flat, color[0] | 0xFF000000u);
@@ -302,9 +326,9 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     for (k = 0; k < 3; k++) {
         f[k].X = vs[k]->X;
         f[k].Y = vs[k]->Y;
-        f[k].w = vs[k]->w;
+        f[k].v[0] = vs[k]->w;
         if (!flat)
-            unpack(color[k], f[k].c);
+            unpack(color[k], f[k].v + 1);
     }
     return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
 }
