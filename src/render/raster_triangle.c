@@ -30,6 +30,7 @@ typedef struct fill_vertex {
     (0xFF000000u | ((uint32_t)(r)&0xFF0000u) | (((uint32_t)(g) >> 8) & 0xFF00u) |        \
      (((uint32_t)(b) >> 16) & 0xFFu))
 
+#if !defined(__SSE2__) /* the SSE2 code does this on four lanes at once */
 static inline int32_t to_fix(float v)
 {
     float f = v * 65536.0f;
@@ -39,11 +40,11 @@ static inline int32_t to_fix(float v)
         f = 16777216.0f;
     return (int32_t)f;
 }
+#endif
 
-/* The weights of the triangle's values (1/d and, unless flat, the colour)
- * on the edge functions, and their steps per pixel to the right (a0..a2). */
-/* K[j] holds corner j's weights: lane 0 for 1/d, lanes 1..3 (unless flat)
- * for the colour channels. */
+/* The weights of the triangle's values on the edge functions, K[j] for
+ * corner j: lane 0 for 1/d, lanes 1..3 (unless flat) for the colour
+ * channels; and their steps per pixel to the right (a0..a2). */
 #if defined(__GNUC__)
 __attribute__((noinline)) /* inlined, it costs fill's row loops registers */
 #endif
