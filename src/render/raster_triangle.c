@@ -90,7 +90,7 @@ static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_
     *dw = K[0][0] * (float)a0 + K[1][0] * (float)a1 + K[2][0] * (float)a2;
 }
 
-/* A row's 1/d (returned) and colour in fixed point (rgb) at its first pixel,
+/* A row's 1/d (returned) and colour in fixed point (rgb[1..3]) at its first pixel,
  * from the exact edge functions f0..f2 there. The four values are the same
  * sums of products, so with SSE2 they are computed in one vector, in the
  * same order (the same bits) as the scalar code: tall thin triangles pay
