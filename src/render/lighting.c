@@ -146,7 +146,7 @@ void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px
                         float pz, uint32_t material, float add[3], float mul[3])
 {
     const kf3ds__render_material *mt = &r->materials[material];
-    float n[3], acc[3], spec = 0.0f, nd, si, vx, vy, vz, vl;
+    float n[3], acc[3], spec = 0.0f, nd, si, vx = 0.0f, vy = 0.0f, vz = 1.0f, vl;
     uint32_t i;
     int k;
     n[0] = normal[0];
@@ -158,11 +158,14 @@ void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px
     acc[2] = FILL_LIGHT + r->headlight[2] * nd;
     if (mt->shine_strength > 0.0f) /* the headlight's highlight: h = the view axis */
         spec += r->headlight[0] * highlight(nd, mt->shine_exponent);
-    /* towards the eye, for the file lights' highlights */
-    vl = sqrtf(px * px + py * py + pz * pz);
-    vx = vl > 0.0f ? -px / vl : 0.0f;
-    vy = vl > 0.0f ? -py / vl : 0.0f;
-    vz = vl > 0.0f ? -pz / vl : 1.0f;
+    /* towards the eye, for the file lights' highlights (only they use it:
+     * the bench scenes and most files have none) */
+    if (r->num_lights && mt->shine_strength > 0.0f) {
+        vl = sqrtf(px * px + py * py + pz * pz);
+        vx = vl > 0.0f ? -px / vl : 0.0f;
+        vy = vl > 0.0f ? -py / vl : 0.0f;
+        vz = vl > 0.0f ? -pz / vl : 1.0f;
+    }
     for (i = 0; i < r->num_lights; i++) {
         const kf3ds__render_light *l = &r->lights[i];
         float L[3], len2, inv, ndl;

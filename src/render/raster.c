@@ -2,6 +2,9 @@
  * (raster.h describes it), transforming vertices, and projecting one point. */
 #include "raster.h"
 #include "../geometry.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 void kf3ds_framebuffer_clear(kf3ds_framebuffer *fb, uint32_t color)
 {
@@ -62,14 +65,107 @@ int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int wi
     return 1;
 }
 
+#if defined(__SSE2__)
+/* Four points at a time: kf3ds__classify's operations lane by lane, in the
+ * same order, so every vertex gets the same bits as the scalar code; the
+ * meshes' vertices of the dense benchmark scenes are this loop's work
+ * (docs/architecture.md, 'Rendering benchmark'). */
+static void transform4(const kf3ds__projection *p, const float *m, const float *pts,
+                       kf3ds__vertex *out)
+{
+    const __m128 zero = _mm_setzero_ps(), big = _mm_set1_ps(KF3DS__BIG_COORD);
+    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    __m128 a = _mm_set_ps(pts[9], pts[6], pts[3], pts[0]);
+    __m128 b = _mm_set_ps(pts[10], pts[7], pts[4], pts[1]);
+    __m128 c = _mm_set_ps(pts[11], pts[8], pts[5], pts[2]);
+    __m128 x, y, z, d, fxx, fyy, bad, w, sx, sy;
+    __m128i code, clip, X, Y;
+    float xs[4], ys[4], ds[4], ws[4];
+    int32_t Xs[4], Ys[4], cs[4];
+    int j;
+#define ROW(i)                                                                            \
+    _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(m[4 * (i)]), a),              \
+                                     _mm_mul_ps(_mm_set1_ps(m[4 * (i) + 1]), b)),         \
+                          _mm_mul_ps(_mm_set1_ps(m[4 * (i) + 2]), c)),                    \
+               _mm_set1_ps(m[4 * (i) + 3]))
+    x = ROW(0);
+    y = ROW(1);
+    z = ROW(2);
+#undef ROW
+    /* d = −z by flipping the sign, as the scalar code (0 − z would give +0) */
+    d = _mm_xor_ps(z, _mm_castsi128_ps(_mm_set1_epi32((int)0x80000000u)));
+    bad = _mm_or_ps(_mm_or_ps(_mm_cmpnle_ps(_mm_and_ps(x, absmask), big),
+                              _mm_cmpnle_ps(_mm_and_ps(y, absmask), big)),
+                    _mm_cmpnle_ps(_mm_and_ps(d, absmask), big));
+    fxx = _mm_mul_ps(_mm_set1_ps(p->fx), x);
+    fyy = _mm_mul_ps(_mm_set1_ps(p->fy), y);
+#define BIT(mask, bit) _mm_and_si128(_mm_castps_si128(mask), _mm_set1_epi32((int)(bit)))
+    code = _mm_or_si128(
+        _mm_or_si128(
+            _mm_or_si128(BIT(_mm_cmpnge_ps(_mm_sub_ps(d, _mm_set1_ps(p->near_d)), zero), OC_NEAR),
+                         BIT(_mm_cmpgt_ps(d, _mm_set1_ps(p->far_d)), OC_FAR)),
+            _mm_or_si128(
+                BIT(_mm_cmplt_ps(_mm_add_ps(fxx, _mm_mul_ps(_mm_set1_ps(p->cx - p->xlo), d)),
+                                 zero), OC_LEFT),
+                BIT(_mm_cmplt_ps(_mm_sub_ps(_mm_mul_ps(_mm_set1_ps(p->xhi - p->cx), d), fxx),
+                                 zero), OC_RIGHT))),
+        _mm_or_si128(
+            BIT(_mm_cmplt_ps(_mm_sub_ps(_mm_mul_ps(_mm_set1_ps(p->cy - p->ylo), d), fyy), zero),
+                OC_TOP),
+            BIT(_mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(p->yhi - p->cy), d), fyy), zero),
+                OC_BOTTOM)));
+#undef BIT
+    code = _mm_or_si128(_mm_andnot_si128(_mm_castps_si128(bad), code),
+                        _mm_and_si128(_mm_castps_si128(bad), _mm_set1_epi32((int)OC_BAD)));
+    /* w, X, Y only inside the clip planes (and not bad), else 0 */
+    clip = _mm_cmpeq_epi32(_mm_and_si128(code, _mm_set1_epi32((int)(OC_CLIP | OC_BAD))),
+                           _mm_setzero_si128());
+    w = _mm_div_ps(_mm_set1_ps(1.0f), d);
+    /* kf3ds__project_fixed: max_ps(s, lo) is s > lo ? s : lo (NaN: lo), then
+     * min_ps(hi, s) is hi < s ? hi : s */
+    sx = _mm_add_ps(_mm_set1_ps(p->cx), _mm_mul_ps(fxx, w));
+    sy = _mm_sub_ps(_mm_set1_ps(p->cy), _mm_mul_ps(fyy, w));
+    sx = _mm_min_ps(_mm_set1_ps(p->xhi), _mm_max_ps(sx, _mm_set1_ps(p->xlo)));
+    sy = _mm_min_ps(_mm_set1_ps(p->yhi), _mm_max_ps(sy, _mm_set1_ps(p->ylo)));
+    X = _mm_sub_epi32(_mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(sx, _mm_set1_ps(
+                                                                 (float)KF3DS__SUBPIXELS)),
+                                                  _mm_set1_ps((float)KF3DS__FIX_OFFSET + 0.5f))),
+                      _mm_set1_epi32(KF3DS__FIX_OFFSET));
+    Y = _mm_sub_epi32(_mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(sy, _mm_set1_ps(
+                                                                 (float)KF3DS__SUBPIXELS)),
+                                                  _mm_set1_ps((float)KF3DS__FIX_OFFSET + 0.5f))),
+                      _mm_set1_epi32(KF3DS__FIX_OFFSET));
+    _mm_storeu_ps(xs, x);
+    _mm_storeu_ps(ys, y);
+    _mm_storeu_ps(ds, d);
+    _mm_storeu_ps(ws, _mm_and_ps(w, _mm_castsi128_ps(clip)));
+    _mm_storeu_si128((__m128i *)(void *)Xs, _mm_and_si128(X, clip));
+    _mm_storeu_si128((__m128i *)(void *)Ys, _mm_and_si128(Y, clip));
+    _mm_storeu_si128((__m128i *)(void *)cs, code);
+    for (j = 0; j < 4; j++) {
+        out[j].x = xs[j];
+        out[j].y = ys[j];
+        out[j].d = ds[j];
+        out[j].w = ws[j];
+        out[j].X = Xs[j];
+        out[j].Y = Ys[j];
+        out[j].code = (uint32_t)cs[j];
+    }
+}
+#endif
+
 void kf3ds__transform_points(const kf3ds__projection *p, const float *m, const float *pts,
                              uint32_t n, kf3ds__vertex *out)
 {
-    uint32_t i;
+    uint32_t i = 0;
     const float m00 = m[0], m01 = m[1], m02 = m[2], m03 = m[3];
     const float m10 = m[4], m11 = m[5], m12 = m[6], m13 = m[7];
     const float m20 = m[8], m21 = m[9], m22 = m[10], m23 = m[11];
-    for (i = 0; i < n; i++) {
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4)
+        transform4(p, m, pts + 3 * i, out + i);
+#endif
+    for (; i < n; i++) {
         float a = pts[3 * i], b = pts[3 * i + 1], c = pts[3 * i + 2];
         kf3ds__classify(p, m00 * a + m01 * b + m02 * c + m03, m10 * a + m11 * b + m12 * c + m13,
                  m20 * a + m21 * b + m22 * c + m23, &out[i]);

@@ -13,11 +13,14 @@
  *    never extrapolate. The depth test compares w·zbuf > 1 (no division); a
  *    passing pixel stores d = 1/w. */
 #include "raster_edges.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef struct fill_vertex {
     int32_t X, Y;
-    float w;
-    float c[3];              /* colour channels 0..255, +0.5 so truncation rounds */
+    float v[4];              /* 1/d, then the colour channels 0..255, +0.5 so that
+                              * truncation rounds (setup_values takes all four at once) */
 } fill_vertex;
 
 /* Colours step in 16.16 fixed point: the row's first value is exact and
@@ -27,6 +30,7 @@ typedef struct fill_vertex {
     (0xFF000000u | ((uint32_t)(r)&0xFF0000u) | (((uint32_t)(g) >> 8) & 0xFF00u) |        \
      (((uint32_t)(b) >> 16) & 0xFFu))
 
+#if !defined(__SSE2__) /* the SSE2 code does this on four lanes at once */
 static inline int32_t to_fix(float v)
 {
     float f = v * 65536.0f;
@@ -35,6 +39,82 @@ static inline int32_t to_fix(float v)
     if (f > 16777216.0f)
         f = 16777216.0f;
     return (int32_t)f;
+}
+#endif
+
+/* The weights of the triangle's values on the edge functions, K[j] for
+ * corner j: lane 0 for 1/d, lanes 1..3 (unless flat) for the colour
+ * channels; and their steps per pixel to the right (a0..a2). */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* inlined, it costs fill's row loops registers */
+#endif
+static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c,
+                         int64_t area, int64_t a0, int64_t a1, int64_t a2, int flat,
+                         float K[3][4], float *dw, int32_t dc[3])
+{
+    float inv = 1.0f / (float)area;
+    if (!flat) {
+#if defined(__SSE2__)
+        /* the scalar code below, lane by lane in the same order */
+        const __m128 vi = _mm_set1_ps(inv);
+        __m128 k0 = _mm_mul_ps(_mm_loadu_ps(a->v), vi), k1 = _mm_mul_ps(_mm_loadu_ps(b->v), vi);
+        __m128 k2 = _mm_mul_ps(_mm_loadu_ps(c->v), vi), sum, f;
+        int32_t fix[4];
+        sum = _mm_add_ps(_mm_add_ps(_mm_mul_ps(k0, _mm_set1_ps((float)a0)),
+                                    _mm_mul_ps(k1, _mm_set1_ps((float)a1))),
+                         _mm_mul_ps(k2, _mm_set1_ps((float)a2)));
+        f = _mm_mul_ps(sum, _mm_set1_ps(65536.0f));
+        f = _mm_min_ps(_mm_set1_ps(16777216.0f), _mm_max_ps(f, _mm_set1_ps(-16777216.0f)));
+        _mm_storeu_si128((__m128i *)(void *)fix, _mm_cvttps_epi32(f));
+        _mm_storeu_ps(K[0], k0);
+        _mm_storeu_ps(K[1], k1);
+        _mm_storeu_ps(K[2], k2);
+        *dw = _mm_cvtss_f32(sum);
+        dc[0] = fix[1];
+        dc[1] = fix[2];
+        dc[2] = fix[3];
+        return;
+#else
+        int k;
+        for (k = 1; k < 4; k++) {
+            K[0][k] = a->v[k] * inv;
+            K[1][k] = b->v[k] * inv;
+            K[2][k] = c->v[k] * inv;
+            dc[k - 1] = to_fix(K[0][k] * (float)a0 + K[1][k] * (float)a1 + K[2][k] * (float)a2);
+        }
+#endif
+    }
+    K[0][0] = a->v[0] * inv;
+    K[1][0] = b->v[0] * inv;
+    K[2][0] = c->v[0] * inv;
+    *dw = K[0][0] * (float)a0 + K[1][0] * (float)a1 + K[2][0] * (float)a2;
+}
+
+/* A row's 1/d (returned) and colour in fixed point (rgb[1..3]) at its first pixel,
+ * from the exact edge functions f0..f2 there. The four values are the same
+ * sums of products, so with SSE2 they are computed in one vector, in the
+ * same order (the same bits) as the scalar code: tall thin triangles pay
+ * this for every few pixels (docs/architecture.md, 'Rendering benchmark'). */
+static inline float row_start(const float K[3][4], float f0, float f1, float f2,
+                              int32_t rgb[4])
+{
+#if defined(__SSE2__)
+    __m128 q = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_set1_ps(f0)),
+                                     _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_set1_ps(f1))),
+                          _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_set1_ps(f2)));
+    /* to_fix on every lane: max_ps(f, lo) is f > lo ? f : lo (NaN gives lo),
+     * min_ps(hi, f) is hi < f ? hi : f */
+    __m128 f = _mm_mul_ps(q, _mm_set1_ps(65536.0f));
+    f = _mm_max_ps(f, _mm_set1_ps(-16777216.0f));
+    f = _mm_min_ps(_mm_set1_ps(16777216.0f), f);
+    _mm_storeu_si128((__m128i *)(void *)rgb, _mm_cvttps_epi32(f));
+    return _mm_cvtss_f32(q);
+#else
+    int l;
+    for (l = 1; l < 4; l++)
+        rgb[l] = to_fix(K[0][l] * f0 + K[1][l] * f1 + K[2][l] * f2);
+    return K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
+#endif
 }
 
 /* cull > 0 drops clockwise-on-screen triangles (back faces), cull < 0 drops
@@ -45,8 +125,8 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     const int W = fb->width, H = fb->height;
     int64_t area, e0r, e1r, e2r, a0, a1, a2, b0, b1, b2;
     int px0, px1, py0, py1, y, covered = 0, wide;
-    float inv, kw[3], kc[3][3], dw, dcf[3];
-    int32_t dc[3];
+    float K[3][4] = { { 0 } }, dw = 0.0f;
+    int32_t dc[3] = { 0, 0, 0 };
     float *zbuf = fb->depth;
     uint32_t *cbuf = fb->color;
     kf3ds__edges E;
@@ -72,21 +152,6 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     b0 = E.b0, b1 = E.b1, b2 = E.b2;
     px0 = E.px0, px1 = E.px1, py0 = E.py0, py1 = E.py1;
 
-    inv = 1.0f / (float)area;
-    kw[0] = a->w * inv;
-    kw[1] = b->w * inv;
-    kw[2] = c->w * inv;
-    dw = kw[0] * (float)a0 + kw[1] * (float)a1 + kw[2] * (float)a2;
-    if (!flat) {
-        int k;
-        for (k = 0; k < 3; k++) {
-            kc[k][0] = a->c[k] * inv;
-            kc[k][1] = b->c[k] * inv;
-            kc[k][2] = c->c[k] * inv;
-            dcf[k] = kc[k][0] * (float)a0 + kc[k][1] * (float)a1 + kc[k][2] * (float)a2;
-            dc[k] = to_fix(dcf[k]);
-        }
-    }
     /* Narrow triangles walk each row testing the edges; wide ones find the
      * row's span exactly first. */
     wide = px1 - px0 >= 12;
@@ -118,14 +183,18 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
             }
             if (x > px1)
                 continue;
+            /* Many small triangles of a dense mesh cover no pixel centre:
+             * the stepped values are set up once a row has pixels. */
+            if (!covered)
+                setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
             covered = 1;
             crow = cbuf + (size_t)y * (size_t)W;
             zrow = zbuf + (size_t)y * (size_t)W;
             f0 = (float)e0;
             f1 = (float)e1;
             f2 = (float)e2;
-            w = kw[0] * f0 + kw[1] * f1 + kw[2] * f2;
             if (flat) {
+                w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
                 do {
                     if (w * zrow[x] > 1.0f) {
                         zrow[x] = 1.0f / w;
@@ -137,9 +206,9 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
                     e2 += a2;
                 } while (++x <= px1 && (e0 | e1 | e2) >= 0);
             } else {
-                int32_t r = to_fix(kc[0][0] * f0 + kc[0][1] * f1 + kc[0][2] * f2);
-                int32_t g = to_fix(kc[1][0] * f0 + kc[1][1] * f1 + kc[1][2] * f2);
-                int32_t bl = to_fix(kc[2][0] * f0 + kc[2][1] * f1 + kc[2][2] * f2);
+                int32_t q[4], r, g, bl;
+                w = row_start((const float(*)[4])K, f0, f1, f2, q);
+                r = q[1], g = q[2], bl = q[3];
                 do {
                     if (w * zrow[x] > 1.0f) {
                         zrow[x] = 1.0f / w;
@@ -156,23 +225,27 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
             }
             continue;
         }
+        /* Many small triangles of a dense mesh cover no pixel centre:
+         * the stepped values are set up once a row has pixels. */
+        if (!covered)
+            setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
         covered = 1;
         crow = cbuf + (size_t)y * (size_t)W;
         zrow = zbuf + (size_t)y * (size_t)W;
         f0 = (float)e0;
         f1 = (float)e1;
         f2 = (float)e2;
-        w = kw[0] * f0 + kw[1] * f1 + kw[2] * f2;
         if (flat) {
+            w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
             for (; x <= xe; x++, w += dw)
                 if (w * zrow[x] > 1.0f) {
                     zrow[x] = 1.0f / w;
                     crow[x] = flat_color;
                 }
         } else {
-            int32_t r = to_fix(kc[0][0] * f0 + kc[0][1] * f1 + kc[0][2] * f2);
-            int32_t g = to_fix(kc[1][0] * f0 + kc[1][1] * f1 + kc[1][2] * f2);
-            int32_t bl = to_fix(kc[2][0] * f0 + kc[2][1] * f1 + kc[2][2] * f2);
+            int32_t q[4], r, g, bl;
+            w = row_start((const float(*)[4])K, f0, f1, f2, q);
+            r = q[1], g = q[2], bl = q[3];
             for (; x <= xe; x++, w += dw, r += dc[0], g += dc[1], bl += dc[2])
                 if (w * zrow[x] > 1.0f) {
                     zrow[x] = 1.0f / w;
@@ -190,6 +263,50 @@ static inline void unpack(uint32_t c, float out[3])
     out[2] = (float)(c & 0xFF) + 0.5f;
 }
 
+/* A triangle the clipper cuts (kf3ds__triangle): kept apart so that the
+ * common unclipped triangle does not pay for its stack of polygon buffers. */
+static int triangle_clipped(kf3ds_framebuffer *fb, const kf3ds__projection *p,
+                            const kf3ds__vertex *const vs[3], uint32_t all,
+                            const uint32_t color[3], int flat, int cull)
+{
+    /* Facing from the view-space plane: front when the eye (the origin)
+     * sees the vertices counter-clockwise, i.e. n·v0 < 0 with z = −d. */
+    kf3ds__clip_vertex bufa[KF3DS__CLIP_MAX], bufb[KF3DS__CLIP_MAX], *in = bufa;
+    fill_vertex fv[KF3DS__CLIP_MAX];
+    int n, k, covered = 0;
+    if (cull) {
+        const kf3ds__vertex *v0 = vs[0], *v1 = vs[1], *v2 = vs[2];
+        float ux = v1->x - v0->x, uy = v1->y - v0->y, uz = v0->d - v1->d;
+        float wx = v2->x - v0->x, wy = v2->y - v0->y, wz = v0->d - v2->d;
+        float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+        float s = nx * v0->x + ny * v0->y - nz * v0->d;
+        if (!(s == s) || s == 0.0f)
+            return 0;
+        if ((s < 0.0f) != (cull > 0))
+            return 0;
+    }
+    for (k = 0; k < 3; k++) {
+        in[k].x = vs[k]->x;
+        in[k].y = vs[k]->y;
+        in[k].d = vs[k]->d;
+        unpack(color[k], in[k].a);
+        in[k].src = k;
+    }
+    n = kf3ds__clip(p, all, bufa, bufb, 3, 3, &in);
+    if (n < 3)
+        return 0;
+    for (k = 0; k < n; k++) {
+        const kf3ds__clip_vertex *c = &in[k];
+        kf3ds__clip_screen(p, vs, c, &fv[k].X, &fv[k].Y, &fv[k].v[0]);
+        fv[k].v[1] = c->a[0];
+        fv[k].v[2] = c->a[1];
+        fv[k].v[3] = c->a[2];
+    }
+    for (k = 1; k + 1 < n; k++)
+        covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], 0, flat, color[0] | 0xFF000000u);
+    return covered;
+}
+
 int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
                const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull)
 {
@@ -205,56 +322,16 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     vs[0] = v0;
     vs[1] = v1;
     vs[2] = v2;
-    if (!(all & OC_CLIP)) {
-        for (k = 0; k < 3; k++) {
-            f[k].X = vs[k]->X;
-            f[k].Y = vs[k]->Y;
-            f[k].w = vs[k]->w;
-            if (!flat)
-                unpack(color[k], f[k].c);
-        }
-        return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
+    if (all & OC_CLIP)
+        return triangle_clipped(fb, p, vs, all, color, flat, cull);
+    for (k = 0; k < 3; k++) {
+        f[k].X = vs[k]->X;
+        f[k].Y = vs[k]->Y;
+        f[k].v[0] = vs[k]->w;
+        if (!flat)
+            unpack(color[k], f[k].v + 1);
     }
-    {
-        /* Facing from the view-space plane: front when the eye (the origin)
-         * sees the vertices counter-clockwise, i.e. n·v0 < 0 with z = −d. */
-        kf3ds__clip_vertex bufa[KF3DS__CLIP_MAX], bufb[KF3DS__CLIP_MAX], *in = bufa;
-        int n, covered = 0;
-        if (cull) {
-            float ux = v1->x - v0->x, uy = v1->y - v0->y, uz = v0->d - v1->d;
-            float wx = v2->x - v0->x, wy = v2->y - v0->y, wz = v0->d - v2->d;
-            float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-            float s = nx * v0->x + ny * v0->y - nz * v0->d;
-            if (!(s == s) || s == 0.0f)
-                return 0;
-            if ((s < 0.0f) != (cull > 0))
-                return 0;
-        }
-        for (k = 0; k < 3; k++) {
-            in[k].x = vs[k]->x;
-            in[k].y = vs[k]->y;
-            in[k].d = vs[k]->d;
-            unpack(color[k], in[k].a);
-            in[k].src = k;
-        }
-        n = kf3ds__clip(p, all, bufa, bufb, 3, 3, &in);
-        if (n < 3)
-            return 0;
-        {
-            fill_vertex fv[KF3DS__CLIP_MAX];
-            for (k = 0; k < n; k++) {
-                const kf3ds__clip_vertex *c = &in[k];
-                kf3ds__clip_screen(p, vs, c, &fv[k].X, &fv[k].Y, &fv[k].w);
-                fv[k].c[0] = c->a[0];
-                fv[k].c[1] = c->a[1];
-                fv[k].c[2] = c->a[2];
-            }
-            for (k = 1; k + 1 < n; k++)
-                covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], 0, flat,
-                                color[0] | 0xFF000000u);
-        }
-        return covered;
-    }
+    return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
 }
 
 int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view,
