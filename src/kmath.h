@@ -11,6 +11,13 @@ void kf3ds__quat_identity(float q[4]);
 void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);
 void kf3ds__quat_ln(float q[4]);
 void kf3ds__quat_exp(float q[4]);
+/* sin x and cos x in double, to within a few ulps (tests/test_track.c), for
+ * loading, which rounds what it derives to float: one polynomial pair
+ * instead of libm's sincos. Returns x less whole turns, in [-π, π]. */
+double kf3ds__sincos_d(double x, double *s, double *c);
+/* atan2(y, x) for (x, y) at an angle near φ (sin φ and cos φ given): a
+ * correction of φ, or libm's atan2 when φ is not near. */
+double kf3ds__atan2_near(double y, double x, double phi, double sin_phi, double cos_phi);
 float kf3ds__mat4_det3(const kf3ds_mat4 *m);
 /* out = a·b for affine matrices (bottom rows 0 0 0 1); out may alias. */
 void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out);
