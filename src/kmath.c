@@ -54,58 +54,6 @@ void kf3ds__quat_exp(float q[4])
     q[3] = (float)c;
 }
 
-/* Beyond this, sin and cos come from libm: the reduction below keeps its
- * accuracy while m·π/2 is exact in the two-part constant (|m| < 2^20). */
-#define SINCOS_D_MAX 1e5
-
-double kf3ds__sincos_d(double x, double *s, double *c)
-{
-    /* π/2 as a 33-bit head (m·head is exact) and its tail */
-    const double head = 1.57079632673412561417, tail = 6.07710050650619224932e-11;
-    double r, r2, sr, cr, red;
-    long m;
-    if (!(fabs(x) <= SINCOS_D_MAX)) {
-        *s = sin(x);
-        *c = cos(x);
-        return atan2(*s, *c);
-    }
-    m = (long)(x * (2.0 / KF3DS__PI) + (x >= 0.0 ? 0.5 : -0.5));
-    r = (x - (double)m * head) - (double)m * tail; /* |r| <= π/4 (and a little) */
-    r2 = r * r;
-    /* Taylor series to r^17 and r^18: the first term left out is below 2e-19
-     * on |r| <= π/4 */
-    sr = r + r * r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
-         r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0 +
-         r2 * (1.0 / 355687428096000.0))))))));
-    cr = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
-         r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600.0 + r2 * (-1.0 / 87178291200.0 +
-         r2 * (1.0 / 20922789888000.0 + r2 * (-1.0 / 6402373705728000.0)))))))));
-    switch (((unsigned long)m) & 3u) {
-    case 0: *s = sr; *c = cr; break;
-    case 1: *s = cr; *c = -sr; break;
-    case 2: *s = -sr; *c = -cr; break;
-    default: *s = -cr; *c = sr; break;
-    }
-    /* x less whole turns: (m mod 4, as -1..2)·π/2 + r, within [-π, π] */
-    m &= 3;
-    red = (double)(m == 3 ? -1 : m) * KF3DS__HALF_PI + r;
-    if (red > KF3DS__PI)
-        red -= 2.0 * KF3DS__PI;
-    return red;
-}
-
-double kf3ds__atan2_near(double y, double x, double phi, double sin_phi, double cos_phi)
-{
-    /* atan2(y, x) − φ is the angle of (x, y) turned back by φ; when it is
-     * small, atan(d) = d − d³/3 + d⁵/5 … stops after the cube (|d| < 1e-3:
-     * the next term is below 2e-16 of d) */
-    double num = y * cos_phi - x * sin_phi, den = x * cos_phi + y * sin_phi, d;
-    if (!(den > 0.0) || !(fabs(num) < 1e-3 * den))
-        return atan2(y, x);
-    d = num / den;
-    return phi + (d - d * d * d * (1.0 / 3.0));
-}
-
 void kf3ds_mat4_identity(kf3ds_mat4 *out)
 {
     int i, j;

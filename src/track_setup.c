@@ -105,52 +105,59 @@ static inline neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
     return nb;
 }
 
-/* The tangents of key i of a vector or scalar track (dims values):
- * Kochanek–Bartels for interior keys, the chord for end keys (lib3ds 1.3;
- * docs/evaluation.md, "Hermite tracks"), zero for a lone key. */
-static void vector_tangents(const kf3ds_track *t, uint32_t i, int dims, float tin[4],
-                            float tout[4])
+/* The Kochanek–Bartels tangents of key c between keys p and n, three lanes
+ * (a scalar track's other values are 0, and its records take only the
+ * first). */
+static inline void interior_tangents(const kf3ds_key *p, const kf3ds_key *c, const kf3ds_key *n,
+                                     double dt_prev, double dt_next, float tin[4], float tout[4])
+{
+    double f[4];
+    float ksm, ksp, kdm, kdp;
+    int d;
+    tcb_factors(c, dt_prev, dt_next, 1, f);
+    ksm = (float)f[0];
+    ksp = (float)f[1];
+    kdm = (float)f[2];
+    kdp = (float)f[3];
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    {
+        /* The three components (and value[3], 0) as one vector: the
+         * same operations per lane as the loop below. */
+        kf3ds__sv4 vc, vp, vn, dm, dp, ti, to;
+        kf3ds__sv4 sm = { ksm, ksm, ksm, ksm }, sp = { ksp, ksp, ksp, ksp };
+        kf3ds__sv4 dmk = { kdm, kdm, kdm, kdm }, dpk = { kdp, kdp, kdp, kdp };
+        memcpy(&vc, c->value, sizeof vc);
+        memcpy(&vp, p->value, sizeof vp);
+        memcpy(&vn, n->value, sizeof vn);
+        dm = vc - vp;
+        dp = vn - vc;
+        ti = sm * dm + sp * dp;
+        to = dmk * dm + dpk * dp;
+        memcpy(tin, &ti, sizeof ti);
+        memcpy(tout, &to, sizeof to);
+        return;
+    }
+#endif
+    for (d = 0; d < 4; d++) {
+        float dm = c->value[d] - p->value[d];
+        float dp = n->value[d] - c->value[d];
+        tin[d] = ksm * dm + ksp * dp;
+        tout[d] = kdm * dm + kdp * dp;
+    }
+}
+
+/* The tangents of key i of a vector or scalar track: Kochanek–Bartels for
+ * interior keys, the chord for end keys (lib3ds 1.3; docs/evaluation.md,
+ * "Hermite tracks"), zero for a lone key. */
+static void vector_tangents(const kf3ds_track *t, uint32_t i, float tin[4], float tout[4])
 {
     const kf3ds_key *c = &t->keys[i];
     neighbours nb = neighbours_of(t, i);
     int d;
-    (void)dims; /* all three always: a scalar track's other values are 0, and
-                 * its records take only the first */
     memset(tin, 0, 4 * sizeof(float));
     memset(tout, 0, 4 * sizeof(float));
     if (nb.p && nb.n) {
-        double f[4];
-        float ksm, ksp, kdm, kdp;
-        tcb_factors(c, nb.dt_prev, nb.dt_next, 1, f);
-        ksm = (float)f[0];
-        ksp = (float)f[1];
-        kdm = (float)f[2];
-        kdp = (float)f[3];
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-        {
-            /* The three components (and value[3], 0) as one vector: the
-             * same operations per lane as the loop below. */
-            kf3ds__sv4 vc, vp, vn, dm, dp, ti, to;
-            kf3ds__sv4 sm = { ksm, ksm, ksm, ksm }, sp = { ksp, ksp, ksp, ksp };
-            kf3ds__sv4 dmk = { kdm, kdm, kdm, kdm }, dpk = { kdp, kdp, kdp, kdp };
-            memcpy(&vc, c->value, sizeof vc);
-            memcpy(&vp, nb.p->value, sizeof vp);
-            memcpy(&vn, nb.n->value, sizeof vn);
-            dm = vc - vp;
-            dp = vn - vc;
-            ti = sm * dm + sp * dp;
-            to = dmk * dm + dpk * dp;
-            memcpy(tin, &ti, sizeof ti);
-            memcpy(tout, &to, sizeof to);
-            return;
-        }
-#endif
-        for (d = 0; d < 3; d++) {
-            float dm = c->value[d] - nb.p->value[d];
-            float dp = nb.n->value[d] - c->value[d];
-            tin[d] = ksm * dm + ksp * dp;
-            tout[d] = kdm * dm + kdp * dp;
-        }
+        interior_tangents(nb.p, c, nb.n, nb.dt_prev, nb.dt_next, tin, tout);
     } else if (nb.p || nb.n) {
         for (d = 0; d < 3; d++) {
             float chord = nb.p ? c->value[d] - nb.p->value[d] : nb.n->value[d] - c->value[d];
@@ -293,13 +300,24 @@ static void step_ln(const float from[4], const float to[4], const key_turn *turn
         g[d] = p[d] * om;
 }
 
-/* out = q ⊗ exp(v, 0) (docs/evaluation.md, "Squad"), in double, rounded once. */
+/* out = q ⊗ exp(v, 0) (docs/evaluation.md, "Squad"), in double, rounded once.
+ * A small |v| (most controls: a quarter of the change between two steps)
+ * takes sin ω/ω and cos ω from their series in ω² (the first term left out
+ * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
 static void mul_exp(const float q[4], const double v[3], float out[4])
 {
-    double om = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), s, c, e[4], qd[4], p[4];
+    double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
     int d;
-    kf3ds__sincos_d(om, &s, &c);
-    s = om < 1e-8 ? 1.0 : s / om;
+    if (w2 < 0.0625) {
+        s = 1.0 + w2 * (-1.0 / 6 + w2 * (1.0 / 120 + w2 * (-1.0 / 5040 + w2 * (1.0 / 362880 +
+            w2 * (-1.0 / 39916800 + w2 * (1.0 / 6227020800.0 + w2 * (-1.0 / 1307674368000.0)))))));
+        c = 1.0 + w2 * (-0.5 + w2 * (1.0 / 24 + w2 * (-1.0 / 720 + w2 * (1.0 / 40320 +
+            w2 * (-1.0 / 3628800 + w2 * (1.0 / 479001600.0 + w2 * (-1.0 / 87178291200.0)))))));
+    } else {
+        double om = sqrt(w2);
+        kf3ds__sincos_d(om, &s, &c);
+        s /= om;
+    }
     for (d = 0; d < 3; d++)
         e[d] = v[d] * s;
     e[3] = c;
@@ -539,7 +557,7 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         done = accumulate_rotations(t, done, 2, &lc);
         rotation_controls(t, 0, &lc, in, out);
     } else {
-        vector_tangents(t, 0, dims_of(kind), in, out);
+        vector_tangents(t, 0, in, out);
     }
     for (k = 0; k + 1 < n; k++) {
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
@@ -548,8 +566,13 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         if (kind == KF3DS_TRACK_ROT) {
             done = accumulate_rotations(t, done, k + 3 < n ? k + 3 : n, &lc);
             rotation_controls(t, k + 1, &lc, in, out);
-        } else
-            vector_tangents(t, k + 1, dims_of(kind), in, out);
+        } else if (k + 2 < n) { /* an interior key: its neighbours are the keys beside it */
+            const kf3ds_key *c = &t->keys[k + 1];
+            interior_tangents(a, c, c + 1, (double)c->frame - a->frame,
+                              (double)c[1].frame - c->frame, in, out);
+        } else {
+            vector_tangents(t, k + 1, in, out);
+        }
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
             memset(s + 12, 0, 20 * sizeof(float)); /* what a mode does not use, the ease block */
@@ -679,7 +702,7 @@ int kf3ds_track_key_tangents(const kf3ds_track *track, kf3ds_track_kind kind, ui
         return 4;
     }
     dims = dims_of(kind);
-    vector_tangents(track, key, dims, in, out);
+    vector_tangents(track, key, in, out);
     for (d = dims; d < 4; d++) /* vector_tangents fills three lanes from any values */
         in[d] = out[d] = 0.0f;
     return dims;
