@@ -179,11 +179,11 @@ static inline double kf3ds__sincos_d(double x, double *s, double *c)
 static inline double kf3ds__atan2_near(double y, double x, double phi, double sin_phi,
                                        double cos_phi)
 {
-    /* atan2(y, x) − φ is the angle of (x, y) turned back by φ; when it is
-     * small, atan(d) = d − d³/3 + d⁵/5 … stops after the cube (|d| < 1e-3:
-     * the next term is below 2e-16 of d) */
+    /* atan2(y, x) − φ is the angle of (x, y) turned back by φ, atan(d) with
+     * d = num/den; for |d| < 1e-4 (loading's case: d is rounding) its series
+     * d − d³/3 + d⁵/5 … stops after the cube (the next term is below 2e-21) */
     double num = y * cos_phi - x * sin_phi, den = x * cos_phi + y * sin_phi, d;
-    if (!(den > 0.0) || !(fabs(num) < 1e-3 * den))
+    if (!(den > 0.0) || !(fabs(num) < 1e-4 * den))
         return atan2(y, x);
     d = num / den;
     return phi + (d - d * d * d * (1.0 / 3.0));
