@@ -167,11 +167,15 @@ static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, in
                                       uint32_t *big)
 {
     size_t max_key = 26 + 4 * (size_t)n;
+    const unsigned char *p = r->data + r->pos;
+    /* the last position from which the longest key fits (none: no keys) */
+    const unsigned char *last = r->pos <= r->end && r->end - r->pos >= max_key
+                                    ? r->data + (r->end - max_key)
+                                    : NULL;
     uint32_t i;
     int d;
-    for (i = 0; i < count && r->pos <= r->end && r->end - r->pos >= max_key; i++) {
+    for (i = 0; last && i < count && p <= last; i++) {
         kf3ds_key *k = &keys[i];
-        const unsigned char *p = r->data + r->pos, *start = p;
         memset(k->quat, 0, sizeof k->quat);
         k->morph_name = NULL;
         k->morph_mesh = KF3DS_NONE;
@@ -185,10 +189,11 @@ static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, in
         }
         for (d = 0; d < 4; d++)
             k->value[d] = d < n ? lef32(p + 4 * d) : 0.0f;
-        r->pos += (size_t)(p - start) + 4 * (size_t)n;
+        p += 4 * n;
         if ((k->spline_flags & SPLINE_FIELDS) || !kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
             clean_key(k, kind, bad, big);
     }
+    r->pos = (size_t)(p - r->data);
     return i;
 }
 

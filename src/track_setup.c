@@ -37,8 +37,8 @@ static int key_less(const void *a, const void *b)
  * to the neighbours; `both` says both neighbours exist. Returns 1 when the
  * key has both and no tension, continuity or bias: then ksm = ksp = fp/2 and
  * kdm = kdp = fn/2 with fp + fn = 2 (the other factors are 1). */
-static int tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int both,
-                       double f[4])
+static inline int tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int both,
+                              double f[4])
 {
     double fp = 1.0, fn = 1.0;
     double tm, cm, cp, bm, bp;
@@ -183,7 +183,7 @@ typedef struct key_turn {
     double phi, sin_phi, cos_phi;
 } key_turn;
 
-static void turn_of(const kf3ds_key *k, key_turn *tr)
+static inline void turn_of(const kf3ds_key *k, key_turn *tr)
 {
     const float *axis = &k->value[1];
     double l = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] +
@@ -209,32 +209,30 @@ static void turn_of(const kf3ds_key *k, key_turn *tr)
 /* What the squad controls of one key after another share: g⁺ of a key,
  * ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next, ln((±Q_c)⁻¹ ⊗ Q_n) (the
  * same products, negated or not, and the same sign test), so the last one
- * is kept; and the turns of the last two keys asked for (turn_get). */
+ * is kept; and the turns of the keys last asked for (turn_get), by key
+ * index modulo 4: setup runs forward through the keys and needs at most
+ * three at a time. */
 typedef struct ln_cache {
     const kf3ds_key *from, *to; /* the pair g belongs to */
     double g[3];
-    const kf3ds_key *turn_key[2];
-    key_turn turn[2];
+    uint32_t turn_key[4]; /* key index + 1; 0: empty */
+    key_turn turn[4];
 } ln_cache;
 
 static void ln_cache_init(ln_cache *lc)
 {
     lc->from = lc->to = NULL;
-    lc->turn_key[0] = lc->turn_key[1] = NULL;
+    memset(lc->turn_key, 0, sizeof lc->turn_key);
 }
 
-/* The turn of key k, from the cache or into it. Setup runs forward through
- * the keys, so the earlier key of the two gives way. */
-static const key_turn *turn_get(ln_cache *lc, const kf3ds_key *k)
+/* The turn of key i of t, from the cache or into it. */
+static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint32_t i)
 {
-    int slot;
-    if (lc->turn_key[0] == k)
-        return &lc->turn[0];
-    if (lc->turn_key[1] == k)
-        return &lc->turn[1];
-    slot = !lc->turn_key[0] ? 0 : !lc->turn_key[1] ? 1 : lc->turn_key[0] < lc->turn_key[1] ? 0 : 1;
-    lc->turn_key[slot] = k;
-    turn_of(k, &lc->turn[slot]);
+    unsigned slot = i & 3u;
+    if (lc->turn_key[slot] != i + 1) {
+        lc->turn_key[slot] = i + 1;
+        turn_of(&t->keys[i], &lc->turn[slot]);
+    }
     return &lc->turn[slot];
 }
 
@@ -249,7 +247,7 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
     for (i = done; i < upto; i++) {
         kf3ds_key *k = &t->keys[i];
         key_turn own;
-        const key_turn *tr = lc ? turn_get(lc, k) : (turn_of(k, &own), &own);
+        const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
         double prev[4], q[4];
         if (i == 0) {
             memcpy(q, tr->q, sizeof q);
@@ -270,7 +268,7 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
  * Q_f, Q_f⁻¹ ⊗ Q_t is that key's increment seen from Q_f, whose angle is the
  * increment's own φ (`turn`; π − φ when negated): atan2 becomes a small
  * correction of it. */
-static void step_ln(const float from[4], const float to[4], const key_turn *turn, double g[3])
+static inline void step_ln(const float from[4], const float to[4], const key_turn *turn, double g[3])
 {
     int neg = kf3ds__quat_dot(to, from) < 0.0f, d;
     double f[4], q[4], p[4], s, om;
@@ -304,7 +302,7 @@ static void step_ln(const float from[4], const float to[4], const key_turn *turn
  * A small |v| (most controls: a quarter of the change between two steps)
  * takes sin ω/ω and cos ω from their series in ω² (the first term left out
  * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
-static void mul_exp(const float q[4], const double v[3], float out[4])
+static inline void mul_exp(const float q[4], const double v[3], float out[4])
 {
     double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
     int d;
@@ -347,8 +345,8 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
     if (nb.p == lc->from && c == lc->to)
         memcpy(gm, lc->g, sizeof gm);
     else
-        step_ln(nb.p->quat, c->quat, i > 0 ? turn_get(lc, c) : NULL, gm);
-    step_ln(c->quat, nb.n->quat, i + 1 < t->num_keys ? turn_get(lc, nb.n) : NULL, gp);
+        step_ln(nb.p->quat, c->quat, i > 0 ? turn_get(lc, t, i) : NULL, gm);
+    step_ln(c->quat, nb.n->quat, i + 1 < t->num_keys ? turn_get(lc, t, i + 1) : NULL, gp);
     memcpy(lc->g, gp, sizeof gp);
     lc->from = c;
     lc->to = nb.n;
@@ -584,7 +582,7 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
                 memcpy(s + 8, b->quat, 4 * sizeof(float));
                 memcpy(s + 12, a_out, 4 * sizeof(float));
                 memcpy(s + 16, in, 4 * sizeof(float));
-                slerp_constants(s + 4, s + 8, turn_get(&lc, b), s + 20);
+                slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
                 slerp_constants(s + 12, s + 16, NULL, s + 25);
             }
         } else if (is_vector(kind)) {
