@@ -518,23 +518,22 @@ static void scalar_coefficients(float *s, float p0, float p1, float m0, float m1
                (SEG_SCALAR_EASED - SEG_EASE_SCALAR - 4) * sizeof(float));
 }
 
-/* Returns the keys whose Q_k are in place (rotation tracks: setup_segments
+/* The packed frames and the records; `eased`: some segment eases. Returns
+ * the keys whose Q_k are in place (rotation tracks: setup_segments
  * accumulates them as it goes, one key ahead of the controls). */
 static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind,
-                               uint32_t done)
+                               int eased, uint32_t done)
 {
     uint32_t k, n = t->num_keys;
     size_t stride;
     float *seg, in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
     ln_cache lc;
     unsigned shift;
-    int eased;
     if (!n || kf3ds__arena_failed(ctx->arena))
         return done;
     shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
     if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
         return done;
-    eased = track_eases(t);
     ln_cache_init(&lc);
     stride = kf3ds__seg_stride(kind, eased);
     /* 16 floats of slack to align the records on a 64-byte line; the int32
@@ -573,8 +572,8 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         }
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
-            memset(s + 12, 0, 20 * sizeof(float)); /* what a mode does not use, the ease block */
             if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
+                memset(s + 12, 0, 20 * sizeof(float)); /* what the mode does not use, the ease block */
                 s[24] = 1.0f;
                 memcpy(s + 8, &b->value[1], 3 * sizeof(float));
                 s[11] = b->value[0];
@@ -584,6 +583,8 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
                 memcpy(s + 16, in, 4 * sizeof(float));
                 slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
                 slerp_constants(s + 12, s + 16, NULL, s + 25);
+                s[23] = s[24] = 0.0f; /* (the slerp constants fill 20..22 and 25..27) */
+                memset(s + 28, 0, 4 * sizeof(float)); /* the ease block */
             }
         } else if (is_vector(kind)) {
             vector_coefficients(s, a->value, b->value, a_out, in);
@@ -649,14 +650,18 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
                         uint32_t node, uint32_t offset, uint16_t chunk_id)
 {
     uint32_t i, n = track->num_keys, done;
+    int eased = 0;
     for (i = 0; ctx->source && i < ctx->source->num_key_orders; i++) {
         kf3ds__key_order *o = &ctx->source->key_orders[i];
         if (o->node == node && o->kind == (uint32_t)kind) /* a track this one replaces */
             o->node = 0xFFFFFFFFu;
     }
-    for (i = 1; i < n; i++)
+    /* (whether a segment eases, found on the way for keys in order) */
+    for (i = 1; i < n; i++) {
         if (track->keys[i].frame < track->keys[i - 1].frame)
             break;
+        eased |= track->keys[i - 1].ease_from + track->keys[i].ease_to > 0.0f;
+    }
     if (i < n) {
         kf3ds_key *tmp = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(kf3ds_key));
         int32_t *file_frames = NULL;
@@ -673,11 +678,12 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
             keep_key_order(ctx, track, file_frames, kind, node);
         kf3ds__diag(ctx, KF3DS_WARN_UNSORTED, offset, chunk_id,
                     "keys out of frame order (key %lu); stable-sorted", (unsigned long)i);
+        eased = track_eases(track);
     }
     /* A closed curve's first controls need the last keys' Q. */
     done = kind == KF3DS_TRACK_ROT && is_cyclic(track) ? accumulate_rotations(track, 0, n, NULL)
                                                        : 0;
-    done = setup_segments(ctx, track, kind, done);
+    done = setup_segments(ctx, track, kind, eased, done);
     if (kind == KF3DS_TRACK_ROT)
         accumulate_rotations(track, done, n, NULL);
 }
