@@ -268,7 +268,8 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
  * Q_f, Q_f⁻¹ ⊗ Q_t is that key's increment seen from Q_f, whose angle is the
  * increment's own φ (`turn`; π − φ when negated): atan2 becomes a small
  * correction of it. */
-static inline void step_ln(const float from[4], const float to[4], const key_turn *turn, double g[3])
+static inline void step_ln(const float from[4], const float to[4], const key_turn *turn,
+                           double g[3])
 {
     int neg = kf3ds__quat_dot(to, from) < 0.0f, d;
     double f[4], q[4], p[4], s, om;
@@ -573,7 +574,8 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
             if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
-                memset(s + 12, 0, 20 * sizeof(float)); /* what the mode does not use, the ease block */
+                /* what the mode does not use, the ease block */
+                memset(s + 12, 0, 20 * sizeof(float));
                 s[24] = 1.0f;
                 memcpy(s + 8, &b->value[1], 3 * sizeof(float));
                 s[11] = b->value[0];
