@@ -10,8 +10,6 @@
 
 void kf3ds__quat_identity(float q[4]);
 void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);
-void kf3ds__quat_ln(float q[4]);
-void kf3ds__quat_exp(float q[4]);
 float kf3ds__mat4_det3(const kf3ds_mat4 *m);
 /* out = a·b for affine matrices (bottom rows 0 0 0 1); out may alias. */
 void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out);
@@ -24,10 +22,9 @@ int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees
                    kf3ds_mat4 *view, double rows[3][3]);
 
 /* a ⊗ b, in double, rounded once to float: the products of floats are exact
- * in double, so the result no longer depends on FLT_EVAL_METHOD (68881 and
+ * in double, so the result does not depend on FLT_EVAL_METHOD (68881 and
  * x87 evaluate float expressions in extended precision, SSE and PowerPC in
- * float) and the accumulated rotation keys are the same on every host.
- * Inline, as is the inverse: loading takes four products per rotation key. */
+ * float). Inline: evaluation's multi-turn segments take one per call. */
 static inline void kf3ds__quat_mul(const float a[4], const float b[4], float out[4])
 {
     double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
@@ -40,21 +37,6 @@ static inline void kf3ds__quat_mul(const float a[4], const float b[4], float out
     out[1] = y;
     out[2] = z;
     out[3] = w;
-}
-
-static inline void kf3ds__quat_inv(const float q[4], float out[4])
-{
-    double l = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-               (double)q[3] * q[3];
-    if (fabs(l) < 1e-8) {
-        out[0] = out[1] = out[2] = 0.0f;
-        out[3] = 1.0f;
-        return;
-    }
-    out[0] = (float)(-q[0] / l);
-    out[1] = (float)(-q[1] / l);
-    out[2] = (float)(-q[2] / l);
-    out[3] = (float)(q[3] / l);
 }
 
 static inline float kf3ds__quat_dot(const float a[4], const float b[4])
