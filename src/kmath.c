@@ -6,7 +6,6 @@
 #include <math.h>
 
 #define KF3DS__EPSILON 1e-8
-#define KF3DS__HALF_PI 1.57079632679489661923
 
 void kf3ds__quat_identity(float q[4])
 {
@@ -30,28 +29,6 @@ void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle)
     q[1] = (float)(s * axis[1]);
     q[2] = (float)(s * axis[2]);
     q[3] = (float)cos(half);
-}
-
-void kf3ds__quat_ln(float q[4])
-{
-    double s = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
-    double om = atan2(s, (double)q[3]);
-    double t = fabs(s) < KF3DS__EPSILON ? 0.0 : om / s;
-    int i;
-    for (i = 0; i < 3; i++)
-        q[i] = (float)(q[i] * t);
-    q[3] = 0.0f;
-}
-
-void kf3ds__quat_exp(float q[4])
-{
-    double om = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2]);
-    double s = sin(om), c = cos(om); /* both always: the compiler makes one sincos */
-    double t = fabs(om) < KF3DS__EPSILON ? 1.0 : s / om;
-    int i;
-    for (i = 0; i < 3; i++)
-        q[i] = (float)(q[i] * t);
-    q[3] = (float)c;
 }
 
 void kf3ds_mat4_identity(kf3ds_mat4 *out)

@@ -5,12 +5,11 @@
 #ifndef KF3DS_KMATH_H
 #define KF3DS_KMATH_H
 #include "kf3ds.h"
+#include "geometry.h"
 #include <math.h>
 
 void kf3ds__quat_identity(float q[4]);
 void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);
-void kf3ds__quat_ln(float q[4]);
-void kf3ds__quat_exp(float q[4]);
 float kf3ds__mat4_det3(const kf3ds_mat4 *m);
 /* out = a·b for affine matrices (bottom rows 0 0 0 1); out may alias. */
 void kf3ds__mat4_mul_affine(const kf3ds_mat4 *a, const kf3ds_mat4 *b, kf3ds_mat4 *out);
@@ -23,10 +22,9 @@ int kf3ds__look_at(const double pos[3], const double tgt[3], double roll_degrees
                    kf3ds_mat4 *view, double rows[3][3]);
 
 /* a ⊗ b, in double, rounded once to float: the products of floats are exact
- * in double, so the result no longer depends on FLT_EVAL_METHOD (68881 and
+ * in double, so the result does not depend on FLT_EVAL_METHOD (68881 and
  * x87 evaluate float expressions in extended precision, SSE and PowerPC in
- * float) and the accumulated rotation keys are the same on every host.
- * Inline, as is the inverse: loading takes four products per rotation key. */
+ * float). Inline: evaluation's multi-turn segments take one per call. */
 static inline void kf3ds__quat_mul(const float a[4], const float b[4], float out[4])
 {
     double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
@@ -39,21 +37,6 @@ static inline void kf3ds__quat_mul(const float a[4], const float b[4], float out
     out[1] = y;
     out[2] = z;
     out[3] = w;
-}
-
-static inline void kf3ds__quat_inv(const float q[4], float out[4])
-{
-    double l = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
-               (double)q[3] * q[3];
-    if (fabs(l) < 1e-8) {
-        out[0] = out[1] = out[2] = 0.0f;
-        out[3] = 1.0f;
-        return;
-    }
-    out[0] = (float)(-q[0] / l);
-    out[1] = (float)(-q[1] / l);
-    out[2] = (float)(-q[2] / l);
-    out[3] = (float)(q[3] / l);
 }
 
 static inline float kf3ds__quat_dot(const float a[4], const float b[4])
@@ -128,6 +111,64 @@ static inline void kf3ds__quat_slerp(const float a[4], const float b[4], float t
         for (i = 0; i < 4; i++)
             out[i] = sp * a[i] + sq * flip[i];
     }
+}
+
+/* Beyond this, sin and cos come from libm: the reduction below keeps its
+ * accuracy while m·π/2 is exact in the two-part constant (|m| < 2^20). */
+#define KF3DS__SINCOS_D_MAX 1e5
+
+/* sin x and cos x in double, to within a few ulps (tests/test_track.c), for
+ * loading, which rounds what it derives to float: one polynomial pair
+ * instead of libm's sincos. Returns x less whole turns, in [-π, π]. */
+static inline double kf3ds__sincos_d(double x, double *s, double *c)
+{
+    /* π/2 as a 33-bit head (m·head is exact) and its tail */
+    const double head = 1.57079632673412561417, tail = 6.07710050650619224932e-11;
+    double r, r2, sr, cr, red;
+    long m;
+    if (!(fabs(x) <= KF3DS__SINCOS_D_MAX)) {
+        *s = sin(x);
+        *c = cos(x);
+        return atan2(*s, *c);
+    }
+    m = (long)(x * (2.0 / KF3DS__PI) + (x >= 0.0 ? 0.5 : -0.5));
+    r = (x - (double)m * head) - (double)m * tail; /* |r| <= π/4 (and a little) */
+    r2 = r * r;
+    /* Taylor series to r^17 and r^18: the first term left out is below 2e-19
+     * on |r| <= π/4 */
+    sr = r + r * r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
+         r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0 +
+         r2 * (1.0 / 355687428096000.0))))))));
+    cr = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
+         r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600.0 + r2 * (-1.0 / 87178291200.0 +
+         r2 * (1.0 / 20922789888000.0 + r2 * (-1.0 / 6402373705728000.0)))))))));
+    switch (((unsigned long)m) & 3u) {
+    case 0: *s = sr; *c = cr; break;
+    case 1: *s = cr; *c = -sr; break;
+    case 2: *s = -sr; *c = -cr; break;
+    default: *s = -cr; *c = sr; break;
+    }
+    /* x less whole turns: (m mod 4, as -1..2)·π/2 + r, within [-π, π] */
+    m &= 3;
+    red = (double)(m == 3 ? -1 : m) * (0.5 * KF3DS__PI) + r;
+    if (red > KF3DS__PI)
+        red -= 2.0 * KF3DS__PI;
+    return red;
+}
+
+/* atan2(y, x) for (x, y) at an angle near φ (sin φ and cos φ given): a
+ * correction of φ, or libm's atan2 when φ is not near. */
+static inline double kf3ds__atan2_near(double y, double x, double phi, double sin_phi,
+                                       double cos_phi)
+{
+    /* atan2(y, x) − φ is the angle of (x, y) turned back by φ, atan(d) with
+     * d = num/den; for |d| < 1e-4 (loading's case: d is rounding) its series
+     * d − d³/3 + d⁵/5 … stops after the cube (the next term is below 2e-21) */
+    double num = y * cos_phi - x * sin_phi, den = x * cos_phi + y * sin_phi, d;
+    if (!(den > 0.0) || !(fabs(num) < 1e-4 * den))
+        return atan2(y, x);
+    d = num / den;
+    return phi + (d - d * d * d * (1.0 / 3.0));
 }
 
 #endif

@@ -79,20 +79,6 @@ static const unsigned char *read_spline_fast(const unsigned char *p, kf3ds_key *
     return p;
 }
 
-/* A key of any kind but MORPH from p, which has room for the longest one
- * (frame, flags, the five spline floats, the value); returns its length. */
-static size_t read_key_fast(const unsigned char *start, kf3ds_track_kind kind, kf3ds_key *k)
-{
-    const unsigned char *p = start;
-    int d, n = (int)(value_size(kind) / 4);
-    k->frame = (int32_t)le32(p);
-    k->spline_flags = (uint16_t)(p[4] | (p[5] << 8));
-    p = read_spline_fast(p + 6, k);
-    for (d = 0; d < 4; d++)
-        k->value[d] = d < n ? lef32(p + 4 * d) : 0.0f;
-    return (size_t)(p - start) + 4 * (size_t)n;
-}
-
 /* The same through the checked reads (a key that may run past the chunk,
  * and MORPH keys); a short read is left in r->short_read. */
 static void read_key_checked(kf3ds__ctx *ctx, kf3ds_reader *r, kf3ds_track_kind kind,
@@ -133,11 +119,89 @@ static void read_key_checked(kf3ds__ctx *ctx, kf3ds_reader *r, kf3ds_track_kind 
     }
 }
 
+#define SPLINE_FIELDS                                                                        \
+    (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS | KF3DS_KEY_EASE_TO |          \
+     KF3DS_KEY_EASE_FROM)
+
+/* The checks of a key's numbers once it is read; what they change is
+ * counted in bad and big. */
+static void clean_key(kf3ds_key *k, kf3ds_track_kind kind, uint32_t *bad, uint32_t *big)
+{
+    /* NaN and infinities become 0 (1 for a scale), spline parameters are
+     * kept within ±KF3DS__MAX_SPLINE, values within ±KF3DS__MAX_VALUE. */
+    if ((k->spline_flags & SPLINE_FIELDS) &&
+        !(fabsf(k->tension) <= KF3DS__MAX_SPLINE && fabsf(k->continuity) <= KF3DS__MAX_SPLINE &&
+          fabsf(k->bias) <= KF3DS__MAX_SPLINE && fabsf(k->ease_to) <= KF3DS__MAX_SPLINE &&
+          fabsf(k->ease_from) <= KF3DS__MAX_SPLINE)) {
+        float *spline[5];
+        int j;
+        spline[0] = &k->tension; spline[1] = &k->continuity; spline[2] = &k->bias;
+        spline[3] = &k->ease_to; spline[4] = &k->ease_from;
+        for (j = 0; j < 5; j++)
+            kf3ds__clean_floats(spline[j], 1, 0.0f, KF3DS__MAX_SPLINE, bad, big);
+    }
+    /* A negative ease would throw the eased parameter far outside 0..1
+     * (and a Hermite cubic to infinity), a tiny one (a denormal) makes
+     * ease's a/e overflow and gives NaN; ease values of 1e-6 and more
+     * (beyond 1 the evaluator normalises them by their sum) keep it
+     * within 0..1. So the others count as 0. */
+    if (k->ease_to != 0.0f && !(k->ease_to >= 1e-6f)) {
+        k->ease_to = 0.0f;
+        (*big)++;
+    }
+    if (k->ease_from != 0.0f && !(k->ease_from >= 1e-6f)) {
+        k->ease_from = 0.0f;
+        (*big)++;
+    }
+    if (!kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
+        kf3ds__clean_floats(k->value, 4, kind == KF3DS_TRACK_SCL ? 1.0f : 0.0f,
+                            KF3DS__MAX_VALUE, bad, big);
+}
+
+/* Keys of n value floats (kind not MORPH) from r while there is room for
+ * the longest one (frame, flags, the five spline floats, the values), so
+ * that no field needs a bounds check of its own; at most `count`. Returns
+ * how many it read. Inline with a constant n: one loop per value count. */
+static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, int n,
+                                      kf3ds_key *keys, uint32_t count, uint32_t *bad,
+                                      uint32_t *big)
+{
+    size_t max_key = 26 + 4 * (size_t)n;
+    const unsigned char *p = r->data + r->pos;
+    /* the last position from which the longest key fits (none: no keys) */
+    const unsigned char *last = r->pos <= r->end && r->end - r->pos >= max_key
+                                    ? r->data + (r->end - max_key)
+                                    : NULL;
+    uint32_t i;
+    int d;
+    for (i = 0; last && i < count && p <= last; i++) {
+        kf3ds_key *k = &keys[i];
+        memset(k->quat, 0, sizeof k->quat);
+        k->morph_name = NULL;
+        k->morph_mesh = KF3DS_NONE;
+        k->frame = (int32_t)le32(p);
+        k->spline_flags = (uint16_t)(p[4] | (p[5] << 8));
+        if (k->spline_flags & SPLINE_FIELDS) {
+            p = read_spline_fast(p + 6, k);
+        } else { /* most keys: nothing to read or check but the values */
+            k->tension = k->continuity = k->bias = k->ease_to = k->ease_from = 0.0f;
+            p += 6;
+        }
+        for (d = 0; d < 4; d++)
+            k->value[d] = d < n ? lef32(p + 4 * d) : 0.0f;
+        p += 4 * n;
+        if ((k->spline_flags & SPLINE_FIELDS) || !kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
+            clean_key(k, kind, bad, big);
+    }
+    r->pos = (size_t)(p - r->data);
+    return i;
+}
+
 static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                        kf3ds_track_kind kind, kf3ds_track *t, uint32_t node)
 {
     uint32_t count, fit, i, bad = 0, big = 0;
-    size_t min_key = 6 + value_size(kind), max_key = min_key + 20; /* + five spline floats */
+    size_t min_key = 6 + value_size(kind);
     t->flags = kf3ds_read_u16(&b);
     kf3ds_read_u32(&b); /* two reserved words */
     kf3ds_read_u32(&b);
@@ -161,55 +225,30 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
     t->keys = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, count, sizeof(kf3ds_key));
     if (!t->keys)
         return;
-    for (i = 0; i < count; i++) {
+    switch (kind) {
+    case KF3DS_TRACK_MORPH: i = 0; break;
+    case KF3DS_TRACK_HIDE: i = read_keys_fast(&b, kind, 0, t->keys, count, &bad, &big); break;
+    case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL:
+        i = read_keys_fast(&b, kind, 3, t->keys, count, &bad, &big);
+        break;
+    case KF3DS_TRACK_ROT: i = read_keys_fast(&b, kind, 4, t->keys, count, &bad, &big); break;
+    default: i = read_keys_fast(&b, kind, 1, t->keys, count, &bad, &big); break;
+    }
+    /* the rest (keys near the chunk's end, MORPH keys) through the checked reads */
+    for (; i < count; i++) {
         kf3ds_key *k = &t->keys[i];
         size_t key_at = b.pos;
         memset(k->quat, 0, sizeof k->quat);
         k->morph_name = NULL;
         k->morph_mesh = KF3DS_NONE;
-        if (kind != KF3DS_TRACK_MORPH && kf3ds_reader_left(&b) >= max_key) {
-            /* Room for the longest key of this kind: decoded without a
-             * bounds check per field. */
-            b.pos += read_key_fast(b.data + b.pos, kind, k);
-        } else {
-            read_key_checked(ctx, &b, kind, k);
-        }
+        read_key_checked(ctx, &b, kind, k);
         if (b.short_read) {
             kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, (uint32_t)key_at, c->id,
                         "key %lu of %lu is cut short; %lu keys kept", (unsigned long)i,
                         (unsigned long)count, (unsigned long)i);
             break;
         }
-        /* NaN and infinities become 0 (1 for a scale), spline parameters
-         * are kept within ±KF3DS__MAX_SPLINE, values within ±KF3DS__MAX_VALUE. */
-        if ((k->spline_flags & (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS |
-                                KF3DS_KEY_EASE_TO | KF3DS_KEY_EASE_FROM)) &&
-            !(fabsf(k->tension) <= KF3DS__MAX_SPLINE && fabsf(k->continuity) <= KF3DS__MAX_SPLINE &&
-              fabsf(k->bias) <= KF3DS__MAX_SPLINE && fabsf(k->ease_to) <= KF3DS__MAX_SPLINE &&
-              fabsf(k->ease_from) <= KF3DS__MAX_SPLINE)) {
-            float *spline[5];
-            int j;
-            spline[0] = &k->tension; spline[1] = &k->continuity; spline[2] = &k->bias;
-            spline[3] = &k->ease_to; spline[4] = &k->ease_from;
-            for (j = 0; j < 5; j++)
-                kf3ds__clean_floats(spline[j], 1, 0.0f, KF3DS__MAX_SPLINE, &bad, &big);
-        }
-        /* A negative ease would throw the eased parameter far outside 0..1
-         * (and a Hermite cubic to infinity), a tiny one (a denormal) makes
-         * ease's a/e overflow and gives NaN; ease values of 1e-6 and more
-         * (beyond 1 the evaluator normalises them by their sum) keep it
-         * within 0..1. So the others count as 0. */
-        if (k->ease_to != 0.0f && !(k->ease_to >= 1e-6f)) {
-            k->ease_to = 0.0f;
-            big++;
-        }
-        if (k->ease_from != 0.0f && !(k->ease_from >= 1e-6f)) {
-            k->ease_from = 0.0f;
-            big++;
-        }
-        if (!kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
-            kf3ds__clean_floats(k->value, 4, kind == KF3DS_TRACK_SCL ? 1.0f : 0.0f,
-                                KF3DS__MAX_VALUE, &bad, &big);
+        clean_key(k, kind, &bad, &big);
     }
     kf3ds__warn_cleaned(ctx, bad, big, c->offset, c->id, "key values");
     t->num_keys = i;

@@ -33,25 +33,25 @@ static int key_less(const void *a, const void *b)
 }
 
 /* The Kochanek–Bartels factors of key c (docs/evaluation.md, "Hermite
- * tracks"). dt_prev / dt_next are the frame spacings to the neighbours;
- * `both` says both neighbours exist. */
-static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int both,
-                        float *ksm, float *ksp, float *kdm, float *kdp)
+ * tracks") in f: ksm, ksp, kdm, kdp. dt_prev / dt_next are the frame spacings
+ * to the neighbours; `both` says both neighbours exist. Returns 1 when the
+ * key has both and no tension, continuity or bias: then ksm = ksp = fp/2 and
+ * kdm = kdp = fn/2 with fp + fn = 2 (the other factors are 1). */
+static inline int tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int both,
+                              double f[4])
 {
     double fp = 1.0, fn = 1.0;
     double tm, cm, cp, bm, bp;
     if (both &&
         !(c->spline_flags & (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS))) {
-        /* No tension, continuity or bias (most keys): the products below
-         * reduce to these exactly (their other factors are 1). */
         double dt = 0.5 * (dt_prev + dt_next);
         if (dt != 0.0) {
             fp = dt_prev / dt;
             fn = dt_next / dt;
         }
-        *ksm = *ksp = (float)(0.5 * fp);
-        *kdm = *kdp = (float)(0.5 * fn);
-        return;
+        f[0] = f[1] = 0.5 * fp;
+        f[2] = f[3] = 0.5 * fn;
+        return 1;
     }
     if (both) {
         double dt = 0.5 * (dt_prev + dt_next);
@@ -68,10 +68,11 @@ static void tcb_factors(const kf3ds_key *c, double dt_prev, double dt_next, int 
     cp = 2.0 - cm;
     bm = 1.0 - c->bias;
     bp = 2.0 - bm;
-    *ksm = (float)(tm * cm * bp * fp);
-    *ksp = (float)(tm * cp * bm * fp);
-    *kdm = (float)(tm * cp * bp * fn);
-    *kdp = (float)(tm * cm * bm * fn);
+    f[0] = tm * cm * bp * fp;
+    f[1] = tm * cp * bm * fp;
+    f[2] = tm * cp * bp * fn;
+    f[3] = tm * cm * bm * fn;
+    return 0;
 }
 
 /* Neighbours of key i for tangent purposes: value keys p and n, and the frame
@@ -104,47 +105,59 @@ static inline neighbours neighbours_of(const kf3ds_track *t, uint32_t i)
     return nb;
 }
 
-/* The tangents of key i of a vector or scalar track (dims values):
- * Kochanek–Bartels for interior keys, the chord for end keys (lib3ds 1.3;
- * docs/evaluation.md, "Hermite tracks"), zero for a lone key. */
-static void vector_tangents(const kf3ds_track *t, uint32_t i, int dims, float tin[4],
-                            float tout[4])
+/* The Kochanek–Bartels tangents of key c between keys p and n, three lanes
+ * (a scalar track's other values are 0, and its records take only the
+ * first). */
+static inline void interior_tangents(const kf3ds_key *p, const kf3ds_key *c, const kf3ds_key *n,
+                                     double dt_prev, double dt_next, float tin[4], float tout[4])
+{
+    double f[4];
+    float ksm, ksp, kdm, kdp;
+    int d;
+    tcb_factors(c, dt_prev, dt_next, 1, f);
+    ksm = (float)f[0];
+    ksp = (float)f[1];
+    kdm = (float)f[2];
+    kdp = (float)f[3];
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    {
+        /* The three components (and value[3], 0) as one vector: the
+         * same operations per lane as the loop below. */
+        kf3ds__sv4 vc, vp, vn, dm, dp, ti, to;
+        kf3ds__sv4 sm = { ksm, ksm, ksm, ksm }, sp = { ksp, ksp, ksp, ksp };
+        kf3ds__sv4 dmk = { kdm, kdm, kdm, kdm }, dpk = { kdp, kdp, kdp, kdp };
+        memcpy(&vc, c->value, sizeof vc);
+        memcpy(&vp, p->value, sizeof vp);
+        memcpy(&vn, n->value, sizeof vn);
+        dm = vc - vp;
+        dp = vn - vc;
+        ti = sm * dm + sp * dp;
+        to = dmk * dm + dpk * dp;
+        memcpy(tin, &ti, sizeof ti);
+        memcpy(tout, &to, sizeof to);
+        return;
+    }
+#endif
+    for (d = 0; d < 4; d++) {
+        float dm = c->value[d] - p->value[d];
+        float dp = n->value[d] - c->value[d];
+        tin[d] = ksm * dm + ksp * dp;
+        tout[d] = kdm * dm + kdp * dp;
+    }
+}
+
+/* The tangents of key i of a vector or scalar track: Kochanek–Bartels for
+ * interior keys, the chord for end keys (lib3ds 1.3; docs/evaluation.md,
+ * "Hermite tracks"), zero for a lone key. */
+static void vector_tangents(const kf3ds_track *t, uint32_t i, float tin[4], float tout[4])
 {
     const kf3ds_key *c = &t->keys[i];
     neighbours nb = neighbours_of(t, i);
     int d;
-    (void)dims; /* all three always: a scalar track's other values are 0, and
-                 * its records take only the first */
     memset(tin, 0, 4 * sizeof(float));
     memset(tout, 0, 4 * sizeof(float));
     if (nb.p && nb.n) {
-        float ksm, ksp, kdm, kdp;
-        tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-        {
-            /* The three components (and value[3], 0) as one vector: the
-             * same operations per lane as the loop below. */
-            kf3ds__sv4 vc, vp, vn, dm, dp, ti, to;
-            kf3ds__sv4 sm = { ksm, ksm, ksm, ksm }, sp = { ksp, ksp, ksp, ksp };
-            kf3ds__sv4 dmk = { kdm, kdm, kdm, kdm }, dpk = { kdp, kdp, kdp, kdp };
-            memcpy(&vc, c->value, sizeof vc);
-            memcpy(&vp, nb.p->value, sizeof vp);
-            memcpy(&vn, nb.n->value, sizeof vn);
-            dm = vc - vp;
-            dp = vn - vc;
-            ti = sm * dm + sp * dp;
-            to = dmk * dm + dpk * dp;
-            memcpy(tin, &ti, sizeof ti);
-            memcpy(tout, &to, sizeof to);
-            return;
-        }
-#endif
-        for (d = 0; d < 3; d++) {
-            float dm = c->value[d] - nb.p->value[d];
-            float dp = nb.n->value[d] - c->value[d];
-            tin[d] = ksm * dm + ksp * dp;
-            tout[d] = kdm * dm + kdp * dp;
-        }
+        interior_tangents(nb.p, c, nb.n, nb.dt_prev, nb.dt_next, tin, tout);
     } else if (nb.p || nb.n) {
         for (d = 0; d < 3; d++) {
             float chord = nb.p ? c->value[d] - nb.p->value[d] : nb.n->value[d] - c->value[d];
@@ -153,30 +166,166 @@ static void vector_tangents(const kf3ds_track *t, uint32_t i, int dims, float ti
     }
 }
 
-/* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
- * (docs/evaluation.md, "Rotation tracks"). */
-static void accumulate_rotations(kf3ds_track *t)
+/* a ⊗ b in double (the order of kf3ds__quat_mul). */
+static inline void quat_mul_d(const double a[4], const double b[4], double out[4])
 {
-    uint32_t i;
-    for (i = 0; i < t->num_keys; i++) {
-        kf3ds_key *k = &t->keys[i];
-        float inc[4];
-        kf3ds__quat_axis_angle(inc, &k->value[1], -k->value[0]);
-        if (i == 0)
-            memcpy(k->quat, inc, sizeof inc);
-        else
-            kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
-    }
+    out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    out[1] = a[3] * b[1] + a[1] * b[3] + a[2] * b[0] - a[0] * b[2];
+    out[2] = a[3] * b[2] + a[2] * b[3] + a[0] * b[1] - a[1] * b[0];
+    out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
 }
 
-/* g⁺ of a key, ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next,
- * ln((±Q_c)⁻¹ ⊗ Q_n) (the same products, negated or not, and the same sign
- * test): the last one is kept for the next key, so that each logarithm is
- * taken once. */
+/* A rotation key's increment q(a, −θ) = (sin h·a/|a|, cos h), h = −θ/2, in
+ * double, and the angle φ in [0, π] with cos φ = cos h and sin φ = |sin h|
+ * (h less whole turns). A zero axis gives the identity and φ = 0. */
+typedef struct key_turn {
+    double q[4];
+    double phi, sin_phi, cos_phi;
+} key_turn;
+
+static inline void turn_of(const kf3ds_key *k, key_turn *tr)
+{
+    const float *axis = &k->value[1];
+    double l = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] +
+                    (double)axis[2] * axis[2]);
+    double s, c, f;
+    if (!(l >= 1e-8) || !isfinite(l)) {
+        tr->q[0] = tr->q[1] = tr->q[2] = 0.0;
+        tr->q[3] = 1.0;
+        tr->phi = tr->sin_phi = 0.0;
+        tr->cos_phi = 1.0;
+        return;
+    }
+    tr->phi = fabs(kf3ds__sincos_d(-0.5 * (double)k->value[0], &s, &c));
+    f = s / l;
+    tr->q[0] = f * axis[0];
+    tr->q[1] = f * axis[1];
+    tr->q[2] = f * axis[2];
+    tr->q[3] = c;
+    tr->sin_phi = fabs(s);
+    tr->cos_phi = c;
+}
+
+/* What the squad controls of one key after another share: g⁺ of a key,
+ * ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next, ln((±Q_c)⁻¹ ⊗ Q_n) (the
+ * same products, negated or not, and the same sign test), so the last one
+ * is kept; and the turns of the keys last asked for (turn_get), by key
+ * index modulo 4: setup runs forward through the keys and needs at most
+ * three at a time. */
 typedef struct ln_cache {
     const kf3ds_key *from, *to; /* the pair g belongs to */
-    float g[4];
+    double g[3];
+    uint32_t turn_key[4]; /* key index + 1; 0: empty */
+    key_turn turn[4];
 } ln_cache;
+
+static void ln_cache_init(ln_cache *lc)
+{
+    lc->from = lc->to = NULL;
+    memset(lc->turn_key, 0, sizeof lc->turn_key);
+}
+
+/* The turn of key i of t, from the cache or into it. */
+static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint32_t i)
+{
+    unsigned slot = i & 3u;
+    if (lc->turn_key[slot] != i + 1) {
+        lc->turn_key[slot] = i + 1;
+        turn_of(&t->keys[i], &lc->turn[slot]);
+    }
+    return &lc->turn[slot];
+}
+
+/* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
+ * (docs/evaluation.md, "Rotation tracks"): the increment and the product in
+ * double, rounded once to float. Keys done..upto−1 (their turns through lc
+ * when given, for the squad controls to use again); returns the keys done. */
+static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upto, ln_cache *lc)
+{
+    uint32_t i;
+    int d;
+    for (i = done; i < upto; i++) {
+        kf3ds_key *k = &t->keys[i];
+        key_turn own;
+        const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
+        double prev[4], q[4];
+        if (i == 0) {
+            memcpy(q, tr->q, sizeof q);
+        } else {
+            for (d = 0; d < 4; d++)
+                prev[d] = t->keys[i - 1].quat[d];
+            quat_mul_d(tr->q, prev, q);
+        }
+        for (d = 0; d < 4; d++)
+            k->quat[d] = (float)q[d];
+    }
+    return upto > done ? upto : done;
+}
+
+/* g = ln(Q_f⁻¹ ⊗ ±Q_t) (docs/evaluation.md, "Squad"; Q_t negated when
+ * Q_f·Q_t < 0) in double. ln(v, w) depends on the direction of (v, w) only,
+ * so the conjugate of Q_f serves for its inverse. When Q_t is the key after
+ * Q_f, Q_f⁻¹ ⊗ Q_t is that key's increment seen from Q_f, whose angle is the
+ * increment's own φ (`turn`; π − φ when negated): atan2 becomes a small
+ * correction of it. */
+static inline void step_ln(const float from[4], const float to[4], const key_turn *turn,
+                           double g[3])
+{
+    int neg = kf3ds__quat_dot(to, from) < 0.0f, d;
+    double f[4], q[4], p[4], s, om;
+    double l = (double)from[0] * from[0] + (double)from[1] * from[1] +
+               (double)from[2] * from[2] + (double)from[3] * from[3];
+    for (d = 0; d < 4; d++) {
+        f[d] = d < 3 ? -(double)from[d] : from[d];
+        q[d] = neg ? -(double)to[d] : to[d];
+    }
+    if (fabs(l) < 1e-8) { /* kf3ds__quat_inv's identity */
+        f[0] = f[1] = f[2] = 0.0;
+        f[3] = 1.0;
+    }
+    quat_mul_d(f, q, p);
+    s = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    if (s < 1e-8) {
+        g[0] = g[1] = g[2] = 0.0;
+        return;
+    }
+    if (turn)
+        om = kf3ds__atan2_near(s, p[3], neg ? KF3DS__PI - turn->phi : turn->phi, turn->sin_phi,
+                               neg ? -turn->cos_phi : turn->cos_phi);
+    else
+        om = atan2(s, p[3]);
+    om /= s;
+    for (d = 0; d < 3; d++)
+        g[d] = p[d] * om;
+}
+
+/* out = q ⊗ exp(v, 0) (docs/evaluation.md, "Squad"), in double, rounded once.
+ * A small |v| (most controls: a quarter of the change between two steps)
+ * takes sin ω/ω and cos ω from their series in ω² (the first term left out
+ * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
+static inline void mul_exp(const float q[4], const double v[3], float out[4])
+{
+    double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
+    int d;
+    if (w2 < 0.0625) {
+        s = 1.0 + w2 * (-1.0 / 6 + w2 * (1.0 / 120 + w2 * (-1.0 / 5040 + w2 * (1.0 / 362880 +
+            w2 * (-1.0 / 39916800 + w2 * (1.0 / 6227020800.0 + w2 * (-1.0 / 1307674368000.0)))))));
+        c = 1.0 + w2 * (-0.5 + w2 * (1.0 / 24 + w2 * (-1.0 / 720 + w2 * (1.0 / 40320 +
+            w2 * (-1.0 / 3628800 + w2 * (1.0 / 479001600.0 + w2 * (-1.0 / 87178291200.0)))))));
+    } else {
+        double om = sqrt(w2);
+        kf3ds__sincos_d(om, &s, &c);
+        s /= om;
+    }
+    for (d = 0; d < 3; d++)
+        e[d] = v[d] * s;
+    e[3] = c;
+    for (d = 0; d < 4; d++)
+        qd[d] = q[d];
+    quat_mul_d(qd, e, p);
+    for (d = 0; d < 4; d++)
+        out[d] = (float)p[d];
+}
 
 /* The squad controls of rotation key i: tin = B_i, tout = A_i, the key's
  * orientation for end keys (lib3ds 1.3). */
@@ -185,51 +334,48 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
 {
     const kf3ds_key *c = &t->keys[i];
     neighbours nb = neighbours_of(t, i);
-    float qp[4], qn[4], inv[4], gm[4], gp[4], a[4], b[4];
-    float ksm, ksp, kdm, kdp;
+    double gm[3], gp[3], f[4], a[3], b[3];
     int d;
     if (!nb.p || !nb.n) {
         memcpy(tin, c->quat, sizeof c->quat);
         memcpy(tout, c->quat, sizeof c->quat);
         return;
     }
-    if (nb.p == lc->from && c == lc->to) {
+    /* (the neighbours are the keys before and after unless a cyclic track
+     * closes its curve: then they have no turn in common with key i) */
+    if (nb.p == lc->from && c == lc->to)
         memcpy(gm, lc->g, sizeof gm);
-    } else {
-        memcpy(qp, nb.p->quat, sizeof qp);
-        if (kf3ds__quat_dot(qp, c->quat) < 0.0f)
-            for (d = 0; d < 4; d++)
-                qp[d] = -qp[d];
-        kf3ds__quat_inv(qp, inv); /* g⁻ = ln(Q_p⁻¹ ⊗ Q_c) */
-        kf3ds__quat_mul(inv, c->quat, gm);
-        kf3ds__quat_ln(gm);
-    }
-    memcpy(qn, nb.n->quat, sizeof qn);
-    if (kf3ds__quat_dot(qn, c->quat) < 0.0f)
-        for (d = 0; d < 4; d++)
-            qn[d] = -qn[d];
-    kf3ds__quat_inv(c->quat, inv); /* g⁺ = ln(Q_c⁻¹ ⊗ Q_n) */
-    kf3ds__quat_mul(inv, qn, gp);
-    kf3ds__quat_ln(gp);
+    else
+        step_ln(nb.p->quat, c->quat, i > 0 ? turn_get(lc, t, i) : NULL, gm);
+    step_ln(c->quat, nb.n->quat, i + 1 < t->num_keys ? turn_get(lc, t, i + 1) : NULL, gp);
     memcpy(lc->g, gp, sizeof gp);
     lc->from = c;
     lc->to = nb.n;
-    tcb_factors(c, nb.dt_prev, nb.dt_next, 1, &ksm, &ksp, &kdm, &kdp);
-    for (d = 0; d < 4; d++) {
-        a[d] = 0.5f * (kdm * gm[d] + (kdp - 1.0f) * gp[d]);
-        b[d] = 0.5f * ((1.0f - ksm) * gm[d] - ksp * gp[d]);
+    if (tcb_factors(c, nb.dt_prev, nb.dt_next, 1, f)) {
+        /* No TCB: ½(kdm·g⁻ + (kdp − 1)·g⁺) and ½((1 − ksm)·g⁻ − ksp·g⁺) are
+         * both ¼(fn·g⁻ − fp·g⁺), as fp + fn = 2: A_i = B_i. */
+        for (d = 0; d < 3; d++)
+            a[d] = 0.5 * (f[2] * gm[d] - f[1] * gp[d]);
+        mul_exp(c->quat, a, tout);
+        memcpy(tin, tout, 4 * sizeof(float));
+        return;
     }
-    kf3ds__quat_exp(a);
-    kf3ds__quat_exp(b);
-    kf3ds__quat_mul(c->quat, a, tout);
-    kf3ds__quat_mul(c->quat, b, tin);
+    for (d = 0; d < 3; d++) {
+        a[d] = 0.5 * (f[2] * gm[d] + (f[3] - 1.0) * gp[d]);
+        b[d] = 0.5 * ((1.0 - f[0]) * gm[d] - f[1] * gp[d]);
+    }
+    mul_exp(c->quat, a, tout);
+    mul_exp(c->quat, b, tin);
 }
 
 /* Constants of slerp(a, b, t) for a fixed pair: ω, cos ω and 1/sin ω, so that
  * sq = sin(tω)/sin ω and sp = cos(tω) − cos ω·sq need one sine/cosine pair.
  * 1/sin ω = 0 asks for the general routine (nearly opposite inputs), < 0 for
- * linear weights (nearly equal inputs). */
-static void slerp_constants(const float a[4], const float b[4], float out[3])
+ * linear weights (nearly equal inputs). sin ω is sqrt((1 − l)(1 + l)); ω is
+ * a correction of the turn of b's key when a and b are consecutive keys
+ * (`turn`: a·b is the cosine of its φ, to rounding), else libm's acos. */
+static void slerp_constants(const float a[4], const float b[4], const key_turn *turn,
+                            float out[3])
 {
     double l = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] +
                (double)a[3] * b[3];
@@ -239,15 +385,16 @@ static void slerp_constants(const float a[4], const float b[4], float out[3])
         return;
     if (l > 1.0)
         l = 1.0;
-    om = acos(l);
-    s = sin(om);
-    if (s > 1e-6) {
-        out[0] = (float)om;
-        out[1] = (float)l;
-        out[2] = (float)(1.0 / s);
-    } else {
+    s = sqrt((1.0 - l) * (1.0 + l));
+    if (!(s > 1e-6)) {
         out[2] = -1.0f;
+        return;
     }
+    om = turn ? kf3ds__atan2_near(s, l, turn->phi, turn->sin_phi, turn->cos_phi)
+              : acos(l);
+    out[0] = (float)om;
+    out[1] = (float)l;
+    out[2] = (float)(1.0 / s);
 }
 
 /* The ease constants of a segment from e_f (its start key's ease_from) and
@@ -372,21 +519,23 @@ static void scalar_coefficients(float *s, float p0, float p1, float m0, float m1
                (SEG_SCALAR_EASED - SEG_EASE_SCALAR - 4) * sizeof(float));
 }
 
-static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind)
+/* The packed frames and the records; `eased`: some segment eases. Returns
+ * the keys whose Q_k are in place (rotation tracks: setup_segments
+ * accumulates them as it goes, one key ahead of the controls). */
+static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind,
+                               int eased, uint32_t done)
 {
     uint32_t k, n = t->num_keys;
     size_t stride;
     float *seg, in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
     ln_cache lc;
     unsigned shift;
-    int eased;
     if (!n || kf3ds__arena_failed(ctx->arena))
-        return;
+        return done;
     shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
     if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
-        return;
-    eased = track_eases(t);
-    lc.from = lc.to = NULL;
+        return done;
+    ln_cache_init(&lc);
     stride = kf3ds__seg_stride(kind, eased);
     /* 16 floats of slack to align the records on a 64-byte line; the int32
      * before the first record (always inside the slack) is the header. */
@@ -394,7 +543,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 17,
                                           sizeof(float));
     if (!seg)
-        return;
+        return done;
     seg += 16 - ((uintptr_t)seg / sizeof(float)) % 16;
     {
         int32_t header = (int32_t)kind | (eased ? SEG_HEADER_EASED : 0) | (int32_t)(shift << 16);
@@ -402,22 +551,31 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
     }
     /* Tangents (or squad controls) are worked out key by key as the records
      * need them: record k takes key k's outgoing and key k+1's incoming. */
-    if (kind == KF3DS_TRACK_ROT)
+    if (kind == KF3DS_TRACK_ROT) {
+        done = accumulate_rotations(t, done, 2, &lc);
         rotation_controls(t, 0, &lc, in, out);
-    else
-        vector_tangents(t, 0, dims_of(kind), in, out);
+    } else {
+        vector_tangents(t, 0, in, out);
+    }
     for (k = 0; k + 1 < n; k++) {
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
         float *s = seg + (size_t)k * stride, a_out[4];
         memcpy(a_out, out, sizeof a_out);
-        if (kind == KF3DS_TRACK_ROT)
+        if (kind == KF3DS_TRACK_ROT) {
+            done = accumulate_rotations(t, done, k + 3 < n ? k + 3 : n, &lc);
             rotation_controls(t, k + 1, &lc, in, out);
-        else
-            vector_tangents(t, k + 1, dims_of(kind), in, out);
+        } else if (k + 2 < n) { /* an interior key: its neighbours are the keys beside it */
+            const kf3ds_key *c = &t->keys[k + 1];
+            interior_tangents(a, c, c + 1, (double)c->frame - a->frame,
+                              (double)c[1].frame - c->frame, in, out);
+        } else {
+            vector_tangents(t, k + 1, in, out);
+        }
         if (kind == KF3DS_TRACK_ROT) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
-            memset(s + 12, 0, 20 * sizeof(float)); /* what a mode does not use, the ease block */
             if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
+                /* what the mode does not use, the ease block */
+                memset(s + 12, 0, 20 * sizeof(float));
                 s[24] = 1.0f;
                 memcpy(s + 8, &b->value[1], 3 * sizeof(float));
                 s[11] = b->value[0];
@@ -425,8 +583,10 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
                 memcpy(s + 8, b->quat, 4 * sizeof(float));
                 memcpy(s + 12, a_out, 4 * sizeof(float));
                 memcpy(s + 16, in, 4 * sizeof(float));
-                slerp_constants(s + 4, s + 8, s + 20);
-                slerp_constants(s + 12, s + 16, s + 25);
+                slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
+                slerp_constants(s + 12, s + 16, NULL, s + 25);
+                s[23] = s[24] = 0.0f; /* (the slerp constants fill 20..22 and 25..27) */
+                memset(s + 28, 0, 4 * sizeof(float)); /* the ease block */
             }
         } else if (is_vector(kind)) {
             vector_coefficients(s, a->value, b->value, a_out, in);
@@ -443,6 +603,7 @@ static void setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kin
             s[2] = s[3] = 0.0f;
     }
     t->segments_ = seg;
+    return done;
 }
 
 /* For saving in file order (source.h): where each key of the file went in
@@ -490,15 +651,19 @@ static void keep_key_order(kf3ds__ctx *ctx, const kf3ds_track *t, const int32_t 
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t node, uint32_t offset, uint16_t chunk_id)
 {
-    uint32_t i, n = track->num_keys;
+    uint32_t i, n = track->num_keys, done;
+    int eased = 0;
     for (i = 0; ctx->source && i < ctx->source->num_key_orders; i++) {
         kf3ds__key_order *o = &ctx->source->key_orders[i];
         if (o->node == node && o->kind == (uint32_t)kind) /* a track this one replaces */
             o->node = 0xFFFFFFFFu;
     }
-    for (i = 1; i < n; i++)
+    /* (whether a segment eases, found on the way for keys in order) */
+    for (i = 1; i < n; i++) {
         if (track->keys[i].frame < track->keys[i - 1].frame)
             break;
+        eased |= track->keys[i - 1].ease_from + track->keys[i].ease_to > 0.0f;
+    }
     if (i < n) {
         kf3ds_key *tmp = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(kf3ds_key));
         int32_t *file_frames = NULL;
@@ -515,10 +680,14 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
             keep_key_order(ctx, track, file_frames, kind, node);
         kf3ds__diag(ctx, KF3DS_WARN_UNSORTED, offset, chunk_id,
                     "keys out of frame order (key %lu); stable-sorted", (unsigned long)i);
+        eased = track_eases(track);
     }
+    /* A closed curve's first controls need the last keys' Q. */
+    done = kind == KF3DS_TRACK_ROT && is_cyclic(track) ? accumulate_rotations(track, 0, n, NULL)
+                                                       : 0;
+    done = setup_segments(ctx, track, kind, eased, done);
     if (kind == KF3DS_TRACK_ROT)
-        accumulate_rotations(track);
-    setup_segments(ctx, track, kind);
+        accumulate_rotations(track, done, n, NULL);
 }
 
 /* The public view of what setup derives per key: the same functions as
@@ -534,12 +703,12 @@ int kf3ds_track_key_tangents(const kf3ds_track *track, kf3ds_track_kind kind, ui
         kind == KF3DS_TRACK_MORPH)
         return 0;
     if (kind == KF3DS_TRACK_ROT) {
-        lc.from = lc.to = NULL;
+        ln_cache_init(&lc);
         rotation_controls(track, key, &lc, in, out);
         return 4;
     }
     dims = dims_of(kind);
-    vector_tangents(track, key, dims, in, out);
+    vector_tangents(track, key, in, out);
     for (d = dims; d < 4; d++) /* vector_tangents fills three lanes from any values */
         in[d] = out[d] = 0.0f;
     return dims;
