@@ -117,7 +117,7 @@ static inline void kf3ds__quat_slerp(const float a[4], const float b[4], float t
  * accuracy while m·π/2 is exact in the two-part constant (|m| < 2^20). */
 #define KF3DS__SINCOS_D_MAX 1e5
 
-/* sin x and cos x in double, to within a few ulps (tests/test_track.c), for
+/* sin x and cos x in double, to within a few ulps (tests/test_track_setup.c), for
  * loading, which rounds what it derives to float: one polynomial pair
  * instead of libm's sincos. Returns x less whole turns, in [-π, π]. */
 static inline double kf3ds__sincos_d(double x, double *s, double *c)

@@ -237,9 +237,12 @@ static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint3
 }
 
 /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
- * (docs/evaluation.md, "Rotation tracks"): the increment and the product in
- * double, rounded once to float. Keys done..upto−1 (their turns through lc
- * when given, for the squad controls to use again); returns the keys done. */
+ * (docs/evaluation.md, "Rotation tracks"): the increment rounded to float,
+ * then the product of two float quaternions, exact in double and rounded
+ * once, so that Q_k has the same bits on hosts that evaluate double in
+ * extended precision (68881, x87) as on the others. Keys done..upto−1 (their
+ * turns through lc when given, for the squad controls to use again); returns
+ * the keys done. */
 static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upto, ln_cache *lc)
 {
     uint32_t i;
@@ -248,16 +251,13 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
         kf3ds_key *k = &t->keys[i];
         key_turn own;
         const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
-        double prev[4], q[4];
-        if (i == 0) {
-            memcpy(q, tr->q, sizeof q);
-        } else {
-            for (d = 0; d < 4; d++)
-                prev[d] = t->keys[i - 1].quat[d];
-            quat_mul_d(tr->q, prev, q);
-        }
+        float inc[4];
         for (d = 0; d < 4; d++)
-            k->quat[d] = (float)q[d];
+            inc[d] = (float)tr->q[d];
+        if (i == 0)
+            memcpy(k->quat, inc, sizeof inc);
+        else
+            kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
     }
     return upto > done ? upto : done;
 }

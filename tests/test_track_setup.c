@@ -1,6 +1,7 @@
 /* What loading derives for rotation tracks (src/track_setup.c), against the
  * definitions of docs/evaluation.md ("Rotation tracks") evaluated in long
- * double from the same stored floats: the accumulated orientations Q_k, the
+ * double from the same stored floats: the accumulated orientations Q_k (from
+ * the increment rounded to float, as setup does for host-independent bits), the
  * squad controls A_i and B_i, and the slerp constants of every segment
  * record; and the double-precision helpers that setup uses instead of
  * libm's sin, cos, atan2 and acos (src/kmath.h). The bound is half an ulp
@@ -235,6 +236,10 @@ static void check_track(const kf3ds_track *t, worst *w)
                 q[d] = sinl(h) / l * ax[d];
             q[3] = cosl(h);
         }
+        /* the increment is rounded to float before the product, which is
+           then exact in double (host-independent bits) */
+        for (d = 0; d < 4; d++)
+            q[d] = (float)q[d];
         if (i > 0) {
             widen(k[i - 1].quat, prev);
             qmul(q, prev, q);
