@@ -387,6 +387,33 @@ static void test_settings_round_trip(void **state)
     free(data);
 }
 
+/* The invariants of a repaired save of `a` (docs/writer.md, "kf3ds
+ * rewrite"): it loads without a diagnostic, gives the same scene and the
+ * same evaluation at a few frames, and saving it again gives the same bytes.
+ * `what_of` names the scene in a failure. */
+static void check_repaired(const kf3ds_scene *a, const char *what_of)
+{
+    static const double frames[] = { -3, 0, 10 };
+    unsigned char *out, *again;
+    size_t n, n2;
+    kf3ds_scene *b;
+    char what[300];
+    out = save_bytes(a, KF3DS_SAVE_REPAIR, &n);
+    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, NULL);
+    assert_non_null(b);
+    assert_int_equal(b->num_diags, 0);
+    if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
+        fail_msg("%s, repaired: the scene differs: %s", what_of, what);
+    if (support_eval_diff(a, b, frames, sizeof frames / sizeof frames[0], what, sizeof what))
+        fail_msg("%s, repaired: the evaluation differs: %s", what_of, what);
+    again = save_bytes(b, KF3DS_SAVE_REPAIR, &n2);
+    assert_int_equal(n2, n);
+    assert_memory_equal(again, out, n);
+    free(again);
+    kf3ds_scene_free(b);
+    free(out);
+}
+
 /* A damaged setting (a gradient colour cut short, a bitmap name without its
  * terminator) is written back as it was when saving lossless, and replaced
  * by the settings the loader made of it when repairing: the rewrite loads
@@ -394,11 +421,10 @@ static void test_settings_round_trip(void **state)
 static void test_damaged_settings_repaired(void **state)
 {
     w3ds w;
-    unsigned char *data, *out, *again;
-    size_t size, n, n2;
-    kf3ds_scene *a, *b;
+    unsigned char *data, *out;
+    size_t size, n;
+    kf3ds_scene *a;
     kf3ds_diag err;
-    char what[300];
     (void)state;
     support_file_begin(&w, KF3DS_CHUNK_MDATA);
     w3ds_begin(&w, KF3DS_CHUNK_V_GRADIENT);
@@ -425,18 +451,7 @@ static void test_damaged_settings_repaired(void **state)
     assert_memory_equal(out, data, size);
     free(out);
 
-    out = save_bytes(a, KF3DS_SAVE_REPAIR, &n);
-    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, &err);
-    assert_non_null(b);
-    assert_int_equal(b->num_diags, 0);
-    if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
-        fail_msg("the repaired settings differ: %s", what);
-    again = save_bytes(b, KF3DS_SAVE_REPAIR, &n2);
-    assert_int_equal(n2, n);
-    assert_memory_equal(again, out, n);
-    free(again);
-    kf3ds_scene_free(b);
-    free(out);
+    check_repaired(a, "damaged settings");
     kf3ds_scene_free(a);
     free(data);
 }
@@ -447,15 +462,13 @@ static void test_damaged_settings_repaired(void **state)
  * (docs/evaluation.md, "Cameras"; found by fuzz_save). */
 static void test_camera_cut_before_lens(void **state)
 {
-    static const double frames[] = { -3, 0, 10 };
     const float pos[3] = { 0, -20, 5 }, target[3] = { 0, 0, 0 };
     w3ds w;
-    unsigned char *data, *out;
-    size_t size, n;
-    kf3ds_scene *a, *b;
+    unsigned char *data;
+    size_t size;
+    kf3ds_scene *a;
     kf3ds_diag err;
     kf3ds_pose pose[2];
-    char what[300];
     (void)state;
     support_file_begin(&w, KF3DS_CHUNK_MDATA);
     w3ds_begin(&w, KF3DS_CHUNK_NAMED_OBJECT);
@@ -485,16 +498,7 @@ static void test_camera_cut_before_lens(void **state)
     kf3ds_scene_eval(a, 0, 0, pose);
     assert_near(pose[0].fov, 45, 0);
 
-    out = save_bytes(a, KF3DS_SAVE_REPAIR, &n);
-    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, &err);
-    assert_non_null(b);
-    assert_int_equal(b->num_diags, 0);
-    if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
-        fail_msg("the repaired camera differs: %s", what);
-    if (support_eval_diff(a, b, frames, 3, what, sizeof what))
-        fail_msg("the repaired camera evaluates differently: %s", what);
-    kf3ds_scene_free(b);
-    free(out);
+    check_repaired(a, "camera cut before its lens");
     kf3ds_scene_free(a);
     free(data);
 }
@@ -554,10 +558,9 @@ static void test_valueless_singles_fixed_point(void **state)
 {
     const float grey[3] = { 0.5f, 0.5f, 0.5f };
     w3ds w;
-    unsigned char *data, *out, *again;
-    size_t size, n, n2;
-    kf3ds_scene *a, *b;
-    char what[300];
+    unsigned char *data, *out;
+    size_t size, n;
+    kf3ds_scene *a;
     int k;
     (void)state;
     support_file_begin(&w, KF3DS_CHUNK_MDATA);
@@ -597,17 +600,8 @@ static void test_valueless_singles_fixed_point(void **state)
     assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_MAT_DIFFUSE), 1);
     assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_MAT_SPECULAR), 1);
     assert_int_equal(count_chunks(out, n, KF3DS_CHUNK_AMBIENT_LIGHT), 1);
-    b = load_bytes(out, n, KF3DS_LOAD_KEEP_SOURCE, NULL);
-    assert_non_null(b);
-    assert_int_equal(b->num_diags, 0);
-    if (support_scene_diff(a, b, SUPPORT_DIFF_REPAIRED, what, sizeof what))
-        fail_msg("the repaired singles differ: %s", what);
-    again = save_bytes(b, KF3DS_SAVE_REPAIR, &n2);
-    assert_int_equal(n2, n);
-    assert_memory_equal(again, out, n);
-    free(again);
-    kf3ds_scene_free(b);
     free(out);
+    check_repaired(a, "valueless singles");
     kf3ds_scene_free(a);
     free(data);
 }
