@@ -435,6 +435,9 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, int may
 
 /* ROT: the squad goes to the batch when there is one (out is written when
  * it runs), else it is evaluated here. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void view_rotation(const kf3ds__track_view *v, double frame, int maybe_nan,
                                  unsigned ease, uint32_t *hint, float out[4],
                                  kf3ds__squad_batch *batch)
