@@ -231,19 +231,25 @@ static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds_
 #endif
 
 /* Nodes go in groups of KF3DS__SQUAD_LANES in evaluation order (the plan's
- * order): the values of the whole group, then its squad batch, then the
- * world matrices, parents first, which the order guarantees across and
- * within groups (a node that never moves gets its world with its values).
- * maybe_nan 0: frame is not NaN; in_order: the plan's order is the poses'
- * (both tested once, see kf3ds_scene_eval). */
+ * order): the values of the whole group, then, once the squad batch is full
+ * or empty, the batch and the world matrices of the nodes waiting for them,
+ * parents first, which the order guarantees (a node that never moves, or a
+ * root placed by its position alone, gets its world with its values). A
+ * group with fewer rotations than lanes leaves its nodes waiting, up to
+ * PLACING_MAX of them, so that scenes with few animated rotations still run
+ * the batch with its lanes full (docs/architecture.md, "What makes it fast":
+ * bench-constant). maybe_nan 0: frame is not NaN; in_order: the plan's order
+ * is the poses' (both tested once, see kf3ds_scene_eval). */
+#define PLACING_MAX (8 * KF3DS__SQUAD_LANES)
+
 static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds__plan *plan,
                                            double frame, int maybe_nan, int in_order,
                                            unsigned ease, kf3ds_pose *poses)
 {
-    const kf3ds__plan_node *r, *ahead, *placing[KF3DS__SQUAD_LANES];
+    const kf3ds__plan_node *r, *ahead, *placing[PLACING_MAX];
     kf3ds__squad_batch batch;
     uint32_t i, j, end, num;
-    unsigned k, n;
+    unsigned k, n = 0;
     num = plan->num_nodes;
     r = ahead = (const kf3ds__plan_node *)(const void *)plan->records;
     for (i = 0; i < KF3DS__SQUAD_LANES; i++) /* it stops at the end record */
@@ -251,7 +257,7 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
     batch.n = 0;
     for (i = 0; i < num; i = end) {
         end = num - i > KF3DS__SQUAD_LANES ? i + KF3DS__SQUAD_LANES : num;
-        for (j = i, n = 0; j < end; j++, r = plan_next(r)) {
+        for (j = i; j < end; j++, r = plan_next(r)) {
             kf3ds_pose *p = in_order ? &poses[j] : &poses[r->node]; /* node j when in order */
             /* Memory ahead of use: poses two groups ahead (when they are not
              * in memory order, which the hardware would see), then the
@@ -270,12 +276,16 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
             else
                 placing[n++] = r;
         }
+        if (end < num && (!n || (batch.n && batch.n < KF3DS__SQUAD_LANES &&
+                                 n <= PLACING_MAX - KF3DS__SQUAD_LANES)))
+            continue; /* nothing to place, or room to wait for more rotations */
         if (batch.n)
             squad_batch_run(&batch);
         for (k = 0; k < n; k++) {
             const kf3ds__plan_node *q = placing[k];
             place(q, &poses[q->node], q->parent != KF3DS_NONE ? &poses[q->parent].world : NULL);
         }
+        n = 0;
     }
 }
 
