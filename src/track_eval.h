@@ -366,7 +366,11 @@ static inline void squad_batch_run(kf3ds__squad_batch *b)
     b->n = 0;
 }
 
-/* Queues the squad of rotation record seg at u, to be written to out. */
+/* Queues the squad of rotation record seg at u, to be written to out.
+ * Always inlined, as view_rotation is: a call costs as much as the copy. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, float u, float *out)
 {
     unsigned i, k;
