@@ -312,10 +312,69 @@ static inline void slerp_fixed(const float a[4], const float b[4], const float c
 typedef struct kf3ds__squad_batch {
     unsigned n;
     float u[KF3DS__SQUAD_LANES];
-    float key[16][KF3DS__SQUAD_LANES]; /* Q_k, Q_k+1, A_k, B_k+1, component-major */
-    float con[6][KF3DS__SQUAD_LANES];  /* both fixed slerps' constants */
+    const float *seg[KF3DS__SQUAD_LANES]; /* the lanes' rotation records */
     float *out[KF3DS__SQUAD_LANES];
 } kf3ds__squad_batch;
+
+/* The batch's loop reads its inputs component-major: key[k][lane] the
+ * components of Q_k, Q_k+1, A_k, B_k+1 (record floats 4..19), con[k][lane]
+ * record floats 20..27, both fixed slerps' constants (20..22, 25..27). With GCC or clang, four
+ * lanes at a time are transposed with shuffles (four vector loads, eight
+ * shuffles and four stores for sixteen floats, where a copy per float took
+ * a load and a store each); the rest float by float (docs/architecture.md,
+ * "What makes it fast"). */
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+typedef float kf3ds__sv4 __attribute__((vector_size(16)));
+#if defined(__clang__)
+#define KF3DS__SHUFFLE2(a, b, i, j, k, l) __builtin_shufflevector((a), (b), i, j, k, l)
+#else
+typedef int kf3ds__si4 __attribute__((vector_size(16)));
+#define KF3DS__SHUFFLE2(a, b, i, j, k, l) __builtin_shuffle((a), (b), (kf3ds__si4){ i, j, k, l })
+#endif
+
+/* rows[r][0..3] = lane r's four floats at `at`; column c of that 4x4 block
+ * goes to dst[c][0..3]. */
+static inline __attribute__((always_inline)) void transpose4(const float *const *seg, int at,
+                                                             float (*dst)[KF3DS__SQUAD_LANES],
+                                                             unsigned lane)
+{
+    kf3ds__sv4 r0, r1, r2, r3, t0, t1, t2, t3, c;
+    memcpy(&r0, seg[0] + at, sizeof r0);
+    memcpy(&r1, seg[1] + at, sizeof r1);
+    memcpy(&r2, seg[2] + at, sizeof r2);
+    memcpy(&r3, seg[3] + at, sizeof r3);
+    t0 = KF3DS__SHUFFLE2(r0, r1, 0, 4, 1, 5); /* a0 b0 a1 b1 */
+    t1 = KF3DS__SHUFFLE2(r2, r3, 0, 4, 1, 5); /* c0 d0 c1 d1 */
+    t2 = KF3DS__SHUFFLE2(r0, r1, 2, 6, 3, 7); /* a2 b2 a3 b3 */
+    t3 = KF3DS__SHUFFLE2(r2, r3, 2, 6, 3, 7); /* c2 d2 c3 d3 */
+    c = KF3DS__SHUFFLE2(t0, t1, 0, 1, 4, 5);
+    memcpy(&dst[0][lane], &c, sizeof c);
+    c = KF3DS__SHUFFLE2(t0, t1, 2, 3, 6, 7);
+    memcpy(&dst[1][lane], &c, sizeof c);
+    c = KF3DS__SHUFFLE2(t2, t3, 0, 1, 4, 5);
+    memcpy(&dst[2][lane], &c, sizeof c);
+    c = KF3DS__SHUFFLE2(t2, t3, 2, 3, 6, 7);
+    memcpy(&dst[3][lane], &c, sizeof c);
+}
+#endif
+
+static inline void squad_batch_gather(const kf3ds__squad_batch *b,
+                                      float key[16][KF3DS__SQUAD_LANES],
+                                      float con[8][KF3DS__SQUAD_LANES])
+{
+    unsigned i = 0, k;
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    for (; i + 4 <= b->n; i += 4)
+        for (k = 0; k < 6; k++)
+            transpose4(b->seg + i, 4 + 4 * (int)k, k < 4 ? key + 4 * k : con + 4 * (k - 4), i);
+#endif
+    for (; i < b->n; i++) {
+        for (k = 0; k < 16; k++)
+            key[k][i] = b->seg[i][4 + k];
+        for (k = 0; k < 8; k++)
+            con[k][i] = b->seg[i][20 + k];
+    }
+}
 
 /* clang's cost model declines this loop, though vectorised it is faster
  * (2,000-node benchmark: 273 ms without the pragma, 194 with it). Where it
@@ -331,19 +390,21 @@ typedef struct kf3ds__squad_batch {
 static inline void squad_batch_run(kf3ds__squad_batch *b)
 {
     float p[8][KF3DS__SQUAD_LANES], r[4][KF3DS__SQUAD_LANES], l[KF3DS__SQUAD_LANES];
+    float key[16][KF3DS__SQUAD_LANES], con[8][KF3DS__SQUAD_LANES];
     unsigned i, k, n = b->n;
+    squad_batch_gather(b, key, con);
     KF3DS__VECTORIZE
     for (i = 0; i < n; i++) {
         float u = b->u[i], sp0, sq0, sp1, sq1, sp, sq, c0[3], c1[3];
         for (k = 0; k < 3; k++) {
-            c0[k] = b->con[k][i];
-            c1[k] = b->con[3 + k][i];
+            c0[k] = con[k][i];
+            c1[k] = con[5 + k][i];
         }
         fixed_weights(c0, u, &sp0, &sq0);
         fixed_weights(c1, u, &sp1, &sq1);
         for (k = 0; k < 4; k++) {
-            p[k][i] = sp0 * b->key[k][i] + sq0 * b->key[4 + k][i];
-            p[4 + k][i] = sp1 * b->key[8 + k][i] + sq1 * b->key[12 + k][i];
+            p[k][i] = sp0 * key[k][i] + sq0 * key[4 + k][i];
+            p[4 + k][i] = sp1 * key[8 + k][i] + sq1 * key[12 + k][i];
         }
         l[i] = p[0][i] * p[4][i] + p[1][i] * p[5][i] + p[2][i] * p[6][i] + p[3][i] * p[7][i];
         kf3ds__slerp_weights(l[i], 2.0f * u * (1.0f - u), &sp, &sq);
@@ -373,17 +434,12 @@ __attribute__((always_inline))
 #endif
 static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, float u, float *out)
 {
-    unsigned i, k;
+    unsigned i;
     if (b->n == KF3DS__SQUAD_LANES)
         squad_batch_run(b);
     i = b->n++;
     b->u[i] = u;
-    for (k = 0; k < 16; k++)
-        b->key[k][i] = seg[4 + k];
-    for (k = 0; k < 3; k++) {
-        b->con[k][i] = seg[20 + k];
-        b->con[3 + k][i] = seg[25 + k];
-    }
+    b->seg[i] = seg;
     b->out[i] = out;
 }
 
