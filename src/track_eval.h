@@ -318,22 +318,23 @@ typedef struct kf3ds__squad_batch {
 
 /* The batch's loop reads its inputs component-major: key[k][lane] the
  * components of Q_k, Q_k+1, A_k, B_k+1 (record floats 4..19), con[k][lane]
- * record floats 20..27, both fixed slerps' constants (20..22, 25..27). With GCC or clang, four
- * lanes at a time are transposed with shuffles (four vector loads, eight
- * shuffles and four stores for sixteen floats, where a copy per float took
- * a load and a store each); the rest float by float (docs/architecture.md,
- * "What makes it fast"). */
+ * record floats 20..27 (both fixed slerps' constants: 20..22 and 25..27).
+ * With GCC or clang, four lanes at a time are transposed with shuffles (four
+ * vector loads, eight shuffles and four stores for sixteen floats, where a
+ * copy per float took a load and a store each); the rest float by float
+ * (docs/architecture.md, "What makes it fast": groups of eight nodes). */
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
 typedef float kf3ds__sv4 __attribute__((vector_size(16)));
 #if defined(__clang__)
 #define KF3DS__SHUFFLE2(a, b, i, j, k, l) __builtin_shufflevector((a), (b), i, j, k, l)
 #else
 typedef int kf3ds__si4 __attribute__((vector_size(16)));
-#define KF3DS__SHUFFLE2(a, b, i, j, k, l) __builtin_shuffle((a), (b), (kf3ds__si4){ i, j, k, l })
+#define KF3DS__SHUFFLE2(a, b, i, j, k, l) \
+    __builtin_shuffle((a), (b), (kf3ds__si4){ i, j, k, l })
 #endif
 
-/* rows[r][0..3] = lane r's four floats at `at`; column c of that 4x4 block
- * goes to dst[c][0..3]. */
+/* Record floats at .. at+3 of lanes lane .. lane+3 (seg[0..3]): float at+c
+ * of seg[r] goes to dst[c][lane + r]. */
 static inline __attribute__((always_inline)) void transpose4(const float *const *seg, int at,
                                                              float (*dst)[KF3DS__SQUAD_LANES],
                                                              unsigned lane)
