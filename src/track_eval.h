@@ -333,29 +333,27 @@ typedef int kf3ds__si4 __attribute__((vector_size(16)));
     __builtin_shuffle((a), (b), (kf3ds__si4){ i, j, k, l })
 #endif
 
-/* Record floats at .. at+3 of lanes lane .. lane+3 (seg[0..3]): float at+c
- * of seg[r] goes to dst[c][lane + r]. */
-static inline __attribute__((always_inline)) void transpose4(const float *const *seg, int at,
-                                                             float (*dst)[KF3DS__SQUAD_LANES],
-                                                             unsigned lane)
+/* dst[c][r] = src[r][c] for a 4x4 block of floats. */
+static inline __attribute__((always_inline)) void transpose4(const float *const src[4],
+                                                             float *const dst[4])
 {
     kf3ds__sv4 r0, r1, r2, r3, t0, t1, t2, t3, c;
-    memcpy(&r0, seg[0] + at, sizeof r0);
-    memcpy(&r1, seg[1] + at, sizeof r1);
-    memcpy(&r2, seg[2] + at, sizeof r2);
-    memcpy(&r3, seg[3] + at, sizeof r3);
+    memcpy(&r0, src[0], sizeof r0);
+    memcpy(&r1, src[1], sizeof r1);
+    memcpy(&r2, src[2], sizeof r2);
+    memcpy(&r3, src[3], sizeof r3);
     t0 = KF3DS__SHUFFLE2(r0, r1, 0, 4, 1, 5); /* a0 b0 a1 b1 */
     t1 = KF3DS__SHUFFLE2(r2, r3, 0, 4, 1, 5); /* c0 d0 c1 d1 */
     t2 = KF3DS__SHUFFLE2(r0, r1, 2, 6, 3, 7); /* a2 b2 a3 b3 */
     t3 = KF3DS__SHUFFLE2(r2, r3, 2, 6, 3, 7); /* c2 d2 c3 d3 */
     c = KF3DS__SHUFFLE2(t0, t1, 0, 1, 4, 5);
-    memcpy(&dst[0][lane], &c, sizeof c);
+    memcpy(dst[0], &c, sizeof c);
     c = KF3DS__SHUFFLE2(t0, t1, 2, 3, 6, 7);
-    memcpy(&dst[1][lane], &c, sizeof c);
+    memcpy(dst[1], &c, sizeof c);
     c = KF3DS__SHUFFLE2(t2, t3, 0, 1, 4, 5);
-    memcpy(&dst[2][lane], &c, sizeof c);
+    memcpy(dst[2], &c, sizeof c);
     c = KF3DS__SHUFFLE2(t2, t3, 2, 3, 6, 7);
-    memcpy(&dst[3][lane], &c, sizeof c);
+    memcpy(dst[3], &c, sizeof c);
 }
 #endif
 
@@ -366,8 +364,18 @@ static inline void squad_batch_gather(const kf3ds__squad_batch *b,
     unsigned i = 0, k;
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
     for (; i + 4 <= b->n; i += 4)
-        for (k = 0; k < 6; k++)
-            transpose4(b->seg + i, 4 + 4 * (int)k, k < 4 ? key + 4 * k : con + 4 * (k - 4), i);
+        for (k = 0; k < 6; k++) {
+            /* record floats 4 + 4k .. 7 + 4k of the four lanes */
+            float(*rows)[KF3DS__SQUAD_LANES] = k < 4 ? key + 4 * k : con + 4 * (k - 4);
+            const float *src[4];
+            float *dst[4];
+            unsigned c;
+            for (c = 0; c < 4; c++) {
+                src[c] = b->seg[i + c] + 4 + 4 * k;
+                dst[c] = &rows[c][i];
+            }
+            transpose4(src, dst);
+        }
 #endif
     for (; i < b->n; i++) {
         for (k = 0; k < 16; k++)
@@ -412,7 +420,20 @@ static inline void squad_batch_run(kf3ds__squad_batch *b)
         for (k = 0; k < 4; k++)
             r[k][i] = sp * p[k][i] + sq * p[4 + k][i];
     }
-    for (i = 0; i < n; i++) {
+    i = 0;
+#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+    /* four lanes' results at a time, transposed back, when none of the four
+     * needs the general routine */
+    for (; i + 4 <= n && 1.0f + l[i] > 1e-8f && 1.0f + l[i + 1] > 1e-8f &&
+           1.0f + l[i + 2] > 1e-8f && 1.0f + l[i + 3] > 1e-8f;
+         i += 4) {
+        const float *src[4];
+        for (k = 0; k < 4; k++)
+            src[k] = &r[k][i];
+        transpose4(src, b->out + i);
+    }
+#endif
+    for (; i < n; i++) {
         if (1.0f + l[i] > 1e-8f) {
             for (k = 0; k < 4; k++)
                 b->out[i][k] = r[k][i];
