@@ -291,8 +291,10 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     wide = px1 - px0 >= 12;
 #if defined(__SSE2__)
     /* Narrow rows four pixels per vector when the edge functions fit in 32
-     * bits (the tall thin sides of the city's boxes): no walk per pixel. */
-    if (!wide && edges_fit32(&E, (px1 - px0 + 4) / 4)) {
+     * bits, for triangles of several rows (the tall thin sides of the city's
+     * boxes): no walk per pixel. The small triangles of dense meshes keep
+     * the scalar walk, which costs them less than setting the vectors up. */
+    if (!wide && py1 - py0 >= 6 && edges_fit32(&E, (px1 - px0 + 4) / 4)) {
         const int64_t e[3] = { e0r, e1r, e2r }, st[3] = { a0, a1, a2 }, dn[3] = { b0, b1, b2 };
         int k;
         G = (px1 - px0 + 4) / 4;
