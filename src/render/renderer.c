@@ -300,7 +300,7 @@ static int mesh_convex(const kf3ds_mesh *m, uint32_t np, uint32_t nf,
         for (k = 0; k < 3; k++) {
             uint32_t p = w[k], q = w[(k + 1) % 3];
             t->edges[ne].vertices = p < q ? ((uint64_t)p << 32) | q : ((uint64_t)q << 32) | p;
-            /* bit 1 of the low bits: the edge runs from the larger point */
+            /* bit 0: the edge runs from the larger point */
             t->edges[ne].face_edge = (f << 2) | (uint32_t)(p > q);
             ne++;
             t->parent[set_of(t->parent, p)] = set_of(t->parent, q);
