@@ -11,7 +11,9 @@
  *    Gouraud for colour). Each row's attributes start from the exact
  *    barycentrics of its first covered pixel, so long spans of thin triangles
  *    never extrapolate. The depth test compares w·zbuf > 1 (no division); a
- *    passing pixel stores d = 1/w. */
+ *    passing pixel stores d = 1/w. With SSE2 the spans are drawn four pixels
+ *    per vector and tall narrow triangles find their rows' pixels four at a
+ *    time (span4, row_bits), with the scalar code's results. */
 #include "raster_edges.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
