@@ -56,9 +56,9 @@ static int edge_key_less(const void *pa, const void *pb)
 /* One mesh                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* A point at its position (mesh_convex). */
+/* A point at its rounded position (mesh_convex). */
 typedef struct point_key {
-    float p[3];
+    int64_t cell[3];             /* its position in steps of 1e-9 of the mesh's size */
     uint32_t index;
 } point_key;
 
@@ -234,9 +234,11 @@ static void wire_edges(const kf3ds_mesh *m, uint32_t np, uint32_t nf, kf3ds__ren
 }
 
 /* Convex closed meshes. A mesh is convex here when its faces, with points
- * at equal positions taken as one (the poles of UV spheres) and the faces
- * this makes degenerate left out, form one connected closed surface (every
- * edge shared by exactly two faces, in opposite directions) whose every edge
+ * at the same position to 1e-9 of the mesh's size taken as one (the poles
+ * and seams of UV spheres; on any screen the mesh fits in, far less than
+ * the 1/256 pixel the corners snap to) and the faces this makes degenerate
+ * left out, form one connected closed surface (every edge shared by
+ * exactly two faces, in opposite directions) whose every edge
  * is convex: each face's corners lie on or behind the plane of its
  * neighbour across the edge (within 1e-6 of the mesh's size, for coplanar
  * faces), its fronts all outside (1) or all inside (−1, a mesh wound inside
@@ -249,8 +251,8 @@ static int point_key_less(const void *pa, const void *pb)
     const point_key *a = (const point_key *)pa, *b = (const point_key *)pb;
     int k;
     for (k = 0; k < 3; k++)
-        if (a->p[k] != b->p[k])
-            return a->p[k] < b->p[k];
+        if (a->cell[k] != b->cell[k])
+            return a->cell[k] < b->cell[k];
     return a->index < b->index;
 }
 
@@ -271,11 +273,18 @@ static int mesh_convex(const kf3ds_mesh *m, uint32_t np, uint32_t nf,
     int k, outward = 1, inward = 1;
     if (!rm->has_box || nf < 4)
         return 0;
+    size = 0.0;
+    for (k = 0; k < 3; k++)
+        size += (double)rm->box_max[k] - rm->box_min[k];
+    if (!(size > 0.0 && size < 1e30))
+        return 0;
+    tol = 1e-6 * size;
     for (v = 0; v < np; v++) {
         for (k = 0; k < 3; k++) {
-            keys[v].p[k] = m->points[v][k];
-            if (!(fabsf(keys[v].p[k]) <= 1e30f))
+            double c = (double)m->points[v][k] / (1e-9 * size);
+            if (!(fabs(c) < 4e18))
                 return 0;
+            keys[v].cell[k] = (int64_t)floor(c + 0.5);
         }
         keys[v].index = v;
     }
@@ -283,7 +292,8 @@ static int mesh_convex(const kf3ds_mesh *m, uint32_t np, uint32_t nf,
     for (v = 0; v < np; v++) {
         const point_key *q = &keys[v];
         uint32_t w = q->index;
-        if (v > 0 && q[-1].p[0] == q->p[0] && q[-1].p[1] == q->p[1] && q[-1].p[2] == q->p[2])
+        if (v > 0 && q[-1].cell[0] == q->cell[0] && q[-1].cell[1] == q->cell[1] &&
+            q[-1].cell[2] == q->cell[2])
             w = t->weld[q[-1].index];
         t->weld[q->index] = w;
         t->parent[q->index] = q->index;
@@ -311,10 +321,6 @@ static int mesh_convex(const kf3ds_mesh *m, uint32_t np, uint32_t nf,
     if (used < 4)
         return 0;
     kf3ds__sort(t->edges, ne, sizeof *t->edges, t->sort_scratch, edge_key_less);
-    size = 0.0;
-    for (k = 0; k < 3; k++)
-        size += (double)rm->box_max[k] - rm->box_min[k];
-    tol = 1e-6 * size;
     for (a = 0; a < ne; a += 2) {
         const edge_key *e = &t->edges[a];
         uint32_t fa, fb, i, j;
