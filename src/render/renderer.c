@@ -271,7 +271,7 @@ static int mesh_convex(const kf3ds_mesh *m, uint32_t np, uint32_t nf,
     uint32_t f, v, root = 0, used = 0;
     double size, tol;
     int k, outward = 1, inward = 1;
-    if (!rm->has_box || nf < 4)
+    if (!rm->has_box || nf < 4 || nf > (UINT32_MAX >> 2))
         return 0;
     size = 0.0;
     for (k = 0; k < 3; k++)
