@@ -121,7 +121,9 @@ typedef struct kf3ds_render_stats {
                                    * nodes, or the editor's meshes) */
     uint32_t triangles_drawn;     /* of those, the ones that covered a pixel after
                                    * culling and clipping (wireframe: that had an
-                                   * edge on screen) */
+                                   * edge on screen); the faces a closed convex
+                                   * mesh turns away from the eye, hidden behind
+                                   * its other faces, are not drawn */
 } kf3ds_render_stats;
 
 /* What the renderer derives from a scene once (vertex normals from smoothing

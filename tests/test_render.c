@@ -444,6 +444,69 @@ static void test_back_faces_drawn(void **state)
     }
 }
 
+/* The faces a convex mesh turns away from the eye are hidden behind those
+ * it turns to the eye, so they are left out (docs/architecture.md, 'What
+ * makes the renderer fast, and which scene it serves') without changing the
+ * picture: the cube of test_cube_rectangle from (0,−10,0) draws its two
+ * triangles of y = −1 and not the two of y = +1 (the sides are edge-on), and
+ * the same cube wound inside out draws the same picture from its back
+ * faces. A cube without its face y = −1 is not closed: its far wall is seen
+ * through the hole (distance 11). Eye at (0,−1.05,0): the near plane (0.1)
+ * cuts the face y = −1 away, and the far wall (distance 2.05) shows. */
+static void render_cube(int inside_out, int open, const float eye[3], picture *pic,
+                        kf3ds_render_stats *st)
+{
+    float pts[24];
+    uint16_t faces[36];
+    const float tgt[3] = { 0, 0, 0 };
+    kf3ds_scene *s;
+    kf3ds_view v;
+    int k;
+    kf3ds_builder *b = support_builder();
+    cube(pts, faces);
+    for (k = 0; inside_out && k < 12; k++) {
+        uint16_t t = faces[3 * k + 1];
+        faces[3 * k + 1] = faces[3 * k + 2];
+        faces[3 * k + 2] = t;
+    }
+    add_material(b, "RED", 255, 0, 0, 0);
+    /* faces 0..3 are the quads x = −1 and x = +1, then y = −1 (4, 5) */
+    if (open)
+        memmove(faces + 12, faces + 18, 18 * sizeof *faces);
+    add_mesh(b, "Cube", pts, 8, faces, NULL, NULL, open ? 10 : 12, NULL, "RED");
+    s = support_build_scene(b);
+    look_at(&v, eye, tgt, 90.0f, 0.1f, 100.0f);
+    render(s, &v, KF3DS_SHADE_SMOOTH, 0, pic, st);
+    kf3ds_scene_free(s);
+}
+
+static void test_convex_hidden_faces(void **state)
+{
+    const float far_eye[3] = { 0, -10, 0 }, near_eye[3] = { 0, -1.05f, 0 };
+    picture out, in;
+    kf3ds_render_stats st;
+    (void)state;
+    render_cull = 0;
+    pic_init(&out, 200, 200);
+    pic_init(&in, 200, 200);
+    render_cube(0, 0, far_eye, &out, &st);
+    assert_int_equal(st.triangles_submitted, 12);
+    assert_int_equal(st.triangles_drawn, 2);
+    assert_near(out.fb.depth[100 * 200 + 100], 9.0, 1e-4);
+    render_cube(1, 0, far_eye, &in, &st);
+    assert_int_equal(st.triangles_drawn, 2);
+    assert_memory_equal(out.fb.color, in.fb.color, 200 * 200 * sizeof(uint32_t));
+    render_cube(0, 1, far_eye, &out, &st);
+    assert_int_equal(st.triangles_submitted, 10);
+    assert_near(out.fb.depth[100 * 200 + 100], 11.0, 1e-4);
+    assert_int_not_equal(px(&out, 100, 100), BG);
+    render_cube(0, 0, near_eye, &out, &st);
+    assert_near(out.fb.depth[100 * 200 + 100], 2.05, 1e-4);
+    assert_int_not_equal(px(&out, 100, 100), BG);
+    pic_free(&out);
+    pic_free(&in);
+}
+
 /* A ridge towards the camera: faces (L, S0, S1) and (R, S1, S0) meet along
  * S0–S1. Both face normals make the same angle with the view direction, so
  * flat shading paints them alike; smooth shading with overlapping smoothing
@@ -1258,6 +1321,7 @@ int main(void)
         cmocka_unit_test(test_depth_order),
         cmocka_unit_test(test_mirrored_culling),
         cmocka_unit_test(test_back_faces_drawn),
+        cmocka_unit_test(test_convex_hidden_faces),
         cmocka_unit_test(test_smoothing_groups),
         cmocka_unit_test(test_wireframe_edge_flags),
         cmocka_unit_test(test_text),

@@ -11,7 +11,9 @@
  *    Gouraud for colour). Each row's attributes start from the exact
  *    barycentrics of its first covered pixel, so long spans of thin triangles
  *    never extrapolate. The depth test compares w·zbuf > 1 (no division); a
- *    passing pixel stores d = 1/w. */
+ *    passing pixel stores d = 1/w. With SSE2 the spans are drawn four pixels
+ *    per vector and tall narrow triangles find their rows' pixels four at a
+ *    time (span4, row_bits), with the scalar code's results. */
 #include "raster_edges.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -117,6 +119,134 @@ static inline float row_start(const float K[3][4], float f0, float f1, float f2,
 #endif
 }
 
+#if defined(__SSE2__)
+/* The steps of a triangle's values across a vector of four pixels. */
+typedef struct span_steps {
+    __m128 d1, d2, d3;       /* dw on lanes 1..3, 2..3, 3: lane k gets k additions */
+    __m128i dr, dg, db;      /* 0, dc, 2dc, 3dc per colour channel */
+    int32_t dc4[3];          /* 4dc: the next vector */
+} span_steps;
+
+static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
+{
+    int k;
+    S->d1 = _mm_set_ps(dw, dw, dw, 0.0f);
+    S->d2 = _mm_set_ps(dw, dw, 0.0f, 0.0f);
+    S->d3 = _mm_set_ps(dw, 0.0f, 0.0f, 0.0f);
+    S->dr = _mm_set_epi32(3 * dc[0], 2 * dc[0], dc[0], 0);
+    S->dg = _mm_set_epi32(3 * dc[1], 2 * dc[1], dc[1], 0);
+    S->db = _mm_set_epi32(3 * dc[2], 2 * dc[2], dc[2], 0);
+    for (k = 0; k < 3; k++)
+        S->dc4[k] = 4 * dc[k];
+}
+
+/* n >= 1 covered pixels of a row from x on, four per vector, with the bits
+ * of the scalar loops in fill: lane k's 1/d is w plus dw k times, in that
+ * order, the colours are the same 16.16 integers, the test is w·zbuf > 1 and
+ * a passing lane stores 1/w (divps rounds as divss). The lanes past the span
+ * are written back as they were. `room` is the pixels from x to the end of
+ * the framebuffer: the vectors never reach past it, the scalar loop does the
+ * last few there (docs/architecture.md, 'What makes the renderer fast, and
+ * which scene it serves'). */
+static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float w, float dw,
+                  int32_t r, int32_t g, int32_t bl, const span_steps *S, const int32_t dc[3],
+                  int flat, uint32_t flat_color)
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
+    for (; room >= 4; x += 4, n -= 4, room -= 4) {
+        __m128 wv = _mm_set1_ps(w), z, pass;
+        wv = _mm_add_ps(_mm_add_ps(_mm_add_ps(wv, S->d1), S->d2), S->d3);
+        z = _mm_loadu_ps(zrow + x);
+        pass = _mm_and_ps(_mm_cmplt_ps(one, _mm_mul_ps(wv, z)),
+                          _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n), lane)));
+        if (_mm_movemask_ps(pass)) {
+            __m128i pm = _mm_castps_si128(pass), c, old;
+            _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, _mm_div_ps(one, wv)),
+                                              _mm_andnot_ps(pass, z)));
+            if (flat) {
+                c = _mm_set1_epi32((int)flat_color);
+            } else {
+                __m128i rv = _mm_add_epi32(_mm_set1_epi32(r), S->dr);
+                __m128i gv = _mm_add_epi32(_mm_set1_epi32(g), S->dg);
+                __m128i bv = _mm_add_epi32(_mm_set1_epi32(bl), S->db);
+                c = _mm_or_si128(
+                    _mm_or_si128(_mm_set1_epi32((int)0xFF000000u),
+                                 _mm_and_si128(rv, _mm_set1_epi32(0xFF0000))),
+                    _mm_or_si128(_mm_and_si128(_mm_srli_epi32(gv, 8), _mm_set1_epi32(0xFF00)),
+                                 _mm_and_si128(_mm_srli_epi32(bv, 16), _mm_set1_epi32(0xFF))));
+            }
+            old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
+            _mm_storeu_si128((__m128i *)(void *)(crow + x),
+                             _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
+        }
+        if (n <= 4)
+            return;
+        /* the next vector's lane 0: the last lane plus dw, as the scalar chain */
+        w = _mm_cvtss_f32(_mm_shuffle_ps(wv, wv, _MM_SHUFFLE(3, 3, 3, 3))) + dw;
+        r += S->dc4[0];
+        g += S->dc4[1];
+        bl += S->dc4[2];
+    }
+    for (; n > 0; n--, x++, w += dw, r += dc[0], g += dc[1], bl += dc[2])
+        if (w * zrow[x] > 1.0f) {
+            zrow[x] = 1.0f / w;
+            crow[x] = flat ? flat_color : PACK(r, g, bl);
+        }
+}
+
+/* Whether the edge functions of every pixel a narrow triangle's vectors
+ * visit (G vectors of four per row from px0, rows py0..py1 and one more)
+ * fit in 32 bits: then its rows are tested four pixels per vector. */
+static int edges_fit32(const kf3ds__edges *E, int G)
+{
+    const int64_t lim = 2147483647, cols = 4 * G - 1, rows = E->py1 - E->py0 + 1;
+    const int64_t e[3] = { E->e0, E->e1, E->e2 }, a[3] = { E->a0, E->a1, E->a2 };
+    const int64_t b[3] = { E->b0, E->b1, E->b2 };
+    int k;
+    for (k = 0; k < 3; k++) {
+        int64_t m = (e[k] < 0 ? -e[k] : e[k]) + (a[k] < 0 ? -a[k] : a[k]) * cols +
+                    (b[k] < 0 ? -b[k] : b[k]) * rows;
+        if (m > lim)
+            return 0;
+    }
+    return 1;
+}
+
+/* The pixels of a narrow row inside all three edges, bit k for px0 + k:
+ * the sign bits of e0 | e1 | e2 over G vectors of four (lanes: the edge
+ * functions at px0 + k; the next vector adds A4 = 4a). */
+static inline unsigned row_bits(const __m128i V[3], const __m128i A4[3], int G)
+{
+    __m128i e0 = V[0], e1 = V[1], e2 = V[2];
+    unsigned bits = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(
+                        _mm_or_si128(_mm_or_si128(e0, e1), e2))) ^ 15u;
+    int g;
+    for (g = 1; g < G; g++) {
+        e0 = _mm_add_epi32(e0, A4[0]);
+        e1 = _mm_add_epi32(e1, A4[1]);
+        e2 = _mm_add_epi32(e2, A4[2]);
+        bits |= ((unsigned)_mm_movemask_ps(_mm_castsi128_ps(
+                     _mm_or_si128(_mm_or_si128(e0, e1), e2))) ^ 15u) << (4 * g);
+    }
+    return bits;
+}
+
+static inline int lowest_bit(unsigned v) /* v != 0 */
+{
+#if defined(__GNUC__)
+    return __builtin_ctz(v);
+#else
+    int k = 0;
+    while (!(v & 1u)) {
+        v >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+#endif
+
 /* cull > 0 drops clockwise-on-screen triangles (back faces), cull < 0 drops
  * counter-clockwise ones. Returns 1 when a pixel centre was covered. */
 static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *b,
@@ -130,6 +260,12 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     float *zbuf = fb->depth;
     uint32_t *cbuf = fb->color;
     kf3ds__edges E;
+#if defined(__SSE2__)
+    span_steps S;
+    __m128i V[3], A4[3], B[3];
+    int G = 0; /* vectors per narrow row, 0: the scalar walk */
+    unsigned rowmask = 0;
+#endif
 
     area = (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
     if (area == 0)
@@ -152,15 +288,53 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     b0 = E.b0, b1 = E.b1, b2 = E.b2;
     px0 = E.px0, px1 = E.px1, py0 = E.py0, py1 = E.py1;
 
-    /* Narrow triangles walk each row testing the edges; wide ones find the
-     * row's span exactly first. */
+    /* Narrow triangles test each row's pixels against the edges; wide ones
+     * find the row's span exactly first. */
     wide = px1 - px0 >= 12;
+#if defined(__SSE2__)
+    /* Narrow rows four pixels per vector when the edge functions fit in 32
+     * bits, for triangles of several rows (the tall thin sides of the city's
+     * boxes): no walk per pixel. The small triangles of dense meshes keep
+     * the scalar walk, which costs them less than setting the vectors up. */
+    if (!wide && py1 - py0 >= 6 && edges_fit32(&E, (px1 - px0 + 4) / 4)) {
+        const int64_t e[3] = { e0r, e1r, e2r }, st[3] = { a0, a1, a2 }, dn[3] = { b0, b1, b2 };
+        int k;
+        G = (px1 - px0 + 4) / 4;
+        rowmask = (2u << (px1 - px0)) - 1u;
+        for (k = 0; k < 3; k++) {
+            /* lane k: the edge function at px0 + k (edges_fit32 bounds 3a) */
+            const int32_t s1 = (int32_t)st[k];
+            V[k] = _mm_add_epi32(_mm_set1_epi32((int32_t)e[k]),
+                                 _mm_set_epi32(3 * s1, 2 * s1, s1, 0));
+            A4[k] = _mm_set1_epi32((int32_t)(4 * st[k]));
+            B[k] = _mm_set1_epi32((int32_t)dn[k]);
+        }
+    }
+#endif
 
     for (y = py0; y <= py1; y++, e0r += b0, e1r += b1, e2r += b2) {
         int64_t e0 = e0r, e1 = e1r, e2 = e2r;
         int x, xe;
         uint32_t *crow;
         float *zrow, w, f0, f1, f2;
+#if defined(__SSE2__)
+        if (G) {
+            unsigned bits = row_bits(V, A4, G) & rowmask;
+            int off, n;
+            V[0] = _mm_add_epi32(V[0], B[0]);
+            V[1] = _mm_add_epi32(V[1], B[1]);
+            V[2] = _mm_add_epi32(V[2], B[2]);
+            if (!bits)
+                continue;
+            off = lowest_bit(bits);
+            n = lowest_bit(~(bits >> off)); /* the covered pixels are one run */
+            x = px0 + off;
+            xe = x + n - 1;
+            e0 += a0 * off;
+            e1 += a1 * off;
+            e2 += a2 * off;
+        } else
+#endif
         if (wide) {
             int64_t lo, hi;
             if (!kf3ds__edges_span(&E, e0, e1, e2, &lo, &hi))
@@ -227,14 +401,29 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         }
         /* Many small triangles of a dense mesh cover no pixel centre:
          * the stepped values are set up once a row has pixels. */
-        if (!covered)
+        if (!covered) {
             setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
+#if defined(__SSE2__)
+            span_steps_setup(&S, dw, dc);
+#endif
+        }
         covered = 1;
         crow = cbuf + (size_t)y * (size_t)W;
         zrow = zbuf + (size_t)y * (size_t)W;
         f0 = (float)e0;
         f1 = (float)e1;
         f2 = (float)e2;
+#if defined(__SSE2__)
+        {
+            int32_t q[4] = { 0, 0, 0, 0 };
+            if (flat)
+                w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
+            else
+                w = row_start((const float(*)[4])K, f0, f1, f2, q);
+            span4(zrow, crow, x, xe - x + 1, (size_t)(H - y) * (size_t)W - (size_t)x, w, dw,
+                  q[1], q[2], q[3], &S, dc, flat, flat_color);
+        }
+#else
         if (flat) {
             w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
             for (; x <= xe; x++, w += dw)
@@ -252,6 +441,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
                     crow[x] = PACK(r, g, bl);
                 }
         }
+#endif
     }
     return covered;
 }

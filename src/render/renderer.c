@@ -56,6 +56,12 @@ static int edge_key_less(const void *pa, const void *pb)
 /* One mesh                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* A point at its rounded position (mesh_convex). */
+typedef struct point_key {
+    int64_t cell[3];             /* its position in steps of 1e-9 of the mesh's size */
+    uint32_t index;
+} point_key;
+
 /* The working arrays of prepare_mesh, sized once for the largest mesh. */
 typedef struct prepare_scratch {
     void *sort_scratch;          /* per corner: room for kf3ds__sort */
@@ -68,6 +74,10 @@ typedef struct prepare_scratch {
     float (*class_normals)[3];   /* per normal class (at most one per corner) */
     uint32_t *class_vertex;
     uint32_t *class_material;
+    point_key *points;           /* per point: sorted by position... */
+    uint32_t *weld;              /* ...the first point at its position... */
+    uint32_t *parent;            /* ...and its set of connected points (mesh_convex) */
+    void *point_scratch;         /* per point: room for kf3ds__sort */
 } prepare_scratch;
 
 /* Face normals. A face's normal is (b−a)×(c−a) of its stored points,
@@ -223,6 +233,124 @@ static void wire_edges(const kf3ds_mesh *m, uint32_t np, uint32_t nf, kf3ds__ren
     }
 }
 
+/* Convex closed meshes. A mesh is convex here when its faces, with points
+ * at the same position to 1e-9 of the mesh's size taken as one (the poles
+ * and seams of UV spheres; on any screen the mesh fits in, far less than
+ * the 1/256 pixel the corners snap to) and the faces this makes degenerate
+ * left out, form one connected closed surface (every edge shared by
+ * exactly two faces, in opposite directions) whose every edge
+ * is convex: each face's corners lie on or behind the plane of its
+ * neighbour across the edge (within 1e-6 of the mesh's size, for coplanar
+ * faces), its fronts all outside (1) or all inside (−1, a mesh wound inside
+ * out). Such a surface bounds a convex body: from an eye outside it, every
+ * pixel one of its faces turned away covers is covered by a nearer face of
+ * it turned to the eye, so draw.c leaves the faces turned away out
+ * (draw_mesh_filled). */
+static int point_key_less(const void *pa, const void *pb)
+{
+    const point_key *a = (const point_key *)pa, *b = (const point_key *)pb;
+    int k;
+    for (k = 0; k < 3; k++)
+        if (a->cell[k] != b->cell[k])
+            return a->cell[k] < b->cell[k];
+    return a->index < b->index;
+}
+
+static uint32_t set_of(uint32_t *parent, uint32_t v)
+{
+    while (parent[v] != v)
+        v = parent[v] = parent[parent[v]];
+    return v;
+}
+
+static int mesh_convex(const kf3ds_mesh *m, uint32_t np, uint32_t nf,
+                       const kf3ds__render_mesh *rm, prepare_scratch *t)
+{
+    point_key *keys = t->points;
+    size_t ne = 0, a;
+    uint32_t f, v, root = 0, used = 0;
+    double size, tol;
+    int k, outward = 1, inward = 1;
+    if (!rm->has_box || nf < 4 || nf > (UINT32_MAX >> 2))
+        return 0;
+    size = 0.0;
+    for (k = 0; k < 3; k++)
+        size += (double)rm->box_max[k] - rm->box_min[k];
+    if (!(size > 0.0 && size < 1e30))
+        return 0;
+    tol = 1e-6 * size;
+    for (v = 0; v < np; v++) {
+        for (k = 0; k < 3; k++) {
+            double c = (double)m->points[v][k] / (1e-9 * size);
+            if (!(fabs(c) < 4e18))
+                return 0;
+            keys[v].cell[k] = (int64_t)floor(c + 0.5);
+        }
+        keys[v].index = v;
+    }
+    kf3ds__sort(keys, np, sizeof *keys, t->point_scratch, point_key_less);
+    for (v = 0; v < np; v++) {
+        const point_key *q = &keys[v];
+        uint32_t w = q->index;
+        if (v > 0 && q[-1].cell[0] == q->cell[0] && q[-1].cell[1] == q->cell[1] &&
+            q[-1].cell[2] == q->cell[2])
+            w = t->weld[q[-1].index];
+        t->weld[q->index] = w;
+        t->parent[q->index] = q->index;
+    }
+    for (f = 0; f < nf; f++) {
+        const kf3ds_face *fc = &m->faces[f];
+        uint32_t w[3];
+        if (!kf3ds__face_valid(fc, np))
+            return 0;
+        for (k = 0; k < 3; k++)
+            w[k] = t->weld[fc->v[k]];
+        if (w[0] == w[1] || w[1] == w[2] || w[2] == w[0])
+            continue; /* degenerate once welded: no area from any view */
+        for (k = 0; k < 3; k++) {
+            uint32_t p = w[k], q = w[(k + 1) % 3];
+            t->edges[ne].vertices = p < q ? ((uint64_t)p << 32) | q : ((uint64_t)q << 32) | p;
+            /* bit 0: the edge runs from the larger point */
+            t->edges[ne].face_edge = (f << 2) | (uint32_t)(p > q);
+            ne++;
+            t->parent[set_of(t->parent, p)] = set_of(t->parent, q);
+        }
+        root = w[0];
+        used++;
+    }
+    if (used < 4)
+        return 0;
+    kf3ds__sort(t->edges, ne, sizeof *t->edges, t->sort_scratch, edge_key_less);
+    for (a = 0; a < ne; a += 2) {
+        const edge_key *e = &t->edges[a];
+        uint32_t fa, fb, i, j;
+        if (a + 1 >= ne || e[1].vertices != e->vertices ||
+            (a + 2 < ne && e[2].vertices == e->vertices) ||
+            (e->face_edge & 1u) == (e[1].face_edge & 1u))
+            return 0;
+        if (set_of(t->parent, (uint32_t)(e->vertices >> 32)) != set_of(t->parent, root))
+            return 0;
+        fa = e->face_edge >> 2;
+        fb = e[1].face_edge >> 2;
+        /* each face's corner off the edge against the other face's plane */
+        for (i = 0; i < 2; i++) {
+            const uint32_t f0 = i ? fb : fa, f1 = i ? fa : fb;
+            const float *n = rm->face_normals[f0], *o = m->points[m->faces[f0].v[0]];
+            for (j = 0; j < 3; j++) {
+                const float *q = m->points[m->faces[f1].v[j]];
+                double s = n[0] * ((double)q[0] - o[0]) + n[1] * ((double)q[1] - o[1]) +
+                           n[2] * ((double)q[2] - o[2]);
+                /* a face without a normal (collinear corners) has no plane */
+                outward &= !(s > tol);
+                inward &= !(s < -tol);
+            }
+        }
+        if (!outward && !inward)
+            return 0;
+    }
+    return outward ? 1 : -1;
+}
+
 static int prepare_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, kf3ds__render_mesh *rm,
                         prepare_scratch *t)
 {
@@ -244,6 +372,7 @@ static int prepare_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, kf3ds__render_me
     face_normals(m, np, nf, rm, t);
     nc = normal_classes(r->scene, m, np, nf, rm, t);
     wire_edges(m, np, nf, rm, t);
+    rm->convex = mesh_convex(m, np, nf, rm, t);
     rm->num_classes = nc;
     if (nc) {
         rm->class_normals = (float (*)[3])renderer_alloc(r, nc, sizeof *rm->class_normals);
@@ -370,6 +499,14 @@ static int prepare_meshes(kf3ds_renderer *r, uint32_t max_points, uint32_t max_f
         t.class_vertex = (uint32_t *)kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.class_vertex);
         t.class_material =
             (uint32_t *)kf3ds__arena_alloc_raw(scratch, corners, sizeof *t.class_material);
+        t.points = (point_key *)kf3ds__arena_alloc_raw(scratch, (size_t)max_points + 1,
+                                                       sizeof *t.points);
+        t.weld = (uint32_t *)kf3ds__arena_alloc_raw(scratch, (size_t)max_points + 1,
+                                                    sizeof *t.weld);
+        t.parent = (uint32_t *)kf3ds__arena_alloc_raw(scratch, (size_t)max_points + 1,
+                                                      sizeof *t.parent);
+        t.point_scratch = kf3ds__arena_alloc_raw(scratch, (size_t)max_points + 1,
+                                                 sizeof(point_key));
     }
     ok = !kf3ds__arena_failed(scratch);
     for (i = 0; ok && r->meshes && i < scene->num_meshes; i++)
@@ -412,7 +549,8 @@ kf3ds_renderer *kf3ds_renderer_create(const kf3ds_scene *scene, const kf3ds_allo
     num_slots = scene->num_materials + 1;
     r->materials = (kf3ds__render_material *)renderer_alloc(r, num_slots, sizeof *r->materials);
     r->vertices = (kf3ds__vertex *)renderer_alloc(r, (size_t)max_points + 1, sizeof *r->vertices);
-    if ((have_meshes && !r->meshes) || !r->materials || !r->vertices ||
+    r->away_faces = (uint32_t *)renderer_alloc(r, (size_t)max_faces + 1, sizeof *r->away_faces);
+    if ((have_meshes && !r->meshes) || !r->materials || !r->vertices || !r->away_faces ||
         !prepare_meshes(r, max_points, max_faces)) {
         kf3ds_renderer_free(r);
         return NULL;

@@ -50,6 +50,8 @@ typedef struct kf3ds__render_mesh {
     uint32_t num_classes;
     float box_min[3], box_max[3]; /* the box of the finite points (has_box) */
     int has_box;
+    int convex;                  /* a closed convex surface, its fronts outside (1)
+                                  * or inside (−1), else 0 (renderer.c, mesh_convex) */
 } kf3ds__render_mesh;
 
 /* A material as the renderer draws it (renderer.c prepares it, texture.c adds
@@ -123,6 +125,7 @@ struct kf3ds_renderer {
                                   * nodes, else the editor's meshes */
     /* Scratch for drawing one mesh, sized for the largest. */
     kf3ds__vertex *vertices;     /* the mesh's points, transformed */
+    uint32_t *away_faces;        /* a convex mesh's faces turned away from the eye */
     uint32_t *class_color;       /* per normal class and side (2·class + 1 for the back):
                                   * its colour in this mesh draw... */
     float (*class_terms)[6];     /* the same as lighting terms (add, mul) for the
