@@ -172,6 +172,9 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
 
     ctx.pass = KF3DS__PASS_COUNT;
     read_sections(&ctx, &root, &root_body);
+    /* a scene takes a few times its file's size, nearly all of it in the
+     * fill pass: blocks of the file's size */
+    kf3ds__arena_block_floor(ctx.arena, size);
     if (allocate_scene_arrays(&ctx)) {
         ctx.pass = KF3DS__PASS_FILL;
         report_counts_and_root(&ctx, &root, rr, size);
