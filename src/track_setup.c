@@ -10,6 +10,7 @@
 #include "read_util.h"
 #include "sort.h"
 #include "track_segments.h"
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -189,7 +190,8 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     double l = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] +
                     (double)axis[2] * axis[2]);
     double s, c, f;
-    if (!(l >= 1e-8) || !isfinite(l)) {
+    /* (one compare pair for "tiny, NaN or infinite") */
+    if (!(l >= 1e-8 && l <= DBL_MAX)) {
         tr->q[0] = tr->q[1] = tr->q[2] = 0.0;
         tr->q[3] = 1.0;
         tr->phi = tr->sin_phi = 0.0;
