@@ -17,6 +17,12 @@
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
 typedef float kf3ds__sv4 __attribute__((vector_size(16)));
 #endif
+/* for the per-key steps of setup's loop, which compilers leave as calls */
+#if defined(__GNUC__)
+#define SETUP_INLINE inline __attribute__((always_inline))
+#else
+#define SETUP_INLINE inline
+#endif
 
 /* Loop bits 3: the track loops, and its tangents close the curve. */
 #define LOOP_CLOSED 3
@@ -305,7 +311,7 @@ static inline void step_ln(const float from[4], const float to[4], const key_tur
  * A small |v| (most controls: a quarter of the change between two steps)
  * takes sin ω/ω and cos ω from their series in ω² (the first term left out
  * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
-static inline void mul_exp(const float q[4], const double v[3], float out[4])
+static SETUP_INLINE void mul_exp(const float q[4], const double v[3], float out[4])
 {
     double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
     int d;
@@ -329,6 +335,32 @@ static inline void mul_exp(const float q[4], const double v[3], float out[4])
         out[d] = (float)p[d];
 }
 
+/* The squad controls of rotation key c, tin = B_c and tout = A_c, from its
+ * frame spacings and the logarithms gm = g⁻ and gp = g⁺ (docs/evaluation.md,
+ * "Squad"). */
+static SETUP_INLINE void squad_controls(const kf3ds_key *c, double dt_prev, double dt_next,
+                                        const double gm[3], const double gp[3], float tin[4],
+                                        float tout[4])
+{
+    double f[4], a[3], b[3];
+    int d;
+    if (tcb_factors(c, dt_prev, dt_next, 1, f)) {
+        /* No TCB: ½(kdm·g⁻ + (kdp − 1)·g⁺) and ½((1 − ksm)·g⁻ − ksp·g⁺) are
+         * both ¼(fn·g⁻ − fp·g⁺), as fp + fn = 2: A_i = B_i. */
+        for (d = 0; d < 3; d++)
+            a[d] = 0.5 * (f[2] * gm[d] - f[1] * gp[d]);
+        mul_exp(c->quat, a, tout);
+        memcpy(tin, tout, 4 * sizeof(float));
+        return;
+    }
+    for (d = 0; d < 3; d++) {
+        a[d] = 0.5 * (f[2] * gm[d] + (f[3] - 1.0) * gp[d]);
+        b[d] = 0.5 * ((1.0 - f[0]) * gm[d] - f[1] * gp[d]);
+    }
+    mul_exp(c->quat, a, tout);
+    mul_exp(c->quat, b, tin);
+}
+
 /* The squad controls of rotation key i: tin = B_i, tout = A_i, the key's
  * orientation for end keys (lib3ds 1.3). */
 static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, float tin[4],
@@ -336,8 +368,7 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
 {
     const kf3ds_key *c = &t->keys[i];
     neighbours nb = neighbours_of(t, i);
-    double gm[3], gp[3], f[4], a[3], b[3];
-    int d;
+    double gm[3], gp[3];
     if (!nb.p || !nb.n) {
         memcpy(tin, c->quat, sizeof c->quat);
         memcpy(tout, c->quat, sizeof c->quat);
@@ -353,21 +384,26 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
     memcpy(lc->g, gp, sizeof gp);
     lc->from = c;
     lc->to = nb.n;
-    if (tcb_factors(c, nb.dt_prev, nb.dt_next, 1, f)) {
-        /* No TCB: ½(kdm·g⁻ + (kdp − 1)·g⁺) and ½((1 − ksm)·g⁻ − ksp·g⁺) are
-         * both ¼(fn·g⁻ − fp·g⁺), as fp + fn = 2: A_i = B_i. */
-        for (d = 0; d < 3; d++)
-            a[d] = 0.5 * (f[2] * gm[d] - f[1] * gp[d]);
-        mul_exp(c->quat, a, tout);
-        memcpy(tin, tout, 4 * sizeof(float));
-        return;
-    }
-    for (d = 0; d < 3; d++) {
-        a[d] = 0.5 * (f[2] * gm[d] + (f[3] - 1.0) * gp[d]);
-        b[d] = 0.5 * ((1.0 - f[0]) * gm[d] - f[1] * gp[d]);
-    }
-    mul_exp(c->quat, a, tout);
-    mul_exp(c->quat, b, tin);
+    squad_controls(c, nb.dt_prev, nb.dt_next, gm, gp, tin, tout);
+}
+
+/* rotation_controls for an interior key 0 < i < last, whose neighbours are
+ * the keys beside it even on a closed curve: inline in setup's loop, without
+ * the neighbour and end-key cases. */
+static SETUP_INLINE void interior_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc,
+                                           float tin[4], float tout[4])
+{
+    const kf3ds_key *c = &t->keys[i];
+    double gm[3];
+    if (c - 1 == lc->from && c == lc->to)
+        memcpy(gm, lc->g, sizeof gm);
+    else
+        step_ln(c[-1].quat, c->quat, turn_get(lc, t, i), gm);
+    step_ln(c->quat, c[1].quat, turn_get(lc, t, i + 1), lc->g);
+    lc->from = c;
+    lc->to = c + 1;
+    squad_controls(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, lc->g,
+                   tin, tout);
 }
 
 /* Constants of slerp(a, b, t) for a fixed pair: ω, cos ω and 1/sin ω, so that
@@ -565,7 +601,10 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         memcpy(a_out, out, sizeof a_out);
         if (kind == KF3DS_TRACK_ROT) {
             done = accumulate_rotations(t, done, k + 3 < n ? k + 3 : n, &lc);
-            rotation_controls(t, k + 1, &lc, in, out);
+            if (k + 2 < n)
+                interior_controls(t, k + 1, &lc, in, out);
+            else
+                rotation_controls(t, k + 1, &lc, in, out);
         } else if (k + 2 < n) { /* an interior key: its neighbours are the keys beside it */
             const kf3ds_key *c = &t->keys[k + 1];
             interior_tangents(a, c, c + 1, (double)c->frame - a->frame,
