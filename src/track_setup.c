@@ -692,6 +692,13 @@ static void keep_key_order(kf3ds__ctx *ctx, const kf3ds_track *t, const int32_t 
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t node, uint32_t offset, uint16_t chunk_id)
 {
+    kf3ds__track_setup_known(ctx, track, kind, node, offset, chunk_id, 0);
+}
+
+void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+                              uint32_t node, uint32_t offset, uint16_t chunk_id, unsigned known)
+{
+    const unsigned in_order_no_ease = KF3DS__KEYS_IN_ORDER | KF3DS__KEYS_NO_EASE;
     uint32_t i, n = track->num_keys, done;
     int eased = 0;
     for (i = 0; ctx->source && i < ctx->source->num_key_orders; i++) {
@@ -700,7 +707,7 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
             o->node = 0xFFFFFFFFu;
     }
     /* (whether a segment eases, found on the way for keys in order) */
-    for (i = 1; i < n; i++) {
+    for (i = (known & in_order_no_ease) == in_order_no_ease ? n : 1; i < n; i++) {
         if (track->keys[i].frame < track->keys[i - 1].frame)
             break;
         eased |= track->keys[i - 1].ease_from + track->keys[i].ease_to > 0.0f;
