@@ -625,7 +625,6 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
                 memcpy(s + 12, a_out, 4 * sizeof(float));
                 memcpy(s + 16, in, 4 * sizeof(float));
                 slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
-                slerp_constants(s + 12, s + 16, NULL, s + 25);
                 s[23] = s[24] = 0.0f; /* (the slerp constants fill 20..22 and 25..27) */
                 memset(s + 28, 0, 4 * sizeof(float)); /* the ease block */
             }
@@ -642,6 +641,15 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
             ease_constants(a->ease_from, b->ease_to, s, s + kf3ds__seg_ease_at(kind));
         else
             s[2] = s[3] = 0.0f;
+    }
+    /* The controls' slerp constants in a loop of their own: each segment's
+     * are then independent of the next one's, and the processor overlaps
+     * their latency (a square root and libm's acos) instead of waiting for
+     * them at the end of a long chain from Q to the controls. */
+    for (k = 0; kind == KF3DS_TRACK_ROT && k + 1 < n; k++) {
+        float *s = seg + (size_t)k * stride;
+        if (!(fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI))
+            slerp_constants(s + 12, s + 16, NULL, s + 25);
     }
     t->segments_ = seg;
     return done;
