@@ -214,17 +214,25 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     tr->cos_phi = c;
 }
 
+/* Setup accumulates Q_k this many keys ahead of the controls, in one loop:
+ * the turns and products of keys are independent but for the product's
+ * chain, so the processor overlaps their latencies (a square root and a
+ * division per key), which it cannot across the long per-key chain of the
+ * controls. */
+#define ROT_AHEAD 32
+#define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 3 */
+
 /* What the squad controls of one key after another share: g⁺ of a key,
  * ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next, ln((±Q_c)⁻¹ ⊗ Q_n) (the
  * same products, negated or not, and the same sign test), so the last one
  * is kept; and the turns of the keys last asked for (turn_get), by key
- * index modulo 4: setup runs forward through the keys and needs at most
- * three at a time. */
+ * index modulo TURN_SLOTS: setup runs forward through the keys and needs at
+ * most ROT_AHEAD + 3 at a time. */
 typedef struct ln_cache {
     const kf3ds_key *from, *to; /* the pair g belongs to */
     double g[3];
-    uint32_t turn_key[4]; /* key index + 1; 0: empty */
-    key_turn turn[4];
+    uint32_t turn_key[TURN_SLOTS]; /* key index + 1; 0: empty */
+    key_turn turn[TURN_SLOTS];
 } ln_cache;
 
 static void ln_cache_init(ln_cache *lc)
@@ -236,7 +244,7 @@ static void ln_cache_init(ln_cache *lc)
 /* The turn of key i of t, from the cache or into it. */
 static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint32_t i)
 {
-    unsigned slot = i & 3u;
+    unsigned slot = i & (TURN_SLOTS - 1u);
     if (lc->turn_key[slot] != i + 1) {
         lc->turn_key[slot] = i + 1;
         turn_of(&t->keys[i], &lc->turn[slot]);
@@ -600,7 +608,9 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         float *s = seg + (size_t)k * stride, a_out[4];
         memcpy(a_out, out, sizeof a_out);
         if (kind == KF3DS_TRACK_ROT) {
-            done = accumulate_rotations(t, done, k + 3 < n ? k + 3 : n, &lc);
+            if (done < k + 3) /* the controls of key k + 1 need Q_k+2 */
+                done = accumulate_rotations(t, done, n - k > 3 + ROT_AHEAD ? k + 3 + ROT_AHEAD : n,
+                                            &lc);
             if (k + 2 < n)
                 interior_controls(t, k + 1, &lc, in, out);
             else
