@@ -227,19 +227,28 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
  * same products, negated or not, and the same sign test), so the last one
  * is kept; and the turns of the keys last asked for (turn_get), by key
  * index modulo TURN_SLOTS: setup runs forward through the keys and needs at
- * most ROT_AHEAD + 3 at a time. */
+ * most ROT_AHEAD + 3 at a time. Setup's loop also takes G_j = ln(Q_j⁻¹ ⊗
+ * ±Q_j+1), g⁺ of key j and g⁻ of key j + 1, from G (by j modulo TURN_SLOTS):
+ * they are worked out with the Q_k ahead of the controls, for the same
+ * reason. */
 typedef struct ln_cache {
     const kf3ds_key *from, *to; /* the pair g belongs to */
     double g[3];
     uint32_t turn_key[TURN_SLOTS]; /* key index + 1; 0: empty */
     key_turn turn[TURN_SLOTS];
+    uint32_t g_key[TURN_SLOTS]; /* j + 1; 0: empty */
+    double G[TURN_SLOTS][3];
 } ln_cache;
 
 static void ln_cache_init(ln_cache *lc)
 {
     lc->from = lc->to = NULL;
     memset(lc->turn_key, 0, sizeof lc->turn_key);
+    memset(lc->g_key, 0, sizeof lc->g_key);
 }
+
+static inline void step_ln(const float from[4], const float to[4], const key_turn *turn,
+                           double g[3]);
 
 /* The turn of key i of t, from the cache or into it. */
 static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint32_t i)
@@ -270,12 +279,29 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
         float inc[4];
         for (d = 0; d < 4; d++)
             inc[d] = (float)tr->q[d];
-        if (i == 0)
+        if (i == 0) {
             memcpy(k->quat, inc, sizeof inc);
-        else
+        } else {
             kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
+            if (lc) {
+                unsigned slot = (i - 1) & (TURN_SLOTS - 1u);
+                step_ln(t->keys[i - 1].quat, k->quat, tr, lc->G[slot]);
+                lc->g_key[slot] = i;
+            }
+        }
     }
     return upto > done ? upto : done;
+}
+
+/* G_j (ln_cache), from the cache or into it. */
+static inline const double *ln_get(ln_cache *lc, const kf3ds_track *t, uint32_t j)
+{
+    unsigned slot = j & (TURN_SLOTS - 1u);
+    if (lc->g_key[slot] != j + 1) {
+        step_ln(t->keys[j].quat, t->keys[j + 1].quat, turn_get(lc, t, j + 1), lc->G[slot]);
+        lc->g_key[slot] = j + 1;
+    }
+    return lc->G[slot];
 }
 
 /* g = ln(Q_f⁻¹ ⊗ ±Q_t) (docs/evaluation.md, "Squad"; Q_t negated when
@@ -397,20 +423,13 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
 
 /* rotation_controls for an interior key 0 < i < last, whose neighbours are
  * the keys beside it even on a closed curve: inline in setup's loop, without
- * the neighbour and end-key cases. */
+ * the neighbour and end-key cases, its logarithms G_i−1 and G_i. */
 static SETUP_INLINE void interior_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc,
                                            float tin[4], float tout[4])
 {
     const kf3ds_key *c = &t->keys[i];
-    double gm[3];
-    if (c - 1 == lc->from && c == lc->to)
-        memcpy(gm, lc->g, sizeof gm);
-    else
-        step_ln(c[-1].quat, c->quat, turn_get(lc, t, i), gm);
-    step_ln(c->quat, c[1].quat, turn_get(lc, t, i + 1), lc->g);
-    lc->from = c;
-    lc->to = c + 1;
-    squad_controls(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, lc->g,
+    const double *gm = ln_get(lc, t, i - 1), *gp = ln_get(lc, t, i);
+    squad_controls(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, gp,
                    tin, tout);
 }
 
