@@ -600,7 +600,8 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
     shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
     if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
         return done;
-    ln_cache_init(&lc);
+    if (kind == KF3DS_TRACK_ROT)
+        ln_cache_init(&lc);
     stride = kf3ds__seg_stride(kind, eased);
     /* 16 floats of slack to align the records on a 64-byte line; the int32
      * before the first record (always inside the slack) is the header. */
@@ -735,7 +736,6 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
 void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                               uint32_t node, uint32_t offset, uint16_t chunk_id, unsigned known)
 {
-    const unsigned in_order_no_ease = KF3DS__KEYS_IN_ORDER | KF3DS__KEYS_NO_EASE;
     uint32_t i, n = track->num_keys, done;
     int eased = 0;
     for (i = 0; ctx->source && i < ctx->source->num_key_orders; i++) {
@@ -744,10 +744,15 @@ void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_k
             o->node = 0xFFFFFFFFu;
     }
     /* (whether a segment eases, found on the way for keys in order) */
-    for (i = (known & in_order_no_ease) == in_order_no_ease ? n : 1; i < n; i++) {
-        if (track->keys[i].frame < track->keys[i - 1].frame)
-            break;
-        eased |= track->keys[i - 1].ease_from + track->keys[i].ease_to > 0.0f;
+    if (known & KF3DS__KEYS_NO_EASE) {
+        for (i = 1; i < n && track->keys[i].frame >= track->keys[i - 1].frame; i++)
+            ;
+    } else {
+        for (i = 1; i < n; i++) {
+            if (track->keys[i].frame < track->keys[i - 1].frame)
+                break;
+            eased |= track->keys[i - 1].ease_from + track->keys[i].ease_to > 0.0f;
+        }
     }
     if (i < n) {
         kf3ds_key *tmp = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(kf3ds_key));
