@@ -238,17 +238,24 @@ typedef struct ln_cache {
     key_turn turn[TURN_SLOTS];
     uint32_t g_key[TURN_SLOTS]; /* j + 1; 0: empty */
     double G[TURN_SLOTS][3];
+    /* the track's records when accumulation writes their slerp constants of
+     * Q_j and Q_j+1 (record j, [20..22]) as it goes; else NULL */
+    float *seg;
+    size_t stride;
 } ln_cache;
 
 static void ln_cache_init(ln_cache *lc)
 {
     lc->from = lc->to = NULL;
+    lc->seg = NULL;
     memset(lc->turn_key, 0, sizeof lc->turn_key);
     memset(lc->g_key, 0, sizeof lc->g_key);
 }
 
 static inline void step_ln(const float from[4], const float to[4], const key_turn *turn,
                            double g[3]);
+static void slerp_constants(const float a[4], const float b[4], const key_turn *turn,
+                            float out[3]);
 
 /* The turn of key i of t, from the cache or into it. */
 static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint32_t i)
@@ -287,6 +294,10 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
                 unsigned slot = (i - 1) & (TURN_SLOTS - 1u);
                 step_ln(t->keys[i - 1].quat, k->quat, tr, lc->G[slot]);
                 lc->g_key[slot] = i;
+                /* (a segment of a turn or more keeps axis and angle instead) */
+                if (lc->seg && !(fabsf(k->value[0]) >= (float)KF3DS__PI))
+                    slerp_constants(t->keys[i - 1].quat, k->quat, tr,
+                                    lc->seg + (size_t)(i - 1) * lc->stride + 20);
             }
         }
     }
@@ -618,6 +629,10 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
     /* Tangents (or squad controls) are worked out key by key as the records
      * need them: record k takes key k's outgoing and key k+1's incoming. */
     if (kind == KF3DS_TRACK_ROT) {
+        if (done == 0) { /* (a closed curve has its Q_k already) */
+            lc.seg = seg;
+            lc.stride = stride;
+        }
         done = accumulate_rotations(t, done, 2, &lc);
         rotation_controls(t, 0, &lc, in, out);
     } else {
@@ -654,7 +669,8 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
                 memcpy(s + 8, b->quat, 4 * sizeof(float));
                 memcpy(s + 12, a_out, 4 * sizeof(float));
                 memcpy(s + 16, in, 4 * sizeof(float));
-                slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
+                if (!lc.seg) /* (else accumulate_rotations wrote them) */
+                    slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
                 s[23] = s[24] = 0.0f; /* (the slerp constants fill 20..22 and 25..27) */
                 memset(s + 28, 0, 4 * sizeof(float)); /* the ease block */
             }
