@@ -229,11 +229,15 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
         return;
     switch (kind) {
     case KF3DS_TRACK_MORPH: i = 0; break;
-    case KF3DS_TRACK_HIDE: i = read_keys_fast(&b, kind, 0, t->keys, count, &bad, &big, &flags); break;
+    case KF3DS_TRACK_HIDE:
+        i = read_keys_fast(&b, kind, 0, t->keys, count, &bad, &big, &flags);
+        break;
     case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL:
         i = read_keys_fast(&b, kind, 3, t->keys, count, &bad, &big, &flags);
         break;
-    case KF3DS_TRACK_ROT: i = read_keys_fast(&b, kind, 4, t->keys, count, &bad, &big, &flags); break;
+    case KF3DS_TRACK_ROT:
+        i = read_keys_fast(&b, kind, 4, t->keys, count, &bad, &big, &flags);
+        break;
     default: i = read_keys_fast(&b, kind, 1, t->keys, count, &bad, &big, &flags); break;
     }
     /* the rest (keys near the chunk's end, MORPH keys) through the checked reads */
