@@ -18,6 +18,7 @@ struct kf3ds__arena {
                              * this record) last */
     size_t total;           /* bytes obtained from the allocator */
     size_t max_memory;      /* cap on total; 0: none */
+    size_t block_min;       /* payload floor of new blocks (kf3ds__arena_block_floor) */
     int failed;
 };
 
@@ -65,13 +66,16 @@ const char *kf3ds__allocator_resolve(const kf3ds_allocator *given, kf3ds_allocat
     return NULL;
 }
 
-/* Blocks grow with the arena (half of what it holds so far, 64 KB to 32 MB),
- * so a big arena needs few allocator calls and small ones stay small. */
-static block *new_block(const kf3ds_allocator *allocator, size_t total, size_t min_payload,
-                        size_t max_memory)
+/* Blocks grow with the arena (half of what it holds so far, 64 KB to 32 MB,
+ * and at least `floor`), so a big arena needs few allocator calls and small
+ * ones stay small. */
+static block *new_block(const kf3ds_allocator *allocator, size_t total, size_t floor,
+                        size_t min_payload, size_t max_memory)
 {
     size_t grow = total / 2, payload;
     block *b;
+    if (grow < floor)
+        grow = floor;
     if (grow < MIN_BLOCK)
         grow = MIN_BLOCK;
     if (grow > MAX_BLOCK)
@@ -97,7 +101,7 @@ static block *new_block(const kf3ds_allocator *allocator, size_t total, size_t m
 kf3ds__arena *kf3ds__arena_create(const kf3ds_allocator *allocator, size_t max_memory)
 {
     size_t record = align_up(sizeof(kf3ds__arena));
-    block *first = new_block(allocator, 0, record, max_memory);
+    block *first = new_block(allocator, 0, 0, record, max_memory);
     kf3ds__arena *a;
     if (!first)
         return NULL;
@@ -108,6 +112,7 @@ kf3ds__arena *kf3ds__arena_create(const kf3ds_allocator *allocator, size_t max_m
     a->blocks = first;
     a->total = first->size + BLOCK_HEADER;
     a->max_memory = max_memory;
+    a->block_min = 0;
     a->failed = 0;
     return a;
 }
@@ -122,7 +127,7 @@ void *kf3ds__arena_alloc_raw(kf3ds__arena *a, size_t n, size_t size)
         goto fail;
     bytes = align_up((n * size) != 0 ? n * size : 1) + REDZONE;
     if (b->size - b->used < bytes) {
-        block *nb = new_block(&a->allocator, a->total, bytes, a->max_memory);
+        block *nb = new_block(&a->allocator, a->total, a->block_min, bytes, a->max_memory);
         if (!nb)
             goto fail;
         a->total += nb->size + BLOCK_HEADER;
@@ -161,6 +166,11 @@ const char *kf3ds__arena_strdup(kf3ds__arena *a, const char *s, size_t len)
     memcpy(p, s, len);
     p[len] = '\0';
     return p;
+}
+
+void kf3ds__arena_block_floor(kf3ds__arena *a, size_t bytes)
+{
+    a->block_min = bytes < MAX_BLOCK ? bytes : MAX_BLOCK;
 }
 
 int kf3ds__arena_failed(const kf3ds__arena *a)

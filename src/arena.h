@@ -30,6 +30,13 @@ void *kf3ds__arena_alloc(kf3ds__arena *arena, size_t n, size_t size);     /* zer
 /* A zero-terminated copy of s[0..len); "" when the allocation fails. */
 const char *kf3ds__arena_strdup(kf3ds__arena *arena, const char *s, size_t len);
 int kf3ds__arena_failed(const kf3ds__arena *arena);
+/* New blocks take at least `bytes` (up to the 32 MB block limit) instead of
+ * growing from 64 KB, for an arena that will hold a few times that. Fewer,
+ * larger blocks: the default allocator maps blocks of 2 MB and more itself
+ * and keeps freed ones for the next scene, so a program that loads one file
+ * after another does not fault their pages in again (docs/architecture.md,
+ * "Loading"). */
+void kf3ds__arena_block_floor(kf3ds__arena *arena, size_t bytes);
 
 /* Gives every block back to the allocator (the arena record with them). */
 void kf3ds__arena_destroy(kf3ds__arena *arena);

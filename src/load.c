@@ -172,6 +172,11 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
 
     ctx.pass = KF3DS__PASS_COUNT;
     read_sections(&ctx, &root, &root_body);
+    /* a scene takes a few times its file's size, nearly all of it in the
+     * fill pass: blocks of the file's size, and of at least 2 MB (what the
+     * default allocator maps and keeps) from a 256 KB file on */
+    if (size >= ((size_t)256 << 10))
+        kf3ds__arena_block_floor(ctx.arena, size > ((size_t)2 << 20) ? size : (size_t)2 << 20);
     if (allocate_scene_arrays(&ctx)) {
         ctx.pass = KF3DS__PASS_FILL;
         report_counts_and_root(&ctx, &root, rr, size);

@@ -164,7 +164,7 @@ static void clean_key(kf3ds_key *k, kf3ds_track_kind kind, uint32_t *bad, uint32
  * how many it read. Inline with a constant n: one loop per value count. */
 static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, int n,
                                       kf3ds_key *keys, uint32_t count, uint32_t *bad,
-                                      uint32_t *big)
+                                      uint32_t *big, unsigned *flags)
 {
     size_t max_key = 26 + 4 * (size_t)n;
     const unsigned char *p = r->data + r->pos;
@@ -181,6 +181,7 @@ static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, in
         k->morph_mesh = KF3DS_NONE;
         k->frame = (int32_t)le32(p);
         k->spline_flags = (uint16_t)(p[4] | (p[5] << 8));
+        *flags |= k->spline_flags;
         if (k->spline_flags & SPLINE_FIELDS) {
             p = read_spline_fast(p + 6, k);
         } else { /* most keys: nothing to read or check but the values */
@@ -202,6 +203,7 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
 {
     uint32_t count, fit, i, bad = 0, big = 0;
     size_t min_key = 6 + value_size(kind);
+    unsigned flags = 0; /* every key's spline flags, or'ed */
     t->flags = kf3ds_read_u16(&b);
     kf3ds_read_u32(&b); /* two reserved words */
     kf3ds_read_u32(&b);
@@ -227,12 +229,16 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
         return;
     switch (kind) {
     case KF3DS_TRACK_MORPH: i = 0; break;
-    case KF3DS_TRACK_HIDE: i = read_keys_fast(&b, kind, 0, t->keys, count, &bad, &big); break;
-    case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL:
-        i = read_keys_fast(&b, kind, 3, t->keys, count, &bad, &big);
+    case KF3DS_TRACK_HIDE:
+        i = read_keys_fast(&b, kind, 0, t->keys, count, &bad, &big, &flags);
         break;
-    case KF3DS_TRACK_ROT: i = read_keys_fast(&b, kind, 4, t->keys, count, &bad, &big); break;
-    default: i = read_keys_fast(&b, kind, 1, t->keys, count, &bad, &big); break;
+    case KF3DS_TRACK_POS: case KF3DS_TRACK_SCL: case KF3DS_TRACK_COL:
+        i = read_keys_fast(&b, kind, 3, t->keys, count, &bad, &big, &flags);
+        break;
+    case KF3DS_TRACK_ROT:
+        i = read_keys_fast(&b, kind, 4, t->keys, count, &bad, &big, &flags);
+        break;
+    default: i = read_keys_fast(&b, kind, 1, t->keys, count, &bad, &big, &flags); break;
     }
     /* the rest (keys near the chunk's end, MORPH keys) through the checked reads */
     for (; i < count; i++) {
@@ -248,11 +254,16 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                         (unsigned long)count, (unsigned long)i);
             break;
         }
+        flags |= k->spline_flags;
         clean_key(k, kind, &bad, &big);
     }
     kf3ds__warn_cleaned(ctx, bad, big, c->offset, c->id, "key values");
     t->num_keys = i;
-    kf3ds__track_setup(ctx, t, kind, node, c->offset, c->id);
+    /* (cleaning only ever zeroes an ease) */
+    kf3ds__track_setup_known(ctx, t, kind, node, c->offset, c->id,
+                             flags & (KF3DS_KEY_EASE_TO | KF3DS_KEY_EASE_FROM)
+                                 ? 0u
+                                 : KF3DS__KEYS_NO_EASE);
 }
 
 static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc, kf3ds_node *n,

@@ -10,11 +10,18 @@
 #include "read_util.h"
 #include "sort.h"
 #include "track_segments.h"
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
 typedef float kf3ds__sv4 __attribute__((vector_size(16)));
+#endif
+/* for the per-key steps of setup's loop, which compilers leave as calls */
+#if defined(__GNUC__)
+#define SETUP_INLINE inline __attribute__((always_inline))
+#else
+#define SETUP_INLINE inline
 #endif
 
 /* Loop bits 3: the track loops, and its tangents close the curve. */
@@ -189,7 +196,8 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     double l = sqrt((double)axis[0] * axis[0] + (double)axis[1] * axis[1] +
                     (double)axis[2] * axis[2]);
     double s, c, f;
-    if (!(l >= 1e-8) || !isfinite(l)) {
+    /* (one compare pair for "tiny, NaN or infinite") */
+    if (!(l >= 1e-8 && l <= DBL_MAX)) {
         tr->q[0] = tr->q[1] = tr->q[2] = 0.0;
         tr->q[3] = 1.0;
         tr->phi = tr->sin_phi = 0.0;
@@ -206,29 +214,53 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     tr->cos_phi = c;
 }
 
+/* Setup accumulates Q_k this many keys ahead of the controls, in one loop:
+ * the turns and products of keys are independent but for the product's
+ * chain, so the processor overlaps their latencies (a square root and a
+ * division per key), which it cannot across the long per-key chain of the
+ * controls. */
+#define ROT_AHEAD 32
+#define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 3 */
+
 /* What the squad controls of one key after another share: g⁺ of a key,
  * ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next, ln((±Q_c)⁻¹ ⊗ Q_n) (the
  * same products, negated or not, and the same sign test), so the last one
  * is kept; and the turns of the keys last asked for (turn_get), by key
- * index modulo 4: setup runs forward through the keys and needs at most
- * three at a time. */
+ * index modulo TURN_SLOTS: setup runs forward through the keys and needs at
+ * most ROT_AHEAD + 3 at a time. Setup's loop also takes G_j = ln(Q_j⁻¹ ⊗
+ * ±Q_j+1), g⁺ of key j and g⁻ of key j + 1, from G (by j modulo TURN_SLOTS):
+ * they are worked out with the Q_k ahead of the controls, for the same
+ * reason. */
 typedef struct ln_cache {
     const kf3ds_key *from, *to; /* the pair g belongs to */
     double g[3];
-    uint32_t turn_key[4]; /* key index + 1; 0: empty */
-    key_turn turn[4];
+    uint32_t turn_key[TURN_SLOTS]; /* key index + 1; 0: empty */
+    key_turn turn[TURN_SLOTS];
+    uint32_t g_key[TURN_SLOTS]; /* j + 1; 0: empty */
+    double G[TURN_SLOTS][3];
+    /* the track's records when accumulation writes their slerp constants of
+     * Q_j and Q_j+1 (record j, [20..22]) as it goes; else NULL */
+    float *seg;
+    size_t stride;
 } ln_cache;
 
 static void ln_cache_init(ln_cache *lc)
 {
     lc->from = lc->to = NULL;
+    lc->seg = NULL;
     memset(lc->turn_key, 0, sizeof lc->turn_key);
+    memset(lc->g_key, 0, sizeof lc->g_key);
 }
+
+static inline void step_ln(const float from[4], const float to[4], const key_turn *turn,
+                           double g[3]);
+static void slerp_constants(const float a[4], const float b[4], const key_turn *turn,
+                            float out[3]);
 
 /* The turn of key i of t, from the cache or into it. */
 static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint32_t i)
 {
-    unsigned slot = i & 3u;
+    unsigned slot = i & (TURN_SLOTS - 1u);
     if (lc->turn_key[slot] != i + 1) {
         lc->turn_key[slot] = i + 1;
         turn_of(&t->keys[i], &lc->turn[slot]);
@@ -254,12 +286,33 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
         float inc[4];
         for (d = 0; d < 4; d++)
             inc[d] = (float)tr->q[d];
-        if (i == 0)
+        if (i == 0) {
             memcpy(k->quat, inc, sizeof inc);
-        else
+        } else {
             kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
+            if (lc) {
+                unsigned slot = (i - 1) & (TURN_SLOTS - 1u);
+                step_ln(t->keys[i - 1].quat, k->quat, tr, lc->G[slot]);
+                lc->g_key[slot] = i;
+                /* (a segment of a turn or more keeps axis and angle instead) */
+                if (lc->seg && !(fabsf(k->value[0]) >= (float)KF3DS__PI))
+                    slerp_constants(t->keys[i - 1].quat, k->quat, tr,
+                                    lc->seg + (size_t)(i - 1) * lc->stride + 20);
+            }
+        }
     }
     return upto > done ? upto : done;
+}
+
+/* G_j (ln_cache), from the cache or into it. */
+static inline const double *ln_get(ln_cache *lc, const kf3ds_track *t, uint32_t j)
+{
+    unsigned slot = j & (TURN_SLOTS - 1u);
+    if (lc->g_key[slot] != j + 1) {
+        step_ln(t->keys[j].quat, t->keys[j + 1].quat, turn_get(lc, t, j + 1), lc->G[slot]);
+        lc->g_key[slot] = j + 1;
+    }
+    return lc->G[slot];
 }
 
 /* g = ln(Q_f⁻¹ ⊗ ±Q_t) (docs/evaluation.md, "Squad"; Q_t negated when
@@ -303,7 +356,7 @@ static inline void step_ln(const float from[4], const float to[4], const key_tur
  * A small |v| (most controls: a quarter of the change between two steps)
  * takes sin ω/ω and cos ω from their series in ω² (the first term left out
  * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
-static inline void mul_exp(const float q[4], const double v[3], float out[4])
+static SETUP_INLINE void mul_exp(const float q[4], const double v[3], float out[4])
 {
     double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
     int d;
@@ -327,6 +380,32 @@ static inline void mul_exp(const float q[4], const double v[3], float out[4])
         out[d] = (float)p[d];
 }
 
+/* The squad controls of rotation key c, tin = B_c and tout = A_c, from its
+ * frame spacings and the logarithms gm = g⁻ and gp = g⁺ (docs/evaluation.md,
+ * "Squad"). */
+static SETUP_INLINE void squad_controls(const kf3ds_key *c, double dt_prev, double dt_next,
+                                        const double gm[3], const double gp[3], float tin[4],
+                                        float tout[4])
+{
+    double f[4], a[3], b[3];
+    int d;
+    if (tcb_factors(c, dt_prev, dt_next, 1, f)) {
+        /* No TCB: ½(kdm·g⁻ + (kdp − 1)·g⁺) and ½((1 − ksm)·g⁻ − ksp·g⁺) are
+         * both ¼(fn·g⁻ − fp·g⁺), as fp + fn = 2: A_i = B_i. */
+        for (d = 0; d < 3; d++)
+            a[d] = 0.5 * (f[2] * gm[d] - f[1] * gp[d]);
+        mul_exp(c->quat, a, tout);
+        memcpy(tin, tout, 4 * sizeof(float));
+        return;
+    }
+    for (d = 0; d < 3; d++) {
+        a[d] = 0.5 * (f[2] * gm[d] + (f[3] - 1.0) * gp[d]);
+        b[d] = 0.5 * ((1.0 - f[0]) * gm[d] - f[1] * gp[d]);
+    }
+    mul_exp(c->quat, a, tout);
+    mul_exp(c->quat, b, tin);
+}
+
 /* The squad controls of rotation key i: tin = B_i, tout = A_i, the key's
  * orientation for end keys (lib3ds 1.3). */
 static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, float tin[4],
@@ -334,8 +413,7 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
 {
     const kf3ds_key *c = &t->keys[i];
     neighbours nb = neighbours_of(t, i);
-    double gm[3], gp[3], f[4], a[3], b[3];
-    int d;
+    double gm[3], gp[3];
     if (!nb.p || !nb.n) {
         memcpy(tin, c->quat, sizeof c->quat);
         memcpy(tout, c->quat, sizeof c->quat);
@@ -351,21 +429,19 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
     memcpy(lc->g, gp, sizeof gp);
     lc->from = c;
     lc->to = nb.n;
-    if (tcb_factors(c, nb.dt_prev, nb.dt_next, 1, f)) {
-        /* No TCB: ½(kdm·g⁻ + (kdp − 1)·g⁺) and ½((1 − ksm)·g⁻ − ksp·g⁺) are
-         * both ¼(fn·g⁻ − fp·g⁺), as fp + fn = 2: A_i = B_i. */
-        for (d = 0; d < 3; d++)
-            a[d] = 0.5 * (f[2] * gm[d] - f[1] * gp[d]);
-        mul_exp(c->quat, a, tout);
-        memcpy(tin, tout, 4 * sizeof(float));
-        return;
-    }
-    for (d = 0; d < 3; d++) {
-        a[d] = 0.5 * (f[2] * gm[d] + (f[3] - 1.0) * gp[d]);
-        b[d] = 0.5 * ((1.0 - f[0]) * gm[d] - f[1] * gp[d]);
-    }
-    mul_exp(c->quat, a, tout);
-    mul_exp(c->quat, b, tin);
+    squad_controls(c, nb.dt_prev, nb.dt_next, gm, gp, tin, tout);
+}
+
+/* rotation_controls for an interior key 0 < i < last, whose neighbours are
+ * the keys beside it even on a closed curve: inline in setup's loop, without
+ * the neighbour and end-key cases, its logarithms G_i−1 and G_i. */
+static SETUP_INLINE void interior_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc,
+                                           float tin[4], float tout[4])
+{
+    const kf3ds_key *c = &t->keys[i];
+    const double *gm = ln_get(lc, t, i - 1), *gp = ln_get(lc, t, i);
+    squad_controls(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, gp,
+                   tin, tout);
 }
 
 /* Constants of slerp(a, b, t) for a fixed pair: ω, cos ω and 1/sin ω, so that
@@ -535,7 +611,8 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
     shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
     if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
         return done;
-    ln_cache_init(&lc);
+    if (kind == KF3DS_TRACK_ROT)
+        ln_cache_init(&lc);
     stride = kf3ds__seg_stride(kind, eased);
     /* 16 floats of slack to align the records on a 64-byte line; the int32
      * before the first record (always inside the slack) is the header. */
@@ -552,6 +629,10 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
     /* Tangents (or squad controls) are worked out key by key as the records
      * need them: record k takes key k's outgoing and key k+1's incoming. */
     if (kind == KF3DS_TRACK_ROT) {
+        if (done == 0) { /* (a closed curve has its Q_k already) */
+            lc.seg = seg;
+            lc.stride = stride;
+        }
         done = accumulate_rotations(t, done, 2, &lc);
         rotation_controls(t, 0, &lc, in, out);
     } else {
@@ -562,8 +643,13 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         float *s = seg + (size_t)k * stride, a_out[4];
         memcpy(a_out, out, sizeof a_out);
         if (kind == KF3DS_TRACK_ROT) {
-            done = accumulate_rotations(t, done, k + 3 < n ? k + 3 : n, &lc);
-            rotation_controls(t, k + 1, &lc, in, out);
+            if (done < k + 3) /* the controls of key k + 1 need Q_k+2 */
+                done = accumulate_rotations(t, done, n - k > 3 + ROT_AHEAD ? k + 3 + ROT_AHEAD : n,
+                                            &lc);
+            if (k + 2 < n)
+                interior_controls(t, k + 1, &lc, in, out);
+            else
+                rotation_controls(t, k + 1, &lc, in, out);
         } else if (k + 2 < n) { /* an interior key: its neighbours are the keys beside it */
             const kf3ds_key *c = &t->keys[k + 1];
             interior_tangents(a, c, c + 1, (double)c->frame - a->frame,
@@ -583,8 +669,8 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
                 memcpy(s + 8, b->quat, 4 * sizeof(float));
                 memcpy(s + 12, a_out, 4 * sizeof(float));
                 memcpy(s + 16, in, 4 * sizeof(float));
-                slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
-                slerp_constants(s + 12, s + 16, NULL, s + 25);
+                if (!lc.seg) /* (else accumulate_rotations wrote them) */
+                    slerp_constants(s + 4, s + 8, turn_get(&lc, t, k + 1), s + 20);
                 s[23] = s[24] = 0.0f; /* (the slerp constants fill 20..22 and 25..27) */
                 memset(s + 28, 0, 4 * sizeof(float)); /* the ease block */
             }
@@ -601,6 +687,15 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
             ease_constants(a->ease_from, b->ease_to, s, s + kf3ds__seg_ease_at(kind));
         else
             s[2] = s[3] = 0.0f;
+    }
+    /* The controls' slerp constants in a loop of their own: each segment's
+     * are then independent of the next one's, and the processor overlaps
+     * their latency (a square root and libm's acos) instead of waiting for
+     * them at the end of a long chain from Q to the controls. */
+    for (k = 0; kind == KF3DS_TRACK_ROT && k + 1 < n; k++) {
+        float *s = seg + (size_t)k * stride;
+        if (!(fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI))
+            slerp_constants(s + 12, s + 16, NULL, s + 25);
     }
     t->segments_ = seg;
     return done;
@@ -651,6 +746,12 @@ static void keep_key_order(kf3ds__ctx *ctx, const kf3ds_track *t, const int32_t 
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t node, uint32_t offset, uint16_t chunk_id)
 {
+    kf3ds__track_setup_known(ctx, track, kind, node, offset, chunk_id, 0);
+}
+
+void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+                              uint32_t node, uint32_t offset, uint16_t chunk_id, unsigned known)
+{
     uint32_t i, n = track->num_keys, done;
     int eased = 0;
     for (i = 0; ctx->source && i < ctx->source->num_key_orders; i++) {
@@ -659,10 +760,15 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
             o->node = 0xFFFFFFFFu;
     }
     /* (whether a segment eases, found on the way for keys in order) */
-    for (i = 1; i < n; i++) {
-        if (track->keys[i].frame < track->keys[i - 1].frame)
-            break;
-        eased |= track->keys[i - 1].ease_from + track->keys[i].ease_to > 0.0f;
+    if (known & KF3DS__KEYS_NO_EASE) {
+        for (i = 1; i < n && track->keys[i].frame >= track->keys[i - 1].frame; i++)
+            ;
+    } else {
+        for (i = 1; i < n; i++) {
+            if (track->keys[i].frame < track->keys[i - 1].frame)
+                break;
+            eased |= track->keys[i - 1].ease_from + track->keys[i].ease_to > 0.0f;
+        }
     }
     if (i < n) {
         kf3ds_key *tmp = (kf3ds_key *)kf3ds__arena_alloc_raw(ctx->arena, n, sizeof(kf3ds_key));

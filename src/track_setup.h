@@ -12,4 +12,12 @@
 void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t node, uint32_t offset, uint16_t chunk_id);
 
+/* What a reader may know of the keys as it reads them, so that setup need
+ * not find it out again: no key has an ease (ease_to = ease_from = 0). */
+#define KF3DS__KEYS_NO_EASE 0x1u
+
+/* kf3ds__track_setup with `known`, KF3DS__KEYS_... bits that hold. */
+void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+                              uint32_t node, uint32_t offset, uint16_t chunk_id, unsigned known);
+
 #endif
