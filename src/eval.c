@@ -8,13 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-/* The per-node steps are inlined into kf3ds_scene_eval's loop: they are
- * small beside the calls' cost on a node with constant tracks. */
-#if defined(__GNUC__)
-#define KF3DS__ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define KF3DS__ALWAYS_INLINE inline
-#endif
+/* The per-node steps are inlined into kf3ds_scene_eval's loop
+ * (KF3DS__ALWAYS_INLINE, kmath.h): they are small beside the calls' cost on
+ * a node with constant tracks. */
 
 /* The world matrix, once the pose's values are in: parent · L, L the local
  * matrix: T(pos)·R(rot)·S(scl) for objects, T(pos) for cameras, lights and

@@ -324,7 +324,6 @@ typedef struct kf3ds__squad_batch {
  * copy per float took a load and a store each); the rest float by float
  * (docs/architecture.md, "What makes it fast": groups of eight nodes). */
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-typedef float kf3ds__sv4 __attribute__((vector_size(16)));
 #if defined(__clang__)
 #define KF3DS__SHUFFLE2(a, b, i, j, k, l) __builtin_shufflevector((a), (b), i, j, k, l)
 #else

@@ -14,15 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-typedef float kf3ds__sv4 __attribute__((vector_size(16)));
-#endif
-/* for the per-key steps of setup's loop, which compilers leave as calls */
-#if defined(__GNUC__)
-#define SETUP_INLINE inline __attribute__((always_inline))
-#else
-#define SETUP_INLINE inline
-#endif
 
 /* Loop bits 3: the track loops, and its tangents close the curve. */
 #define LOOP_CLOSED 3
@@ -222,18 +213,13 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
 #define ROT_AHEAD 32
 #define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 3 */
 
-/* What the squad controls of one key after another share: g⁺ of a key,
- * ln(Q_c⁻¹ ⊗ ±Q_n), is bit for bit g⁻ of the next, ln((±Q_c)⁻¹ ⊗ Q_n) (the
- * same products, negated or not, and the same sign test), so the last one
- * is kept; and the turns of the keys last asked for (turn_get), by key
- * index modulo TURN_SLOTS: setup runs forward through the keys and needs at
- * most ROT_AHEAD + 3 at a time. Setup's loop also takes G_j = ln(Q_j⁻¹ ⊗
- * ±Q_j+1), g⁺ of key j and g⁻ of key j + 1, from G (by j modulo TURN_SLOTS):
- * they are worked out with the Q_k ahead of the controls, for the same
- * reason. */
+/* What the squad controls of one key after another share: the turns of the
+ * keys last asked for (turn_get), by key index modulo TURN_SLOTS (setup runs
+ * forward through the keys and needs at most ROT_AHEAD + 3 at a time), and
+ * G_j = ln(Q_j⁻¹ ⊗ ±Q_j+1), by j modulo TURN_SLOTS: g⁺ of key j is bit for
+ * bit g⁻ of key j + 1 (the same products, negated or not, and the same sign
+ * test), and both are worked out with the Q_k ahead of the controls. */
 typedef struct ln_cache {
-    const kf3ds_key *from, *to; /* the pair g belongs to */
-    double g[3];
     uint32_t turn_key[TURN_SLOTS]; /* key index + 1; 0: empty */
     key_turn turn[TURN_SLOTS];
     uint32_t g_key[TURN_SLOTS]; /* j + 1; 0: empty */
@@ -246,7 +232,6 @@ typedef struct ln_cache {
 
 static void ln_cache_init(ln_cache *lc)
 {
-    lc->from = lc->to = NULL;
     lc->seg = NULL;
     memset(lc->turn_key, 0, sizeof lc->turn_key);
     memset(lc->g_key, 0, sizeof lc->g_key);
@@ -356,7 +341,7 @@ static inline void step_ln(const float from[4], const float to[4], const key_tur
  * A small |v| (most controls: a quarter of the change between two steps)
  * takes sin ω/ω and cos ω from their series in ω² (the first term left out
  * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
-static SETUP_INLINE void mul_exp(const float q[4], const double v[3], float out[4])
+static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], float out[4])
 {
     double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
     int d;
@@ -383,9 +368,9 @@ static SETUP_INLINE void mul_exp(const float q[4], const double v[3], float out[
 /* The squad controls of rotation key c, tin = B_c and tout = A_c, from its
  * frame spacings and the logarithms gm = g⁻ and gp = g⁺ (docs/evaluation.md,
  * "Squad"). */
-static SETUP_INLINE void squad_controls(const kf3ds_key *c, double dt_prev, double dt_next,
-                                        const double gm[3], const double gp[3], float tin[4],
-                                        float tout[4])
+static KF3DS__ALWAYS_INLINE void squad_controls(const kf3ds_key *c, double dt_prev,
+                                                double dt_next, const double gm[3],
+                                                const double gp[3], float tin[4], float tout[4])
 {
     double f[4], a[3], b[3];
     int d;
@@ -421,22 +406,16 @@ static void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, fl
     }
     /* (the neighbours are the keys before and after unless a cyclic track
      * closes its curve: then they have no turn in common with key i) */
-    if (nb.p == lc->from && c == lc->to)
-        memcpy(gm, lc->g, sizeof gm);
-    else
-        step_ln(nb.p->quat, c->quat, i > 0 ? turn_get(lc, t, i) : NULL, gm);
+    step_ln(nb.p->quat, c->quat, i > 0 ? turn_get(lc, t, i) : NULL, gm);
     step_ln(c->quat, nb.n->quat, i + 1 < t->num_keys ? turn_get(lc, t, i + 1) : NULL, gp);
-    memcpy(lc->g, gp, sizeof gp);
-    lc->from = c;
-    lc->to = nb.n;
     squad_controls(c, nb.dt_prev, nb.dt_next, gm, gp, tin, tout);
 }
 
 /* rotation_controls for an interior key 0 < i < last, whose neighbours are
  * the keys beside it even on a closed curve: inline in setup's loop, without
  * the neighbour and end-key cases, its logarithms G_i−1 and G_i. */
-static SETUP_INLINE void interior_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc,
-                                           float tin[4], float tout[4])
+static KF3DS__ALWAYS_INLINE void interior_controls(const kf3ds_track *t, uint32_t i,
+                                                   ln_cache *lc, float tin[4], float tout[4])
 {
     const kf3ds_key *c = &t->keys[i];
     const double *gm = ln_get(lc, t, i - 1), *gp = ln_get(lc, t, i);
@@ -797,8 +776,8 @@ void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_k
 }
 
 /* The public view of what setup derives per key: the same functions as
- * setup_segments, so that the values are the records' own (a fresh ln_cache
- * takes both logarithms, bit for bit the cached one). */
+ * setup_segments, so that the values are the records' own (rotation_controls
+ * takes both logarithms, bit for bit the G_j setup's cache holds). */
 int kf3ds_track_key_tangents(const kf3ds_track *track, kf3ds_track_kind kind, uint32_t key,
                              float in[4], float out[4])
 {
