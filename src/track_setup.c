@@ -574,40 +574,23 @@ static void scalar_coefficients(float *s, float p0, float p1, float m0, float m1
                (SEG_SCALAR_EASED - SEG_EASE_SCALAR - 4) * sizeof(float));
 }
 
-/* The packed frames and the records; `eased`: some segment eases. Returns
- * the keys whose Q_k are in place (rotation tracks: setup_segments
- * accumulates them as it goes, one key ahead of the controls). */
-static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind,
-                               int eased, uint32_t done)
+/* The kinds of segment record (track_segments.h). */
+enum { REC_SCALAR, REC_VECTOR, REC_ROTATION };
+
+/* The records of track t (setup_segments) in seg, `rec` a constant of the
+ * call: the record loop inline, one copy per kind of record. */
+static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_kind kind, int rec,
+                                                  int eased, uint32_t done, float *seg,
+                                                  size_t stride)
 {
     uint32_t k, n = t->num_keys;
-    size_t stride;
-    float *seg, in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
+    float in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
     ln_cache lc;
-    unsigned shift;
-    if (!n || kf3ds__arena_failed(ctx->arena))
-        return done;
-    shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
-    if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
-        return done;
-    if (kind == KF3DS_TRACK_ROT)
+    if (rec == REC_ROTATION)
         ln_cache_init(&lc);
-    stride = kf3ds__seg_stride(kind, eased);
-    /* 16 floats of slack to align the records on a 64-byte line; the int32
-     * before the first record (always inside the slack) is the header. */
-    /* (and one float more: vector_coefficients writes one past a record) */
-    seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 17,
-                                          sizeof(float));
-    if (!seg)
-        return done;
-    seg += 16 - ((uintptr_t)seg / sizeof(float)) % 16;
-    {
-        int32_t header = (int32_t)kind | (eased ? SEG_HEADER_EASED : 0) | (int32_t)(shift << 16);
-        memcpy(seg - 1, &header, sizeof header);
-    }
     /* Tangents (or squad controls) are worked out key by key as the records
      * need them: record k takes key k's outgoing and key k+1's incoming. */
-    if (kind == KF3DS_TRACK_ROT) {
+    if (rec == REC_ROTATION) {
         if (done == 0) { /* (a closed curve has its Q_k already) */
             lc.seg = seg;
             lc.stride = stride;
@@ -621,7 +604,7 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         const kf3ds_key *a = &t->keys[k], *b = &t->keys[k + 1];
         float *s = seg + (size_t)k * stride, a_out[4];
         memcpy(a_out, out, sizeof a_out);
-        if (kind == KF3DS_TRACK_ROT) {
+        if (rec == REC_ROTATION) {
             if (done < k + 3) /* the controls of key k + 1 need Q_k+2 */
                 done = accumulate_rotations(t, done, n - k > 3 + ROT_AHEAD ? k + 3 + ROT_AHEAD : n,
                                             &lc);
@@ -636,7 +619,7 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
         } else {
             vector_tangents(t, k + 1, in, out);
         }
-        if (kind == KF3DS_TRACK_ROT) {
+        if (rec == REC_ROTATION) {
             memcpy(s + 4, a->quat, 4 * sizeof(float));
             if (fabsf(b->value[0]) >= (float)KF3DS__PI) {
                 /* what the mode does not use, the ease block */
@@ -653,7 +636,7 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
                 s[23] = s[24] = 0.0f; /* (the slerp constants fill 20..22 and 25..27) */
                 memset(s + 28, 0, 4 * sizeof(float)); /* the ease block */
             }
-        } else if (is_vector(kind)) {
+        } else if (rec == REC_VECTOR) {
             vector_coefficients(s, a->value, b->value, a_out, in);
         } else {
             scalar_coefficients(s, a->value[0], b->value[0], a_out[0], in[0], eased);
@@ -671,11 +654,50 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind
      * are then independent of the next one's, and the processor overlaps
      * their latency (a square root and libm's acos) instead of waiting for
      * them at the end of a long chain from Q to the controls. */
-    for (k = 0; kind == KF3DS_TRACK_ROT && k + 1 < n; k++) {
+    for (k = 0; rec == REC_ROTATION && k + 1 < n; k++) {
         float *s = seg + (size_t)k * stride;
         if (!(fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI))
             slerp_constants(s + 12, s + 16, NULL, s + 25);
     }
+    return done;
+}
+
+/* The packed frames and the records; `eased`: some segment eases. Returns
+ * the keys whose Q_k are in place (rotation tracks: setup_segments
+ * accumulates them as it goes, one key ahead of the controls). */
+static uint32_t setup_segments(kf3ds__ctx *ctx, kf3ds_track *t, kf3ds_track_kind kind,
+                               int eased, uint32_t done)
+{
+    uint32_t n = t->num_keys;
+    size_t stride;
+    float *seg;
+    unsigned shift;
+    if (!n || kf3ds__arena_failed(ctx->arena))
+        return done;
+    shift = setup_frames(ctx, t, kind != KF3DS_TRACK_HIDE && kind != KF3DS_TRACK_MORPH);
+    if (!t->frames_ || kind == KF3DS_TRACK_HIDE || kind == KF3DS_TRACK_MORPH || n < 2)
+        return done;
+    stride = kf3ds__seg_stride(kind, eased);
+    /* 16 floats of slack to align the records on a 64-byte line; the int32
+     * before the first record (always inside the slack) is the header. */
+    /* (and one float more: vector_coefficients writes one past a record) */
+    seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 17,
+                                          sizeof(float));
+    if (!seg)
+        return done;
+    seg += 16 - ((uintptr_t)seg / sizeof(float)) % 16;
+    {
+        int32_t header = (int32_t)kind | (eased ? SEG_HEADER_EASED : 0) | (int32_t)(shift << 16);
+        memcpy(seg - 1, &header, sizeof header);
+    }
+    /* one copy of the record loop per kind of record, without the tests of
+     * the kind per record (docs/architecture.md, "Loading") */
+    if (kind == KF3DS_TRACK_ROT)
+        done = fill_records(t, kind, REC_ROTATION, eased, done, seg, stride);
+    else if (is_vector(kind))
+        done = fill_records(t, kind, REC_VECTOR, eased, done, seg, stride);
+    else
+        done = fill_records(t, kind, REC_SCALAR, eased, done, seg, stride);
     t->segments_ = seg;
     return done;
 }
