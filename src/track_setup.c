@@ -13,6 +13,9 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#include <emmintrin.h>
+#endif
 
 
 /* Loop bits 3: the track loops, and its tangents close the curve. */
@@ -164,6 +167,29 @@ static void vector_tangents(const kf3ds_track *t, uint32_t i, float tin[4], floa
     }
 }
 
+/* a·b of two float quaternions in double, summed in lane order: the
+ * products are exact in double, so with SSE2 two packed conversions and
+ * multiplications give the same bits as eight conversions and four
+ * multiplications (docs/architecture.md, "Loading"). */
+static KF3DS__ALWAYS_INLINE double dot4_d(const float a[4], const float b[4])
+{
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+    double w[4]; /* the float pairs, as the 64-bit words they are */
+    __m128d p01, p23;
+    memcpy(w, a, 2 * sizeof(double));
+    memcpy(w + 2, b, 2 * sizeof(double));
+    p01 = _mm_mul_pd(_mm_cvtps_pd(_mm_castpd_ps(_mm_set_sd(w[0]))),
+                     _mm_cvtps_pd(_mm_castpd_ps(_mm_set_sd(w[2]))));
+    p23 = _mm_mul_pd(_mm_cvtps_pd(_mm_castpd_ps(_mm_set_sd(w[1]))),
+                     _mm_cvtps_pd(_mm_castpd_ps(_mm_set_sd(w[3]))));
+    return ((_mm_cvtsd_f64(p01) + _mm_cvtsd_f64(_mm_unpackhi_pd(p01, p01))) +
+            _mm_cvtsd_f64(p23)) + _mm_cvtsd_f64(_mm_unpackhi_pd(p23, p23));
+#else
+    return (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] +
+           (double)a[3] * b[3];
+#endif
+}
+
 /* a ⊗ b in double (the order of kf3ds__quat_mul). */
 static inline void quat_mul_d(const double a[4], const double b[4], double out[4])
 {
@@ -311,8 +337,7 @@ static inline void step_ln(const float from[4], const float to[4], const key_tur
 {
     int neg = kf3ds__quat_dot(to, from) < 0.0f, d;
     double f[4], q[4], p[4], s, om;
-    double l = (double)from[0] * from[0] + (double)from[1] * from[1] +
-               (double)from[2] * from[2] + (double)from[3] * from[3];
+    double l = dot4_d(from, from);
     for (d = 0; d < 4; d++) {
         f[d] = d < 3 ? -(double)from[d] : from[d];
         q[d] = neg ? -(double)to[d] : to[d];
@@ -432,8 +457,7 @@ static KF3DS__ALWAYS_INLINE void interior_controls(const kf3ds_track *t, uint32_
 static void slerp_constants(const float a[4], const float b[4], const key_turn *turn,
                             float out[3])
 {
-    double l = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2] +
-               (double)a[3] * b[3];
+    double l = dot4_d(a, b);
     double om, s;
     out[0] = out[1] = out[2] = 0.0f;
     if (1.0 + l <= 1e-6)
