@@ -199,11 +199,12 @@ static inline void quat_mul_d(const double a[4], const double b[4], double out[4
     out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
 }
 
-/* A rotation key's increment q(a, −θ) = (sin h·a/|a|, cos h), h = −θ/2, in
- * double, and the angle φ in [0, π] with cos φ = cos h and sin φ = |sin h|
- * (h less whole turns). A zero axis gives the identity and φ = 0. */
+/* A rotation key's increment q(a, −θ) = (sin h·a/|a|, cos h), h = −θ/2,
+ * worked out in double and rounded to float, and the angle φ in [0, π] with
+ * cos φ = cos h and sin φ = |sin h| in double (h less whole turns). A zero
+ * axis gives the identity and φ = 0. */
 typedef struct key_turn {
-    double q[4];
+    float q[4]; /* rounded to float, as Q_k takes it */
     double phi, sin_phi, cos_phi;
 } key_turn;
 
@@ -215,18 +216,20 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     double s, c, f;
     /* (one compare pair for "tiny, NaN or infinite") */
     if (!(l >= 1e-8 && l <= DBL_MAX)) {
-        tr->q[0] = tr->q[1] = tr->q[2] = 0.0;
-        tr->q[3] = 1.0;
+        tr->q[0] = tr->q[1] = tr->q[2] = 0.0f;
+        tr->q[3] = 1.0f;
         tr->phi = tr->sin_phi = 0.0;
         tr->cos_phi = 1.0;
         return;
     }
     tr->phi = fabs(kf3ds__sincos_d(-0.5 * (double)k->value[0], &s, &c));
     f = s / l;
-    tr->q[0] = f * axis[0];
-    tr->q[1] = f * axis[1];
-    tr->q[2] = f * axis[2];
-    tr->q[3] = c;
+    /* (rounded to double first, as when q was kept in double: the same
+     * bits where double is evaluated in extended precision) */
+    tr->q[0] = (float)(double)(f * axis[0]);
+    tr->q[1] = (float)(double)(f * axis[1]);
+    tr->q[2] = (float)(double)(f * axis[2]);
+    tr->q[3] = (float)c;
     tr->sin_phi = fabs(s);
     tr->cos_phi = c;
 }
@@ -289,18 +292,14 @@ static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint3
 static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upto, ln_cache *lc)
 {
     uint32_t i;
-    int d;
     for (i = done; i < upto; i++) {
         kf3ds_key *k = &t->keys[i];
         key_turn own;
         const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
-        float inc[4];
-        for (d = 0; d < 4; d++)
-            inc[d] = (float)tr->q[d];
         if (i == 0) {
-            memcpy(k->quat, inc, sizeof inc);
+            memcpy(k->quat, tr->q, sizeof tr->q);
         } else {
-            kf3ds__quat_mul(inc, t->keys[i - 1].quat, k->quat);
+            kf3ds__quat_mul(tr->q, t->keys[i - 1].quat, k->quat);
             if (lc) {
                 unsigned slot = (i - 1) & (TURN_SLOTS - 1u);
                 step_ln(t->keys[i - 1].quat, k->quat, tr, lc->G[slot]);
