@@ -785,7 +785,12 @@ void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_k
     }
     /* (whether a segment eases, found on the way for keys in order) */
     if (known & KF3DS__KEYS_NO_EASE) {
-        for (i = 1; i < n && track->keys[i].frame >= track->keys[i - 1].frame; i++)
+        /* (whether any key descends, without a branch per key; where, only
+         * when one does) */
+        unsigned down = 0;
+        for (i = 1; i < n; i++)
+            down |= track->keys[i].frame < track->keys[i - 1].frame;
+        for (i = down ? 1 : n; i < n && track->keys[i].frame >= track->keys[i - 1].frame; i++)
             ;
     } else {
         for (i = 1; i < n; i++) {
