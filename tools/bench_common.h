@@ -4,7 +4,11 @@
  *  - the run policy: each measurement repeated at least MIN_RUNS times, then
  *    until the runs add up to TARGET_MS or MAX_RUNS runs were made (the best
  *    run counts: noise only ever adds time); --once makes one run of each,
- *    for counting instructions under callgrind (make bench-callgrind);
+ *    for counting instructions under callgrind (make bench-callgrind). A
+ *    load's first run does not count towards TARGET_MS: it alone reads a file
+ *    the kernel may have evicted and faults in the process's fresh memory
+ *    (seconds for bench-meshes), and would otherwise leave only MIN_RUNS
+ *    warm loads to take the best of;
  *  - the frames evaluated: i + 0.5 for i in 0..FRAMES-1 (playback), or with
  *    --random-frames SPAN, FRAMES frames drawn from [0, SPAN) in eighths of a
  *    frame (exact in lib3ds's float) by a fixed-seed generator, the same
