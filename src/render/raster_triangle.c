@@ -516,9 +516,23 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     for (k = 0; k < 3; k++) {
         f[k].X = vs[k]->X;
         f[k].Y = vs[k]->Y;
+#if defined(__SSE2__)
+        {
+            /* unpack's values on lanes 1..3 beside 1/d, the same bits: the
+             * bytes b, g, r, a widened to integers, converted, +0.5 */
+            const __m128i zero = _mm_setzero_si128();
+            __m128i c = _mm_cvtsi32_si128((int)color[k]);
+            __m128 bgra;
+            c = _mm_unpacklo_epi16(_mm_unpacklo_epi8(c, zero), zero);
+            bgra = _mm_add_ps(_mm_cvtepi32_ps(c), _mm_set1_ps(0.5f));
+            _mm_storeu_ps(f[k].v, _mm_move_ss(_mm_shuffle_ps(bgra, bgra, _MM_SHUFFLE(0, 1, 2, 3)),
+                                              _mm_set_ss(vs[k]->w)));
+        }
+#else
         f[k].v[0] = vs[k]->w;
         if (!flat)
             unpack(color[k], f[k].v + 1);
+#endif
     }
     return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
 }
