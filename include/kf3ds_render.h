@@ -21,9 +21,10 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /* A caller-owned framebuffer: width×height pixels, row-major, top row first.
- * Colours are 0xAARRGGBB (alpha 0xFF where drawn). Depth holds the view-space
- * distance along −z (positive, smaller = nearer), +infinity where nothing is
- * drawn; a framebuffer without depth (NULL) gets no triangles. Primitives
+ * Colours are 0xAARRGGBB (alpha 0xFF where drawn). Depth holds 1/d, the
+ * reciprocal of the view-space distance d along −z (positive, larger =
+ * nearer: the test needs no division), 0 where nothing is drawn; a
+ * framebuffer without depth (NULL) gets no triangles. Primitives
  * leave framebuffers over 32768 pixels on a side untouched. */
 typedef struct kf3ds_framebuffer {
     uint32_t *color;
@@ -32,7 +33,7 @@ typedef struct kf3ds_framebuffer {
 } kf3ds_framebuffer;
 
 /* Fills every pixel with `color` (stored as given) and the depth, when there
- * is one, with +infinity. */
+ * is one, with 0 (nothing drawn). */
 KF3DS_API void kf3ds_framebuffer_clear(kf3ds_framebuffer *fb, uint32_t color);
 
 /* Where the picture is taken from. `view` maps world to camera space (x right,

@@ -239,8 +239,9 @@ static void test_cube_rectangle(void **state)
             assert_true(((c >> 16) & 0xFF) > 100);
             assert_int_equal(c & 0xFFFF, 0);
         }
-    /* depth of the front face */
-    assert_near(pic.fb.depth[100 * 200 + 100], 9.0, 1e-4);
+    /* depth of the front face; the buffer holds 1/d, 0 where nothing is drawn */
+    assert_near(1.0 / pic.fb.depth[100 * 200 + 100], 9.0, 1e-4);
+    assert_true(pic.fb.depth[0] == 0.0f);
 
     look_at(&v, eye2, tgt2, 90.0f, 0.1f, 100.0f);
     render(s, &v, KF3DS_SHADE_FLAT, 0, &pic, &st);
@@ -294,7 +295,7 @@ static void test_near_plane_clip(void **state)
                 assert_int_equal(px(&pic, x, y), 0xFF00FF00u);
         }
     /* Depth at the bottom row: on the floor, d = 1/(y_ndc) = 100/(cy − 100). */
-    assert_near(pic.fb.depth[199 * 200 + 100], 100.0 / 99.5, 1e-3);
+    assert_near(1.0 / pic.fb.depth[199 * 200 + 100], 100.0 / 99.5, 1e-3);
 
     /* Culling of a clipped triangle: exactly one winding is front. Seen from
      * above the floor (normal +y), (−1,−1,−5) (0,−1,5) (1,−1,−5) turns
@@ -346,8 +347,8 @@ static void test_depth_order(void **state)
         assert_int_equal(px(&pic, 85, 85), 0xFFFF0000u);
         /* the far quad alone: x ∈ (1/5·100+100 = 120, 2/6·100+100 = 133) */
         assert_int_equal(px(&pic, 125, 125), 0xFF00FF00u);
-        assert_near(pic.fb.depth[95 * 200 + 105], 5.0, 1e-4);
-        assert_near(pic.fb.depth[125 * 200 + 125], 6.0, 1e-4);
+        assert_near(1.0 / pic.fb.depth[95 * 200 + 105], 5.0, 1e-4);
+        assert_near(1.0 / pic.fb.depth[125 * 200 + 125], 6.0, 1e-4);
     }
     /* The slanted plane d = 5 + x: the ray through pixel centre (cx, cy) has
      * x = X·d with X = (cx − 100)/100, so d = 5/(1 − X). */
@@ -357,7 +358,7 @@ static void test_depth_order(void **state)
         for (x = 85; x <= 110; x += 5) {
             double X = ((double)x + 0.5 - 100.0) / 100.0;
             assert_int_equal(px(&pic, x, y), 0xFFFF0000u);
-            assert_near(pic.fb.depth[y * 200 + x], 5.0 / (1.0 - X), 1e-4 * 5.0 / (1.0 - X));
+            assert_near(1.0 / pic.fb.depth[y * 200 + x], 5.0 / (1.0 - X), 1e-4 * 5.0 / (1.0 - X));
         }
     pic_free(&pic);
 }
@@ -492,16 +493,16 @@ static void test_convex_hidden_faces(void **state)
     render_cube(0, 0, far_eye, &out, &st);
     assert_int_equal(st.triangles_submitted, 12);
     assert_int_equal(st.triangles_drawn, 2);
-    assert_near(out.fb.depth[100 * 200 + 100], 9.0, 1e-4);
+    assert_near(1.0 / out.fb.depth[100 * 200 + 100], 9.0, 1e-4);
     render_cube(1, 0, far_eye, &in, &st);
     assert_int_equal(st.triangles_drawn, 2);
     assert_memory_equal(out.fb.color, in.fb.color, 200 * 200 * sizeof(uint32_t));
     render_cube(0, 1, far_eye, &out, &st);
     assert_int_equal(st.triangles_submitted, 10);
-    assert_near(out.fb.depth[100 * 200 + 100], 11.0, 1e-4);
+    assert_near(1.0 / out.fb.depth[100 * 200 + 100], 11.0, 1e-4);
     assert_int_not_equal(px(&out, 100, 100), BG);
     render_cube(0, 0, near_eye, &out, &st);
-    assert_near(out.fb.depth[100 * 200 + 100], 2.05, 1e-4);
+    assert_near(1.0 / out.fb.depth[100 * 200 + 100], 2.05, 1e-4);
     assert_int_not_equal(px(&out, 100, 100), BG);
     pic_free(&out);
     pic_free(&in);

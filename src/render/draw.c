@@ -52,7 +52,7 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p,
                            const kf3ds_mesh *m, const kf3ds__render_mesh *rm,
                            kf3ds_framebuffer *fb, kf3ds_render_stats *st)
 {
-    const uint32_t np = m->num_points, nf = m->num_faces, num_materials = r->scene->num_materials;
+    const uint32_t nf = m->num_faces;
     const kf3ds__vertex *V = r->vertices;
     uint32_t f;
     for (f = 0; f < nf; f++) {
@@ -60,7 +60,7 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p,
         const kf3ds__vertex *a, *b, *c;
         const float *d;
         uint32_t col;
-        if (!kf3ds__face_valid(fc, np))
+        if (rm->face_slot[f] == KF3DS__NO_SLOT)
             continue;
         st->triangles_submitted++;
         if (!rm->wire_edges[f])
@@ -71,7 +71,7 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p,
         if ((a->code & b->code & c->code) || ((a->code | b->code | c->code) & OC_BAD))
             continue;
         st->triangles_drawn++;
-        d = r->materials[kf3ds__face_material_slot(m, f, num_materials)].diffuse;
+        d = r->materials[rm->face_slot[f]].diffuse;
         col = kf3ds__pack_rgb(0.3f + 0.7f * d[0], 0.3f + 0.7f * d[1], 0.3f + 0.7f * d[2]);
         if (rm->wire_edges[f] & KF3DS__EDGE_AB)
             kf3ds__line(fb, p, a, b, col, 1);
@@ -82,13 +82,28 @@ static void draw_mesh_wire(const kf3ds_renderer *r, const kf3ds__projection *p,
     }
 }
 
+/* The side of face_back for a face the clipper cuts: the eye's against its
+ * plane. */
+static int face_back_clipped(const kf3ds__vertex *a, const kf3ds__vertex *b,
+                             const kf3ds__vertex *c)
+{
+    float ux = b->x - a->x, uy = b->y - a->y, uz = a->d - b->d;
+    float wx = c->x - a->x, wy = c->y - a->y, wz = a->d - c->d;
+    float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+    float side = nx * a->x + ny * a->y - nz * a->d;
+    if (!(side == side) || side == 0.0f)
+        return -1;
+    return side > 0.0f;
+}
+
 /* Which side of face (a, b, c) the eye sees: 1 for its back. On screen that
  * is the winding of the snapped positions (the fill uses the same), for faces
  * the clipper cuts the side of the eye (the view-space origin) against the
  * face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
- * seen edge-on (nothing to draw). */
-static int face_back(const kf3ds__vertex *a, const kf3ds__vertex *b, const kf3ds__vertex *c,
-                     float det)
+ * seen edge-on (nothing to draw). Inline in the face loop, since every face
+ * of every mesh pays it; the faces the clipper cuts go out of line. */
+static inline int face_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
+                            const kf3ds__vertex *c, float det)
 {
     int back;
     if (!((a->code | b->code | c->code) & (OC_CLIP | OC_BAD))) {
@@ -97,14 +112,8 @@ static int face_back(const kf3ds__vertex *a, const kf3ds__vertex *b, const kf3ds
         if (area == 0)
             return -1;
         back = area > 0; /* clockwise on screen (y down) */
-    } else {
-        float ux = b->x - a->x, uy = b->y - a->y, uz = a->d - b->d;
-        float wx = c->x - a->x, wy = c->y - a->y, wz = a->d - c->d;
-        float nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
-        float side = nx * a->x + ny * a->y - nz * a->d;
-        if (!(side == side) || side == 0.0f)
-            return -1;
-        back = side > 0.0f;
+    } else if ((back = face_back_clipped(a, b, c)) < 0) {
+        return -1;
     }
     return det < 0.0f ? !back : back;
 }
@@ -273,7 +282,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
                              const float normal_rows[3][3], float det, int smooth, int cull,
                              int32_t instance, kf3ds_framebuffer *fb, kf3ds_render_stats *st)
 {
-    const uint32_t np = m->num_points, nf = m->num_faces, num_materials = r->scene->num_materials;
+    const uint32_t np = m->num_points, nf = m->num_faces;
     const kf3ds__vertex *V = r->vertices;
     /* the side that faces turned away from an eye outside show: 1 the back */
     const int away = rm->convex > 0 ? 1 : 0, hide = rm->convex && all_inside(V, np);
@@ -293,9 +302,9 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         const kf3ds_face *fc = &m->faces[f];
         const kf3ds__vertex *vs[3];
         const kf3ds__render_material *mt;
-        uint32_t mat;
+        const uint32_t mat = rm->face_slot[f];
         int back;
-        if (!kf3ds__face_valid(fc, np))
+        if (mat == KF3DS__NO_SLOT)
             continue;
         st->triangles_submitted++;
         vs[0] = &V[fc->v[0]];
@@ -307,7 +316,6 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         back = face_back(vs[0], vs[1], vs[2], det);
         if (back < 0)
             continue;
-        mat = kf3ds__face_material_slot(m, f, num_materials);
         mt = &r->materials[mat];
         seen_blended |= mt->blended;
         if (back && cull && !mt->two_sided)
@@ -335,7 +343,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         vs[1] = &V[fc->v[1]];
         vs[2] = &V[fc->v[2]];
         draw_face(r, p, m, rm, (const float(*)[3])C, r->away_faces[i], vs,
-                  kf3ds__face_material_slot(m, r->away_faces[i], num_materials), away, smooth,
+                  rm->face_slot[r->away_faces[i]], away, smooth,
                   fb, st);
     }
 }

@@ -6,18 +6,36 @@
 #include <emmintrin.h>
 #endif
 
+/* The depth buffer holds 1/d, so nothing drawn is 0 (kf3ds_render.h). With
+ * SSE2 both buffers are filled in one pass, eight pixels per turn: the clear
+ * is a few percent of a 1280x960 frame (docs/architecture.md, 'What makes the
+ * renderer fast, and which scene it serves'). */
 void kf3ds_framebuffer_clear(kf3ds_framebuffer *fb, uint32_t color)
 {
-    size_t i, n;
+    size_t i = 0, k, n;
     if (!fb || fb->width <= 0 || fb->height <= 0)
         return;
     n = (size_t)fb->width * (size_t)fb->height;
+#if defined(__SSE2__)
+    if (fb->color && fb->depth) {
+        const __m128i c = _mm_set1_epi32((int)color);
+        const __m128 z = _mm_setzero_ps();
+        uint32_t *cp = fb->color;
+        float *zp = fb->depth;
+        for (; i + 8 <= n; i += 8) {
+            _mm_storeu_si128((__m128i *)(void *)(cp + i), c);
+            _mm_storeu_si128((__m128i *)(void *)(cp + i + 4), c);
+            _mm_storeu_ps(zp + i, z);
+            _mm_storeu_ps(zp + i + 4, z);
+        }
+    }
+#endif
     if (fb->color)
-        for (i = 0; i < n; i++)
-            fb->color[i] = color;
+        for (k = i; k < n; k++)
+            fb->color[k] = color;
     if (fb->depth)
-        for (i = 0; i < n; i++)
-            fb->depth[i] = INFINITY;
+        for (; i < n; i++)
+            fb->depth[i] = 0.0f;
 }
 
 int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int width, int height)

@@ -75,8 +75,8 @@ static void line2d(kf3ds_framebuffer *fb, float x0, float y0, float w0, float x1
         idx = (size_t)py * (size_t)fb->width + (size_t)px;
         if (depth_test && fb->depth) {
             float w = w0 + sw * (float)i;
-            /* a little slack so lines on surfaces stay visible */
-            if (!(w * fb->depth[idx] * 1.001f >= 1.0f))
+            /* a little slack so lines on surfaces stay visible (depth holds 1/d) */
+            if (!(w * 1.001f >= fb->depth[idx]))
                 continue;
         }
         fb->color[idx] = color;

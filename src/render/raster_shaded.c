@@ -193,7 +193,7 @@ static inline void shade_pixel(const kf3ds__surface *su, int nmaps, const float 
     g = clamp255(q[Q_ADD + 1] + q[Q_MUL + 1] * T[1] + 0.5f);
     b = clamp255(q[Q_ADD + 2] + q[Q_MUL + 2] * T[2] + 0.5f);
     if (su->blend == KF3DS__BLEND_NONE) {
-        *zdst = z;
+        *zdst = q[Q_W];
         *dst = 0xFF000000u | (r << 16) | (g << 8) | b;
         return;
     }
@@ -227,7 +227,7 @@ static inline void shade_span(const kf3ds__surface *su, int nmaps, float *q, con
     const int n = Q_MAP(nmaps);
     int k;
     for (; x <= xe; x++) {
-        if (q[Q_W] * zrow[x] > 1.0f)
+        if (q[Q_W] > zrow[x])
             shade_pixel(su, nmaps, q, &crow[x], &zrow[x]);
         for (k = 0; k < n; k++)
             q[k] += dq[k];

@@ -10,8 +10,9 @@
  *    raster_edges.h), 1/d and the colours interpolated linearly in screen space (exact for 1/d;
  *    Gouraud for colour). Each row's attributes start from the exact
  *    barycentrics of its first covered pixel, so long spans of thin triangles
- *    never extrapolate. The depth test compares w·zbuf > 1 (no division); a
- *    passing pixel stores d = 1/w. With SSE2 the spans are drawn four pixels
+ *    never extrapolate. The depth buffer holds w = 1/d (kf3ds_render.h), so
+ *    the test is w > zbuf and a passing pixel stores w: no division per
+ *    pixel. With SSE2 the spans are drawn four pixels
  *    per vector and tall narrow triangles find their rows' pixels four at a
  *    time (span4, row_bits), with the scalar code's results. */
 #include "raster_edges.h"
@@ -142,8 +143,8 @@ static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
 
 /* n >= 1 covered pixels of a row from x on, four per vector, with the bits
  * of the scalar loops in fill: lane k's 1/d is w plus dw k times, in that
- * order, the colours are the same 16.16 integers, the test is w·zbuf > 1 and
- * a passing lane stores 1/w (divps rounds as divss). The lanes past the span
+ * order, the colours are the same 16.16 integers, the test is w > zbuf and
+ * a passing lane stores w. The lanes past the span
  * are written back as they were. `room` is the pixels from x to the end of
  * the framebuffer: the vectors never reach past it, the scalar loop does the
  * last few there (docs/architecture.md, 'What makes the renderer fast, and
@@ -152,18 +153,16 @@ static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float 
                   int32_t r, int32_t g, int32_t bl, const span_steps *S, const int32_t dc[3],
                   int flat, uint32_t flat_color)
 {
-    const __m128 one = _mm_set1_ps(1.0f);
     const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
     for (; room >= 4; x += 4, n -= 4, room -= 4) {
         __m128 wv = _mm_set1_ps(w), z, pass;
         wv = _mm_add_ps(_mm_add_ps(_mm_add_ps(wv, S->d1), S->d2), S->d3);
         z = _mm_loadu_ps(zrow + x);
-        pass = _mm_and_ps(_mm_cmplt_ps(one, _mm_mul_ps(wv, z)),
+        pass = _mm_and_ps(_mm_cmplt_ps(z, wv),
                           _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n), lane)));
         if (_mm_movemask_ps(pass)) {
             __m128i pm = _mm_castps_si128(pass), c, old;
-            _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, _mm_div_ps(one, wv)),
-                                              _mm_andnot_ps(pass, z)));
+            _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
             if (flat) {
                 c = _mm_set1_epi32((int)flat_color);
             } else {
@@ -189,8 +188,8 @@ static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float 
         bl += S->dc4[2];
     }
     for (; n > 0; n--, x++, w += dw, r += dc[0], g += dc[1], bl += dc[2])
-        if (w * zrow[x] > 1.0f) {
-            zrow[x] = 1.0f / w;
+        if (w > zrow[x]) {
+            zrow[x] = w;
             crow[x] = flat ? flat_color : PACK(r, g, bl);
         }
 }
@@ -370,8 +369,8 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
             if (flat) {
                 w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
                 do {
-                    if (w * zrow[x] > 1.0f) {
-                        zrow[x] = 1.0f / w;
+                    if (w > zrow[x]) {
+                        zrow[x] = w;
                         crow[x] = flat_color;
                     }
                     w += dw;
@@ -384,8 +383,8 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
                 w = row_start((const float(*)[4])K, f0, f1, f2, q);
                 r = q[1], g = q[2], bl = q[3];
                 do {
-                    if (w * zrow[x] > 1.0f) {
-                        zrow[x] = 1.0f / w;
+                    if (w > zrow[x]) {
+                        zrow[x] = w;
                         crow[x] = PACK(r, g, bl);
                     }
                     w += dw;
@@ -427,8 +426,8 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         if (flat) {
             w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
             for (; x <= xe; x++, w += dw)
-                if (w * zrow[x] > 1.0f) {
-                    zrow[x] = 1.0f / w;
+                if (w > zrow[x]) {
+                    zrow[x] = w;
                     crow[x] = flat_color;
                 }
         } else {
@@ -436,8 +435,8 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
             w = row_start((const float(*)[4])K, f0, f1, f2, q);
             r = q[1], g = q[2], bl = q[3];
             for (; x <= xe; x++, w += dw, r += dc[0], g += dc[1], bl += dc[2])
-                if (w * zrow[x] > 1.0f) {
-                    zrow[x] = 1.0f / w;
+                if (w > zrow[x]) {
+                    zrow[x] = w;
                     crow[x] = PACK(r, g, bl);
                 }
         }
@@ -517,9 +516,23 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     for (k = 0; k < 3; k++) {
         f[k].X = vs[k]->X;
         f[k].Y = vs[k]->Y;
+#if defined(__SSE2__)
+        {
+            /* unpack's values on lanes 1..3 beside 1/d, the same bits: the
+             * bytes b, g, r, a widened to integers, converted, +0.5 */
+            const __m128i zero = _mm_setzero_si128();
+            __m128i c = _mm_cvtsi32_si128((int)color[k]);
+            __m128 bgra;
+            c = _mm_unpacklo_epi16(_mm_unpacklo_epi8(c, zero), zero);
+            bgra = _mm_add_ps(_mm_cvtepi32_ps(c), _mm_set1_ps(0.5f));
+            _mm_storeu_ps(f[k].v, _mm_move_ss(_mm_shuffle_ps(bgra, bgra, _MM_SHUFFLE(0, 1, 2, 3)),
+                                              _mm_set_ss(vs[k]->w)));
+        }
+#else
         f[k].v[0] = vs[k]->w;
         if (!flat)
             unpack(color[k], f[k].v + 1);
+#endif
     }
     return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
 }

@@ -360,9 +360,14 @@ static int prepare_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, kf3ds__render_me
         rm->face_normals = (float (*)[3])renderer_alloc(r, nf, sizeof *rm->face_normals);
         rm->corner_class = (uint32_t *)renderer_alloc(r, (size_t)nf * 3, sizeof *rm->corner_class);
         rm->wire_edges = (uint8_t *)renderer_alloc(r, nf, 1);
-        if (!rm->face_normals || !rm->corner_class || !rm->wire_edges)
+        rm->face_slot = (uint32_t *)renderer_alloc(r, nf, sizeof *rm->face_slot);
+        if (!rm->face_normals || !rm->corner_class || !rm->wire_edges || !rm->face_slot)
             return 0;
     }
+    for (v = 0; v < nf; v++)
+        rm->face_slot[v] = kf3ds__face_valid(&m->faces[v], np)
+                               ? kf3ds__face_material_slot(m, v, r->scene->num_materials)
+                               : KF3DS__NO_SLOT;
     kf3ds__box_empty(rm->box_min, rm->box_max);
     for (v = 0; v < np; v++)
         rm->has_box |= kf3ds__box_grow(rm->box_min, rm->box_max, m->points[v]);

@@ -41,6 +41,9 @@ typedef struct kf3ds__render_mesh {
     float (*face_normals)[3];    /* per face: unit (zero when degenerate) */
     uint32_t *corner_class;      /* per face corner (3·face + k): its normal class,
                                   * KF3DS__NO_CLASS for the corners of invalid faces */
+    uint32_t *face_slot;         /* per face: its material slot (kf3ds__face_material_slot),
+                                  * KF3DS__NO_SLOT for an invalid face (kf3ds__face_valid):
+                                  * looked up once, not per face per frame */
     uint8_t *wire_edges;         /* per face: the visible edges it draws in
                                   * wireframe (KF3DS__EDGE_* bits); an edge that
                                   * several faces share is drawn by one of them */
@@ -166,6 +169,8 @@ static inline void kf3ds__clamp_color(const float in[3], float out[3], float hi)
         out[k] = c > 0.0f ? (c < hi ? c : hi) : 0.0f;
     }
 }
+
+#define KF3DS__NO_SLOT 0xFFFFFFFFu
 
 /* Whether the face's three vertex indices are in range; other faces are
  * neither drawn nor counted. */
