@@ -212,8 +212,8 @@ static inline __attribute__((always_inline)) void prefetch_record(const kf3ds__t
 
 /* Those of every view of a record with tracks: the first three by tests
  * (an object's), the rest in a loop, so that a spotlight's hotspot and
- * falloff records are no longer fetched only when read (docs/architecture.md,
- * "What makes it fast": bench-lights). */
+ * falloff records are not fetched only when read (docs/architecture.md,
+ * "What makes it fast, and which shape it serves", "Prefetching"). */
 static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds__plan_node *r,
                                                                     const kf3ds_pose *p)
 {
