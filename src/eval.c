@@ -131,7 +131,8 @@ static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double f
                       BIT(KF3DS_TRACK_HIDE))))
         return;
     if (animated & BIT(KF3DS_TRACK_MORPH)) {
-        p->morph_mesh = v->keys[view_morph_key(v, frame, &hint[KF3DS_TRACK_MORPH])].morph_mesh;
+        p->morph_mesh =
+            v->cold->keys[view_morph_key(v, frame, &hint[KF3DS_TRACK_MORPH])].morph_mesh;
         v++;
     }
     if (animated & BIT(KF3DS_TRACK_HOT))

@@ -101,7 +101,8 @@ static size_t record_bytes(unsigned animated, uint8_t local)
 
 /* Writes node i's record; parent is its parent's record (NULL for a root). */
 static void write_record(const kf3ds_scene *s, uint32_t i, uint8_t local,
-                         const kf3ds__plan_node *parent, kf3ds__plan_node *r)
+                         const kf3ds__plan_node *parent, kf3ds__plan_node *r,
+                         kf3ds__view_cold *cold)
 {
     const kf3ds_node *n = &s->nodes[i];
     unsigned animated = animated_tracks(n), k;
@@ -121,7 +122,7 @@ static void write_record(const kf3ds_scene *s, uint32_t i, uint8_t local,
         if (!(n->active_tracks_ & BIT(k)))
             continue;
         if (animated & BIT(k))
-            kf3ds__view_of(&n->tracks[k], (kf3ds_track_kind)k, v++);
+            kf3ds__view_of(&n->tracks[k], (kf3ds_track_kind)k, v++, cold++);
         else
             fold_constant(&n->tracks[k], (kf3ds_track_kind)k, &p);
     }
@@ -153,7 +154,8 @@ void kf3ds__plan_build(kf3ds__ctx *ctx)
     kf3ds__plan *plan;
     unsigned char *records;
     uint8_t *local;
-    uint32_t *record_of, i;
+    uint32_t *record_of, i, views = 0;
+    kf3ds__view_cold *cold;
     size_t bytes = 0, at = 0;
     if (!s->num_nodes || !s->eval_order || kf3ds__arena_failed(ctx->arena))
         return;
@@ -166,14 +168,19 @@ void kf3ds__plan_build(kf3ds__ctx *ctx)
         local[node] = local_kind(n, animated_tracks(n),
                                  n->parent == KF3DS_NONE ? PLAN_LOCAL_STATIC : local[n->parent]);
         bytes += record_bytes(animated_tracks(n), local[node]);
+        views += count_bits(animated_tracks(n));
     }
     plan = (kf3ds__plan *)kf3ds__arena_alloc(ctx->arena, 1, sizeof *plan);
     record_of = (uint32_t *)kf3ds__arena_alloc_raw(ctx->arena, s->num_nodes, sizeof(uint32_t));
     /* 16-aligned; then an end record of no size and no tracks, zeroed, at
      * which the evaluation's look-ahead stops without a test of its own */
     records = (unsigned char *)kf3ds__arena_alloc(ctx->arena, bytes + sizeof(kf3ds__plan_node), 1);
-    if (!plan || !record_of || !records)
+    /* the views' cold parts (track_eval.h), in the records' order; one more,
+     * so that the pointer is never NULL */
+    cold = (kf3ds__view_cold *)kf3ds__arena_alloc(ctx->arena, (size_t)views + 1, sizeof *cold);
+    if (!plan || !record_of || !records || !cold)
         return;
+    views = 0;
     for (i = 0; i < s->num_nodes; i++) {
         uint32_t node = s->eval_order[i];
         int32_t parent = s->nodes[node].parent;
@@ -183,8 +190,9 @@ void kf3ds__plan_build(kf3ds__ctx *ctx)
                      parent == KF3DS_NONE ? NULL
                                           : (const kf3ds__plan_node *)(const void *)(
                                                 records + (size_t)record_of[parent] * 16),
-                     r);
+                     r, cold + views);
         at += (size_t)r->size * 16;
+        views += r->num_tracks;
     }
     plan->records = records;
     plan->record_of = record_of;

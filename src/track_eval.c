@@ -26,6 +26,7 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
                      unsigned flags, float out[4])
 {
     kf3ds__track_view v;
+    kf3ds__view_cold c;
     uint32_t hint = 0;
     if (!track || !out || (unsigned)kind >= KF3DS_TRACK_COUNT)
         return 0;
@@ -33,7 +34,7 @@ int kf3ds_track_eval(const kf3ds_track *track, kf3ds_track_kind kind, double fra
         return default_value(kind, out);
     if (!track->frames_) /* not set up by the loader (hand-built track) */
         return key_value(&track->keys[0], kind, out);
-    kf3ds__view_of(track, kind, &v);
+    kf3ds__view_of(track, kind, &v, &c);
     switch (kind) {
     case KF3DS_TRACK_ROT:
         view_rotation(&v, frame, 1, view_ease(flags), &hint, out, NULL);

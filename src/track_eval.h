@@ -11,16 +11,24 @@
 #include <string.h>
 
 /* ---- track views ---------------------------------------------------------
- * What evaluating one track reads, in 40 bytes: the evaluation plan
- * (eval_plan.h) holds one per animated track, next to its node's other
- * tracks, so that a node's evaluation reads its plan sequentially. The first
- * and last frames are copied in: every evaluation off the hint compares
- * with both. */
-typedef struct kf3ds__track_view {
-    const float *seg;      /* segment records; NULL: keys held (HIDE, MORPH) */
+ * What evaluating one track reads, in two parts. The view (24 bytes) is
+ * what an evaluation on the hint reads: the evaluation plan (eval_plan.h)
+ * holds one per animated track, next to its node's other tracks, so that a
+ * node's evaluation reads its plan sequentially. Its cold part, read only
+ * by an evaluation off the hint (or a looped, held or NaN one), lives
+ * apart, so that a frame's plan is smaller (docs/architecture.md, "What
+ * makes it fast, and which shape it serves", "Short views"). The cold part
+ * has the first and last frames copied in: every evaluation off the hint
+ * compares with both. */
+typedef struct kf3ds__view_cold {
     const int32_t *frames; /* packed key frames (and the frame index) */
     const kf3ds_key *keys; /* the values held before the first and after the last key */
     int32_t first, last;   /* frames[0], frames[num_keys - 1] */
+} kf3ds__view_cold;
+
+typedef struct kf3ds__track_view {
+    const float *seg;      /* segment records; NULL: keys held (HIDE, MORPH) */
+    const kf3ds__view_cold *cold; /* read off the hint only */
     uint32_t num_keys;
     uint8_t kind;          /* kf3ds_track_kind */
     uint8_t bits;          /* VIEW_LOOPED, VIEW_EASED */
@@ -37,14 +45,15 @@ typedef struct kf3ds__track_view {
  * position, a field of view as a colour...) would be misread: the keys are
  * then held without interpolation. */
 static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
-                                  kf3ds__track_view *v)
+                                  kf3ds__track_view *v, kf3ds__view_cold *c)
 {
     int32_t header = 0;
     v->seg = t->segments_;
-    v->frames = t->frames_;
-    v->keys = t->keys;
-    v->first = t->frames_[0];
-    v->last = t->frames_[t->num_keys - 1];
+    v->cold = c;
+    c->frames = t->frames_;
+    c->keys = t->keys;
+    c->first = t->frames_[0];
+    c->last = t->frames_[t->num_keys - 1];
     v->num_keys = t->num_keys;
     v->kind = (uint8_t)kind;
     v->bits = (t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2 ? VIEW_LOOPED : 0;
@@ -75,11 +84,12 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
  * maybe_nan 0 says time is not NaN: kf3ds_scene_eval tests its frame once
  * instead of every track testing it (docs/architecture.md, "What makes it
  * fast"). */
-static inline double view_time(const kf3ds__track_view *v, double time, int maybe_nan)
+static inline double view_time(const kf3ds__track_view *v,
+                               double time, int maybe_nan)
 {
     if (v->bits & VIEW_LOOPED) {
-        double first = v->first;
-        double period = (double)v->last - first;
+        double first = v->cold->first;
+        double period = (double)v->cold->last - first;
         if (period > 0.0 && isfinite(time)) {
             double r = fmod(time - first, period);
             if (r < 0.0)
@@ -88,7 +98,7 @@ static inline double view_time(const kf3ds__track_view *v, double time, int mayb
         }
     }
     if (maybe_nan && time != time)
-        return (double)v->first;
+        return (double)v->cold->first;
     return time;
 }
 
@@ -110,24 +120,25 @@ static inline uint32_t count_in(const int32_t *frames, uint32_t lo, uint32_t len
 /* Number of keys at or before t (not NaN): before the first and after the
  * last key at once (tracks often end before the animation does), else
  * through the frame index or a binary search. */
-static inline uint32_t view_search(const kf3ds__track_view *v, double t)
+static inline uint32_t view_search(const kf3ds__track_view *v,
+                                   double t)
 {
     uint32_t n = v->num_keys;
-    if (!((double)v->first <= t))
+    if (!((double)v->cold->first <= t))
         return 0;
-    if ((double)v->last <= t)
+    if ((double)v->cold->last <= t)
         return n;
     if (v->index_shift != SEG_NO_INDEX) {
         /* first <= t < last: the frame t is in, an int32 (floor(t)
          * without the library call) */
-        const uint16_t *index = (const uint16_t *)(v->frames + n);
+        const uint16_t *index = (const uint16_t *)(v->cold->frames + n);
         int32_t f = (int32_t)t;
         uint32_t b;
         f -= (double)f > t;
-        b = ((uint32_t)f - (uint32_t)v->first) >> v->index_shift;
-        return count_in(v->frames, index[b], (uint32_t)index[b + 1] - index[b], t);
+        b = ((uint32_t)f - (uint32_t)v->cold->first) >> v->index_shift;
+        return count_in(v->cold->frames, index[b], (uint32_t)index[b + 1] - index[b], t);
     }
-    return count_in(v->frames, 0, n, t);
+    return count_in(v->cold->frames, 0, n, t);
 }
 
 /* The segment search, trying the hinted segment and the one after it first:
@@ -135,11 +146,13 @@ static inline uint32_t view_search(const kf3ds__track_view *v, double t)
  * their frames, so the packed frames are only read when the hint misses.
  * The hint is untrusted (it lives in the caller's poses): checked before use.
  * Returns the number of keys at or before t. */
-static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t *hint)
+static inline uint32_t view_count(const kf3ds__track_view *v,
+                                  double t, uint32_t *hint)
 {
     uint32_t n = v->num_keys, h = *hint, i, count;
     for (i = 0; i < 2; i++, h++) {
-        if (h < n - 1 && (double)v->frames[h] <= t && t < (double)v->frames[h + 1]) {
+        const int32_t *frames = v->cold->frames;
+        if (h < n - 1 && (double)frames[h] <= t && t < (double)frames[h + 1]) {
             *hint = h;
             return h + 1;
         }
@@ -182,10 +195,11 @@ static inline const float *segment_at(const kf3ds__track_view *v, uint32_t h, do
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
-                                        uint32_t *count, double f[2])
+static inline const float *view_segment(const kf3ds__track_view *v,
+                                        double t, uint32_t *hint, uint32_t *count,
+                                        double f[2])
 {
-    uint32_t h = *hint, c;
+    uint32_t h = *hint, n;
     const float *rec;
     if ((rec = segment_at(v, h, t, f))) { /* the hint stays */
         *count = h + 1;
@@ -196,12 +210,12 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
         *count = h + 2;
         return rec;
     }
-    c = view_search(v, t);
-    *hint = c ? c - 1 : 0;
-    *count = c;
-    if (c == 0 || c >= v->num_keys)
+    n = view_search(v, t);
+    *hint = n ? n - 1 : 0;
+    *count = n;
+    if (n == 0 || n >= v->num_keys)
         return NULL;
-    rec = view_record(v, c - 1);
+    rec = view_record(v, n - 1);
     f[0] = seg_frame(rec, 0);
     f[1] = seg_frame(rec, 1);
     return rec;
@@ -214,8 +228,9 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline const float *view_find(const kf3ds__track_view *v, double frame, int maybe_nan,
-                                     uint32_t *hint, double *t, uint32_t *count, double f[2])
+static inline const float *view_find(const kf3ds__track_view *v,
+                                     double frame, int maybe_nan, uint32_t *hint, double *t,
+                                     uint32_t *count, double f[2])
 {
     if (v->bits & (VIEW_LOOPED | VIEW_HELD)) {
         *t = view_time(v, frame, maybe_nan);
@@ -224,7 +239,7 @@ static inline const float *view_find(const kf3ds__track_view *v, double frame, i
             return NULL;
         }
     } else {
-        *t = maybe_nan && frame != frame ? (double)v->first : frame;
+        *t = maybe_nan && frame != frame ? (double)v->cold->first : frame;
     }
     return view_segment(v, *t, hint, count, f);
 }
@@ -472,8 +487,9 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void view_vector(const kf3ds__track_view *v, double frame, int maybe_nan,
-                               unsigned ease, uint32_t *hint, float *out, int dims)
+static inline void view_vector(const kf3ds__track_view *v,
+                               double frame, int maybe_nan, unsigned ease, uint32_t *hint,
+                               float *out, int dims)
 {
     double t, f[2];
     uint32_t count;
@@ -481,7 +497,7 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, int may
     float u;
     int d;
     if (!(rec = view_find(v, frame, maybe_nan, hint, &t, &count, f))) {
-        const kf3ds_key *k = &v->keys[count ? count - 1 : 0];
+        const kf3ds_key *k = &v->cold->keys[count ? count - 1 : 0];
         for (d = 0; d < dims; d++)
             out[d] = k->value[d];
         return;
@@ -519,16 +535,16 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, int may
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void view_rotation(const kf3ds__track_view *v, double frame, int maybe_nan,
-                                 unsigned ease, uint32_t *hint, float out[4],
-                                 kf3ds__squad_batch *batch)
+static inline void view_rotation(const kf3ds__track_view *v,
+                                 double frame, int maybe_nan, unsigned ease, uint32_t *hint,
+                                 float out[4], kf3ds__squad_batch *batch)
 {
     double t, f[2];
     uint32_t count;
     const float *rec;
     float u;
     if (!(rec = view_find(v, frame, maybe_nan, hint, &t, &count, f))) {
-        memcpy(out, v->keys[count ? count - 1 : 0].quat, 4 * sizeof(float));
+        memcpy(out, v->cold->keys[count ? count - 1 : 0].quat, 4 * sizeof(float));
         return;
     }
     u = view_u(v, rec, f, t, ease, SEG_EASE_ROTATION);
@@ -551,14 +567,16 @@ static inline void view_rotation(const kf3ds__track_view *v, double frame, int m
 
 /* HIDE: 1 when hidden (lib3ds 2.0's rule: the first key does not toggle,
  * each later key does). */
-static inline int view_hidden(const kf3ds__track_view *v, double frame, uint32_t *hint)
+static inline int view_hidden(const kf3ds__track_view *v,
+                              double frame, uint32_t *hint)
 {
     uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count > 0 && count % 2 == 0;
 }
 
 /* MORPH: the index of the current key. */
-static inline uint32_t view_morph_key(const kf3ds__track_view *v, double frame, uint32_t *hint)
+static inline uint32_t view_morph_key(const kf3ds__track_view *v,
+                                      double frame, uint32_t *hint)
 {
     uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count ? count - 1 : 0;
