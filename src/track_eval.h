@@ -84,8 +84,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
  * maybe_nan 0 says time is not NaN: kf3ds_scene_eval tests its frame once
  * instead of every track testing it (docs/architecture.md, "What makes it
  * fast"). */
-static inline double view_time(const kf3ds__track_view *v,
-                               double time, int maybe_nan)
+static inline double view_time(const kf3ds__track_view *v, double time, int maybe_nan)
 {
     if (v->bits & VIEW_LOOPED) {
         double first = v->cold->first;
@@ -120,8 +119,7 @@ static inline uint32_t count_in(const int32_t *frames, uint32_t lo, uint32_t len
 /* Number of keys at or before t (not NaN): before the first and after the
  * last key at once (tracks often end before the animation does), else
  * through the frame index or a binary search. */
-static inline uint32_t view_search(const kf3ds__track_view *v,
-                                   double t)
+static inline uint32_t view_search(const kf3ds__track_view *v, double t)
 {
     uint32_t n = v->num_keys;
     if (!((double)v->cold->first <= t))
@@ -146,8 +144,7 @@ static inline uint32_t view_search(const kf3ds__track_view *v,
  * their frames, so the packed frames are only read when the hint misses.
  * The hint is untrusted (it lives in the caller's poses): checked before use.
  * Returns the number of keys at or before t. */
-static inline uint32_t view_count(const kf3ds__track_view *v,
-                                  double t, uint32_t *hint)
+static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t *hint)
 {
     uint32_t n = v->num_keys, h = *hint, i, count;
     for (i = 0; i < 2; i++, h++) {
@@ -195,11 +192,10 @@ static inline const float *segment_at(const kf3ds__track_view *v, uint32_t h, do
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline const float *view_segment(const kf3ds__track_view *v,
-                                        double t, uint32_t *hint, uint32_t *count,
-                                        double f[2])
+static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
+                                        uint32_t *count, double f[2])
 {
-    uint32_t h = *hint, n;
+    uint32_t h = *hint, c;
     const float *rec;
     if ((rec = segment_at(v, h, t, f))) { /* the hint stays */
         *count = h + 1;
@@ -210,12 +206,12 @@ static inline const float *view_segment(const kf3ds__track_view *v,
         *count = h + 2;
         return rec;
     }
-    n = view_search(v, t);
-    *hint = n ? n - 1 : 0;
-    *count = n;
-    if (n == 0 || n >= v->num_keys)
+    c = view_search(v, t);
+    *hint = c ? c - 1 : 0;
+    *count = c;
+    if (c == 0 || c >= v->num_keys)
         return NULL;
-    rec = view_record(v, n - 1);
+    rec = view_record(v, c - 1);
     f[0] = seg_frame(rec, 0);
     f[1] = seg_frame(rec, 1);
     return rec;
@@ -228,9 +224,8 @@ static inline const float *view_segment(const kf3ds__track_view *v,
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline const float *view_find(const kf3ds__track_view *v,
-                                     double frame, int maybe_nan, uint32_t *hint, double *t,
-                                     uint32_t *count, double f[2])
+static inline const float *view_find(const kf3ds__track_view *v, double frame, int maybe_nan,
+                                     uint32_t *hint, double *t, uint32_t *count, double f[2])
 {
     if (v->bits & (VIEW_LOOPED | VIEW_HELD)) {
         *t = view_time(v, frame, maybe_nan);
@@ -487,9 +482,8 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void view_vector(const kf3ds__track_view *v,
-                               double frame, int maybe_nan, unsigned ease, uint32_t *hint,
-                               float *out, int dims)
+static inline void view_vector(const kf3ds__track_view *v, double frame, int maybe_nan,
+                               unsigned ease, uint32_t *hint, float *out, int dims)
 {
     double t, f[2];
     uint32_t count;
@@ -535,9 +529,9 @@ static inline void view_vector(const kf3ds__track_view *v,
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void view_rotation(const kf3ds__track_view *v,
-                                 double frame, int maybe_nan, unsigned ease, uint32_t *hint,
-                                 float out[4], kf3ds__squad_batch *batch)
+static inline void view_rotation(const kf3ds__track_view *v, double frame, int maybe_nan,
+                                 unsigned ease, uint32_t *hint, float out[4],
+                                 kf3ds__squad_batch *batch)
 {
     double t, f[2];
     uint32_t count;
@@ -567,16 +561,14 @@ static inline void view_rotation(const kf3ds__track_view *v,
 
 /* HIDE: 1 when hidden (lib3ds 2.0's rule: the first key does not toggle,
  * each later key does). */
-static inline int view_hidden(const kf3ds__track_view *v,
-                              double frame, uint32_t *hint)
+static inline int view_hidden(const kf3ds__track_view *v, double frame, uint32_t *hint)
 {
     uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count > 0 && count % 2 == 0;
 }
 
 /* MORPH: the index of the current key. */
-static inline uint32_t view_morph_key(const kf3ds__track_view *v,
-                                      double frame, uint32_t *hint)
+static inline uint32_t view_morph_key(const kf3ds__track_view *v, double frame, uint32_t *hint)
 {
     uint32_t count = view_count(v, view_time(v, frame, 1), hint);
     return count ? count - 1 : 0;
