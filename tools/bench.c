@@ -267,7 +267,7 @@ int main(int argc, char **argv)
     best_load = 0.0;
     total = 0.0;
     scene = NULL;
-    for (runs = 0; bench_more_runs(&o, runs, total - first_load); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total - first_load, MIN_LOAD_RUNS); runs++) {
         kf3ds_scene *s;
         t0 = now_ms();
         s = kf3ds_load_file(file, NULL, &err);
@@ -320,7 +320,7 @@ int main(int argc, char **argv)
     }
     best_eval = 0.0;
     total = 0.0;
-    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total, MIN_RUNS); runs++) {
         long f;
         t0 = now_ms();
         for (f = 0; f < frames; f++)

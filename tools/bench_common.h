@@ -7,8 +7,10 @@
  *    for counting instructions under callgrind (make bench-callgrind). A
  *    load's first run does not count towards TARGET_MS: it alone reads a file
  *    the kernel may have evicted and faults in the process's fresh memory
- *    (seconds for bench-meshes), and would otherwise leave only MIN_RUNS
- *    warm loads to take the best of;
+ *    (seconds for bench-meshes). Loads run at least MIN_LOAD_RUNS times:
+ *    on the VM the benchmarks run on, a warm load now and then takes five to
+ *    ten times its usual time (bench-nodes: 25.6 ms, then 207 ms in the same
+ *    process), and three runs left too few to take the best of;
  *  - the frames evaluated: i + 0.5 for i in 0..FRAMES-1 (playback), or with
  *    --random-frames SPAN, FRAMES frames drawn from [0, SPAN) in eighths of a
  *    frame (exact in lib3ds's float) by a fixed-seed generator, the same
@@ -26,6 +28,7 @@
 
 #define TARGET_MS 200.0
 #define MIN_RUNS 3
+#define MIN_LOAD_RUNS 8
 #define MAX_RUNS 50
 #define BENCH_MAX_FRAMES 100000000L
 #define BENCH_MAX_SPAN 1000000L /* eighths of a frame stay exact in a float */
@@ -54,12 +57,14 @@ static inline double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Whether another run is due after `runs` runs taking `total_ms` in all. */
-static inline int bench_more_runs(const bench_options *o, int runs, double total_ms)
+/* Whether another run is due after `runs` runs taking `total_ms` in all,
+ * at least min_runs of them (MIN_RUNS, or MIN_LOAD_RUNS for loads). */
+static inline int bench_more_runs(const bench_options *o, int runs, double total_ms,
+                                  int min_runs)
 {
     if (o->once)
         return runs < 1;
-    return runs < MAX_RUNS && (runs < MIN_RUNS || total_ms < TARGET_MS);
+    return runs < MAX_RUNS && (runs < min_runs || total_ms < TARGET_MS);
 }
 
 /* A positive integer argument up to max; 0 (after a message) when it is not. */

@@ -112,7 +112,7 @@ int main(int argc, char **argv)
     best_load = 0.0;
     total = 0.0;
     lf = NULL;
-    for (runs = 0; bench_more_runs(&o, runs, total - first_load); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total - first_load, MIN_LOAD_RUNS); runs++) {
         Lib3dsFile *f;
         t0 = now_ms();
         f = lib3ds_file_load(file);
@@ -158,7 +158,7 @@ int main(int argc, char **argv)
     }
     best_eval = 0.0;
     total = 0.0;
-    for (runs = 0; bench_more_runs(&o, runs, total); runs++) {
+    for (runs = 0; bench_more_runs(&o, runs, total, MIN_RUNS); runs++) {
         long f;
         t0 = now_ms();
         for (f = 0; f < frames; f++)
