@@ -192,7 +192,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
  * inlined: GCC deems a function that only prefetches "pure" and deletes
  * calls to it. */
 #if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-static inline __attribute__((always_inline)) void prefetch_pose(const kf3ds_pose *p)
+static KF3DS__ALWAYS_INLINE void prefetch_pose(const kf3ds_pose *p)
 {
     const char *c = (const char *)p;
     __builtin_prefetch(c, 1);
@@ -203,8 +203,7 @@ static inline __attribute__((always_inline)) void prefetch_pose(const kf3ds_pose
 /* The records a view's hint points to: its first and last line, worked out
  * as integers, since a stale hint may point anywhere (prefetching any
  * address is harmless). */
-static inline __attribute__((always_inline)) void prefetch_record(const kf3ds__track_view *v,
-                                                                  const kf3ds_pose *p)
+static KF3DS__ALWAYS_INLINE void prefetch_record(const kf3ds__track_view *v, const kf3ds_pose *p)
 {
     uintptr_t rec = (uintptr_t)v->seg + (uintptr_t)p->segment_hint_[v->kind] * v->record_bytes;
     __builtin_prefetch((const void *)rec);
@@ -215,8 +214,8 @@ static inline __attribute__((always_inline)) void prefetch_record(const kf3ds__t
  * (an object's), the rest in a loop, so that a spotlight's hotspot and
  * falloff records are not fetched only when read (docs/architecture.md,
  * "What makes it fast, and which shape it serves", "Prefetching"). */
-static inline __attribute__((always_inline)) void prefetch_segments(const kf3ds__plan_node *r,
-                                                                    const kf3ds_pose *p)
+static KF3DS__ALWAYS_INLINE void prefetch_segments(const kf3ds__plan_node *r,
+                                                  const kf3ds_pose *p)
 {
     const kf3ds__track_view *v = plan_views(r);
     unsigned k;

@@ -189,11 +189,9 @@ static inline const float *segment_at(const kf3ds__track_view *v, uint32_t h, do
  * hint's test has them already, and the stores to *hint would otherwise make
  * the compiler read and convert them again (docs/architecture.md, "What
  * makes it fast": bench-lights). Always inlined, as view_vector is. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline const float *view_segment(const kf3ds__track_view *v, double t, uint32_t *hint,
-                                        uint32_t *count, double f[2])
+static KF3DS__ALWAYS_INLINE const float *view_segment(const kf3ds__track_view *v, double t,
+                                                       uint32_t *hint, uint32_t *count,
+                                                       double f[2])
 {
     uint32_t h = *hint, c;
     const float *rec;
@@ -221,11 +219,9 @@ static inline const float *view_segment(const kf3ds__track_view *v, double t, ui
  * maps it (into *t), or NULL with *count the keys at or before it. A view
  * that neither loops nor holds its keys, nearly every one, takes one test
  * (docs/architecture.md, "What makes it fast": bench-lights). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline const float *view_find(const kf3ds__track_view *v, double frame, int maybe_nan,
-                                     uint32_t *hint, double *t, uint32_t *count, double f[2])
+static KF3DS__ALWAYS_INLINE const float *view_find(const kf3ds__track_view *v, double frame,
+                                                    int maybe_nan, uint32_t *hint, double *t,
+                                                    uint32_t *count, double f[2])
 {
     if (v->bits & (VIEW_LOOPED | VIEW_HELD)) {
         *t = view_time(v, frame, maybe_nan);
@@ -343,8 +339,7 @@ typedef int kf3ds__si4 __attribute__((vector_size(16)));
 #endif
 
 /* dst[c][r] = src[r][c] for a 4x4 block of floats. */
-static inline __attribute__((always_inline)) void transpose4(const float *const src[4],
-                                                             float *const dst[4])
+static KF3DS__ALWAYS_INLINE void transpose4(const float *const src[4], float *const dst[4])
 {
     kf3ds__sv4 r0, r1, r2, r3, t0, t1, t2, t3, c;
     memcpy(&r0, src[0], sizeof r0);
@@ -460,10 +455,8 @@ static inline void squad_batch_run(kf3ds__squad_batch *b)
 
 /* Queues the squad of rotation record seg at u, to be written to out.
  * Always inlined, as view_rotation is: a call costs as much as the copy. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, float u, float *out)
+static KF3DS__ALWAYS_INLINE void squad_batch_add(kf3ds__squad_batch *b, const float *seg, float u,
+                                                 float *out)
 {
     unsigned i;
     if (b->n == KF3DS__SQUAD_LANES)
@@ -479,11 +472,9 @@ static inline void squad_batch_add(kf3ds__squad_batch *b, const float *seg, floa
 
 /* POS, SCL, COL (dims 3), FOV, ROLL, HOT, FALL (dims 1). Always inlined:
  * per track, a call costs as much as the evaluation on a hint. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void view_vector(const kf3ds__track_view *v, double frame, int maybe_nan,
-                               unsigned ease, uint32_t *hint, float *out, int dims)
+static KF3DS__ALWAYS_INLINE void view_vector(const kf3ds__track_view *v, double frame,
+                                             int maybe_nan, unsigned ease, uint32_t *hint,
+                                             float *out, int dims)
 {
     double t, f[2];
     uint32_t count;
@@ -526,12 +517,9 @@ static inline void view_vector(const kf3ds__track_view *v, double frame, int may
 
 /* ROT: the squad goes to the batch when there is one (out is written when
  * it runs), else it is evaluated here. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void view_rotation(const kf3ds__track_view *v, double frame, int maybe_nan,
-                                 unsigned ease, uint32_t *hint, float out[4],
-                                 kf3ds__squad_batch *batch)
+static KF3DS__ALWAYS_INLINE void view_rotation(const kf3ds__track_view *v, double frame,
+                                               int maybe_nan, unsigned ease, uint32_t *hint,
+                                               float out[4], kf3ds__squad_batch *batch)
 {
     double t, f[2];
     uint32_t count;
