@@ -371,7 +371,7 @@ static void draw_blended(kf3ds_renderer *r, const kf3ds__projection *p, int smoo
         const kf3ds_mesh *m = &r->scene->meshes[in->mesh];
         const kf3ds__render_mesh *rm = &r->meshes[in->mesh];
         const kf3ds_face *fc = &m->faces[d->face];
-        uint32_t mat = kf3ds__face_material_slot(m, d->face, r->scene->num_materials);
+        const uint32_t mat = rm->face_slot[d->face]; /* (a queued face is valid) */
         float pts[9], terms[3][6], sign;
         kf3ds__vertex tv[3];
         const kf3ds__vertex *vs[3];
