@@ -194,6 +194,73 @@ static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float 
         }
 }
 
+/* row_start's sums as one vector (1/d, then the colour channels unscaled):
+ * span_row converts the colours only when a pixel passes. */
+static inline __m128 row_sums(const float K[3][4], float f0, float f1, float f2)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_set1_ps(f0)),
+                                 _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_set1_ps(f1))),
+                      _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_set1_ps(f2)));
+}
+
+/* row_start's fixed-point conversion of the sums q, on every lane. */
+static inline __m128i row_fix(__m128 q)
+{
+    __m128 f = _mm_mul_ps(q, _mm_set1_ps(65536.0f));
+    f = _mm_max_ps(f, _mm_set1_ps(-16777216.0f));
+    f = _mm_min_ps(_mm_set1_ps(16777216.0f), f);
+    return _mm_cvttps_epi32(f);
+}
+
+/* A row's span from the sums q of its first pixel (row_sums; lane 0 alone
+ * when flat). Spans of at most four pixels with room for a vector, most rows
+ * of the city's narrow box sides, are one vector here with span4's first
+ * vector's operations, the values kept in vectors (no round trip through
+ * memory); the others go to span4 (docs/architecture.md, 'What makes the
+ * renderer fast, and which scene it serves'). The same bits either way. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t room, __m128 q,
+                            float dw, const span_steps *S, const int32_t dc[3], int flat,
+                            uint32_t flat_color)
+{
+    if (n <= 4 && room >= 4) {
+        __m128 wv = _mm_shuffle_ps(q, q, _MM_SHUFFLE(0, 0, 0, 0)), z, pass;
+        wv = _mm_add_ps(_mm_add_ps(_mm_add_ps(wv, S->d1), S->d2), S->d3);
+        z = _mm_loadu_ps(zrow + x);
+        pass = _mm_and_ps(_mm_cmplt_ps(z, wv),
+                          _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n),
+                                                           _mm_set_epi32(3, 2, 1, 0))));
+        if (_mm_movemask_ps(pass)) {
+            __m128i pm = _mm_castps_si128(pass), c, old;
+            _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
+            if (flat) {
+                c = _mm_set1_epi32((int)flat_color);
+            } else {
+                const __m128i qi = row_fix(q);
+                __m128i rv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(1, 1, 1, 1)), S->dr);
+                __m128i gv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(2, 2, 2, 2)), S->dg);
+                __m128i bv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(3, 3, 3, 3)), S->db);
+                c = _mm_or_si128(
+                    _mm_or_si128(_mm_set1_epi32((int)0xFF000000u),
+                                 _mm_and_si128(rv, _mm_set1_epi32(0xFF0000))),
+                    _mm_or_si128(_mm_and_si128(_mm_srli_epi32(gv, 8), _mm_set1_epi32(0xFF00)),
+                                 _mm_and_si128(_mm_srli_epi32(bv, 16), _mm_set1_epi32(0xFF))));
+            }
+            old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
+            _mm_storeu_si128((__m128i *)(void *)(crow + x),
+                             _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
+        }
+    } else {
+        int32_t rgb[4] = { 0, 0, 0, 0 };
+        if (!flat)
+            _mm_storeu_si128((__m128i *)(void *)rgb, row_fix(q));
+        span4(zrow, crow, x, n, room, _mm_cvtss_f32(q), dw, rgb[1], rgb[2], rgb[3], S, dc, flat,
+              flat_color);
+    }
+}
+
 /* Whether the edge functions of every pixel a narrow triangle's vectors
  * visit (G vectors of four per row from px0, rows py0..py1 and one more)
  * fit in 32 bits: then its rows are tested four pixels per vector. */
@@ -413,15 +480,11 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         f1 = (float)e1;
         f2 = (float)e2;
 #if defined(__SSE2__)
-        {
-            int32_t q[4] = { 0, 0, 0, 0 };
-            if (flat)
-                w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
-            else
-                w = row_start((const float(*)[4])K, f0, f1, f2, q);
-            span4(zrow, crow, x, xe - x + 1, (size_t)(H - y) * (size_t)W - (size_t)x, w, dw,
-                  q[1], q[2], q[3], &S, dc, flat, flat_color);
-        }
+        span_row(zrow, crow, x, xe - x + 1, (size_t)(H - y) * (size_t)W - (size_t)x,
+                 flat ? _mm_set_ss(K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2)
+                      : row_sums((const float(*)[4])K, f0, f1, f2),
+                 dw, &S, dc, flat, flat_color);
+        (void)w;
 #else
         if (flat) {
             w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
