@@ -378,6 +378,56 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     }
 #endif
 
+#if defined(__SSE2__)
+    if (G) {
+        /* The vector rows in a loop of their own: the three edge functions at
+         * the row's first visited pixel in one vector (edges_fit32: 32 bits
+         * hold them), so a row's first covered pixel's are one addition
+         * (AK[off] = a·off) and one conversion, the same values as fill's
+         * 64-bit ones converted. */
+        __m128i Er = _mm_set_epi32(0, (int32_t)e2r, (int32_t)e1r, (int32_t)e0r);
+        const __m128i Bv = _mm_set_epi32(0, (int32_t)b2, (int32_t)b1, (int32_t)b0);
+        const __m128i Av = _mm_set_epi32(0, (int32_t)a2, (int32_t)a1, (int32_t)a0);
+        __m128i AK[12];
+        int k;
+        AK[0] = _mm_setzero_si128();
+        for (k = 1; k < 4 * G; k++)
+            AK[k] = _mm_add_epi32(AK[k - 1], Av);
+        for (y = py0; y <= py1; y++) {
+            const unsigned bits = row_bits(V, A4, G) & rowmask;
+            const size_t row = (size_t)y * (size_t)W;
+            __m128 fe, q;
+            int off, n;
+            V[0] = _mm_add_epi32(V[0], B[0]);
+            V[1] = _mm_add_epi32(V[1], B[1]);
+            V[2] = _mm_add_epi32(V[2], B[2]);
+            if (!bits) {
+                Er = _mm_add_epi32(Er, Bv);
+                continue;
+            }
+            off = lowest_bit(bits);
+            n = lowest_bit(~(bits >> off)); /* the covered pixels are one run */
+            fe = _mm_cvtepi32_ps(_mm_add_epi32(Er, AK[off]));
+            Er = _mm_add_epi32(Er, Bv);
+            /* Many small triangles of a dense mesh cover no pixel centre:
+             * the stepped values are set up once a row has pixels. */
+            if (!covered) {
+                setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
+                span_steps_setup(&S, dw, dc);
+                covered = 1;
+            }
+            /* row_start's sums; flat: lane 0 alone counts (K's others are 0) */
+            q = _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_shuffle_ps(fe, fe, _MM_SHUFFLE(0, 0, 0, 0))),
+                           _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_shuffle_ps(fe, fe, _MM_SHUFFLE(1, 1, 1, 1)))),
+                _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_shuffle_ps(fe, fe, _MM_SHUFFLE(2, 2, 2, 2))));
+            span_row(zbuf + row, cbuf + row, px0 + off, n,
+                     (size_t)(H - y) * (size_t)W - (size_t)(px0 + off), q, dw, &S, dc, flat,
+                     flat_color);
+        }
+        return covered;
+    }
+#endif
     for (y = py0; y <= py1; y++, e0r += b0, e1r += b1, e2r += b2) {
         int64_t e0 = e0r, e1 = e1r, e2 = e2r;
         int x, xe;
