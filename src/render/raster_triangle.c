@@ -125,7 +125,8 @@ static inline float row_start(const float K[3][4], float f0, float f1, float f2,
 typedef struct span_steps {
     __m128 d1, d2, d3;       /* dw on lanes 1..3, 2..3, 3: lane k gets k additions */
     __m128i dr, dg, db;      /* 0, dc, 2dc, 3dc per colour channel */
-    int32_t dc4[3];          /* 4dc: the next vector */
+    __m128i r4, g4, b4;      /* 4dc on every lane: the next vector */
+    int32_t dc4[3];          /* 4dc */
 } span_steps;
 
 static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
@@ -139,6 +140,9 @@ static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
     S->db = _mm_set_epi32(3 * dc[2], 2 * dc[2], dc[2], 0);
     for (k = 0; k < 3; k++)
         S->dc4[k] = 4 * dc[k];
+    S->r4 = _mm_set1_epi32(S->dc4[0]);
+    S->g4 = _mm_set1_epi32(S->dc4[1]);
+    S->b4 = _mm_set1_epi32(S->dc4[2]);
 }
 
 /* n >= 1 covered pixels of a row from x on, four per vector, with the bits
@@ -212,12 +216,23 @@ static inline __m128i row_fix(__m128 q)
     return _mm_cvttps_epi32(f);
 }
 
+/* The packed colours of a vector of four pixels from its channels in 16.16
+ * (PACK on every lane). */
+static inline __m128i pack4(__m128i rv, __m128i gv, __m128i bv)
+{
+    return _mm_or_si128(_mm_or_si128(_mm_set1_epi32((int)0xFF000000u),
+                                     _mm_and_si128(rv, _mm_set1_epi32(0xFF0000))),
+                        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(gv, 8), _mm_set1_epi32(0xFF00)),
+                                     _mm_and_si128(_mm_srli_epi32(bv, 16), _mm_set1_epi32(0xFF))));
+}
+
 /* A row's span from the sums q of its first pixel (row_sums; lane 0 alone
- * when flat). Spans of at most four pixels with room for a vector, most rows
- * of the city's narrow box sides, are one vector here with span4's first
- * vector's operations, the values kept in vectors (no round trip through
- * memory); the others go to span4 (docs/architecture.md, 'What makes the
- * renderer fast, and which scene it serves'). The same bits either way. */
+ * when flat), with span4's operations on each vector, the values kept in
+ * vectors (no round trip through memory, no call): spans of a few pixels,
+ * the rows of the city's narrow box sides, pay little more than their
+ * vectors (docs/architecture.md, 'What makes the renderer fast, and which
+ * scene it serves'). A span whose last vector would pass the end of the
+ * framebuffer goes to span4. The same bits either way. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -225,13 +240,14 @@ static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t ro
                             float dw, const span_steps *S, const int32_t dc[3], int flat,
                             uint32_t flat_color)
 {
+    const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
     if (n <= 4 && room >= 4) {
+        /* one vector: the colours converted only when a pixel passes */
         __m128 wv = _mm_shuffle_ps(q, q, _MM_SHUFFLE(0, 0, 0, 0)), z, pass;
         wv = _mm_add_ps(_mm_add_ps(_mm_add_ps(wv, S->d1), S->d2), S->d3);
         z = _mm_loadu_ps(zrow + x);
         pass = _mm_and_ps(_mm_cmplt_ps(z, wv),
-                          _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n),
-                                                           _mm_set_epi32(3, 2, 1, 0))));
+                          _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n), lane)));
         if (_mm_movemask_ps(pass)) {
             __m128i pm = _mm_castps_si128(pass), c, old;
             _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
@@ -239,18 +255,46 @@ static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t ro
                 c = _mm_set1_epi32((int)flat_color);
             } else {
                 const __m128i qi = row_fix(q);
-                __m128i rv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(1, 1, 1, 1)), S->dr);
-                __m128i gv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(2, 2, 2, 2)), S->dg);
-                __m128i bv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(3, 3, 3, 3)), S->db);
-                c = _mm_or_si128(
-                    _mm_or_si128(_mm_set1_epi32((int)0xFF000000u),
-                                 _mm_and_si128(rv, _mm_set1_epi32(0xFF0000))),
-                    _mm_or_si128(_mm_and_si128(_mm_srli_epi32(gv, 8), _mm_set1_epi32(0xFF00)),
-                                 _mm_and_si128(_mm_srli_epi32(bv, 16), _mm_set1_epi32(0xFF))));
+                c = pack4(_mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(1, 1, 1, 1)), S->dr),
+                          _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(2, 2, 2, 2)), S->dg),
+                          _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(3, 3, 3, 3)), S->db));
             }
             old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
             _mm_storeu_si128((__m128i *)(void *)(crow + x),
                              _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
+        }
+    } else if ((size_t)n + 3 <= room) {
+        /* every vector inside the framebuffer: span4's loop */
+        __m128 wb = _mm_shuffle_ps(q, q, _MM_SHUFFLE(0, 0, 0, 0));
+        __m128i rv = _mm_setzero_si128(), gv = rv, bv = rv, c = _mm_set1_epi32((int)flat_color);
+        if (!flat) {
+            const __m128i qi = row_fix(q);
+            rv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(1, 1, 1, 1)), S->dr);
+            gv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(2, 2, 2, 2)), S->dg);
+            bv = _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(3, 3, 3, 3)), S->db);
+        }
+        for (;; x += 4, n -= 4) {
+            __m128 wv = _mm_add_ps(_mm_add_ps(_mm_add_ps(wb, S->d1), S->d2), S->d3);
+            __m128 z = _mm_loadu_ps(zrow + x);
+            __m128 pass = _mm_and_ps(_mm_cmplt_ps(z, wv),
+                                     _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n), lane)));
+            if (_mm_movemask_ps(pass)) {
+                __m128i pm = _mm_castps_si128(pass), old;
+                _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
+                if (!flat)
+                    c = pack4(rv, gv, bv);
+                old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
+                _mm_storeu_si128((__m128i *)(void *)(crow + x),
+                                 _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
+            }
+            if (n <= 4)
+                return;
+            /* the next vector's lane 0: the last lane plus dw, as span4 */
+            wb = _mm_add_ss(_mm_shuffle_ps(wv, wv, _MM_SHUFFLE(3, 3, 3, 3)), _mm_set_ss(dw));
+            wb = _mm_shuffle_ps(wb, wb, _MM_SHUFFLE(0, 0, 0, 0));
+            rv = _mm_add_epi32(rv, S->r4);
+            gv = _mm_add_epi32(gv, S->g4);
+            bv = _mm_add_epi32(bv, S->b4);
         }
     } else {
         int32_t rgb[4] = { 0, 0, 0, 0 };
