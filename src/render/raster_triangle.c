@@ -129,20 +129,29 @@ typedef struct span_steps {
     int32_t dc4[3];          /* 4dc */
 } span_steps;
 
+/* (0, v, 2v, 3v) from v on every lane: v on lanes 1..3, plus itself moved
+ * up one lane and two lanes (exact integer sums, as 2·v and 3·v) */
+static inline __m128i lane_steps(__m128i v)
+{
+    const __m128i t = _mm_slli_si128(v, 4);
+    return _mm_add_epi32(_mm_add_epi32(t, _mm_slli_si128(t, 4)), _mm_slli_si128(t, 8));
+}
+
 static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
 {
+    const __m128 w = _mm_set1_ps(dw);
     int k;
-    S->d1 = _mm_set_ps(dw, dw, dw, 0.0f);
-    S->d2 = _mm_set_ps(dw, dw, 0.0f, 0.0f);
-    S->d3 = _mm_set_ps(dw, 0.0f, 0.0f, 0.0f);
-    S->dr = _mm_set_epi32(3 * dc[0], 2 * dc[0], dc[0], 0);
-    S->dg = _mm_set_epi32(3 * dc[1], 2 * dc[1], dc[1], 0);
-    S->db = _mm_set_epi32(3 * dc[2], 2 * dc[2], dc[2], 0);
+    S->d1 = _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(w), 4));
+    S->d2 = _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(w), 8));
+    S->d3 = _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(w), 12));
     for (k = 0; k < 3; k++)
         S->dc4[k] = 4 * dc[k];
     S->r4 = _mm_set1_epi32(S->dc4[0]);
     S->g4 = _mm_set1_epi32(S->dc4[1]);
     S->b4 = _mm_set1_epi32(S->dc4[2]);
+    S->dr = lane_steps(_mm_set1_epi32(dc[0]));
+    S->dg = lane_steps(_mm_set1_epi32(dc[1]));
+    S->db = lane_steps(_mm_set1_epi32(dc[2]));
 }
 
 /* n >= 1 covered pixels of a row from x on, four per vector, with the bits
@@ -435,7 +444,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         __m128i AK[12];
         int k;
         AK[0] = _mm_setzero_si128();
-        for (k = 1; k < 4 * G; k++)
+        for (k = 1; k <= px1 - px0; k++) /* off <= px1 - px0 */
             AK[k] = _mm_add_epi32(AK[k - 1], Av);
         for (y = py0; y <= py1; y++) {
             const unsigned bits = row_bits(V, A4, G) & rowmask;
