@@ -587,7 +587,6 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
                  flat ? _mm_set_ss(K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2)
                       : row_sums((const float(*)[4])K, f0, f1, f2),
                  dw, &S, dc, flat, flat_color);
-        (void)w;
 #else
         if (flat) {
             w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
