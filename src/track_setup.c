@@ -578,6 +578,104 @@ static void slerp_constants(const float a[4], const float b[4], const key_turn *
     out[2] = (float)(1.0 / s);
 }
 
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+/* The acos of two slerps at once (acos_float's steps, lane by lane, the
+ * same bits): l and s as given there; the floats in om. */
+static void acos_float2(__m128d l, __m128d s, float om[2])
+{
+    const __m128d one = _mm_set1_pd(1.0), err = _mm_set1_pd(ACOS_ERR);
+    __m128d al = _mm_andnot_pd(_mm_set1_pd(-0.0), l), r, c0, s0, w0, num, den, d, d2, o;
+    const double *e0, *e1;
+    int i0, i1, same;
+    double lv[2];
+    r = _mm_add_pd(_mm_set1_pd(0.0066700901), _mm_mul_pd(al, _mm_set1_pd(-0.0012624911)));
+    r = _mm_add_pd(_mm_set1_pd(-0.0170881256), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(0.0308918810), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(-0.0501743046), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(0.0889789874), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(-0.2145988016), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(1.5707963050), _mm_mul_pd(al, r));
+    r = _mm_mul_pd(_mm_sqrt_pd(_mm_sub_pd(one, al)), r);
+    r = _mm_add_pd(_mm_mul_pd(r, _mm_set1_pd(64.0 / KF3DS__PI)), _mm_set1_pd(0.5));
+    _mm_storeu_pd(lv, l);
+    i0 = _mm_cvttsd_si32(r);
+    i1 = _mm_cvttsd_si32(_mm_unpackhi_pd(r, r));
+    e0 = acos_table[lv[0] < 0.0 ? 64 - i0 : i0];
+    e1 = acos_table[lv[1] < 0.0 ? 64 - i1 : i1];
+    w0 = _mm_set_pd(e1[0], e0[0]);
+    c0 = _mm_set_pd(e1[1], e0[1]);
+    s0 = _mm_set_pd(e1[2], e0[2]);
+    num = _mm_sub_pd(_mm_mul_pd(s, c0), _mm_mul_pd(l, s0));
+    den = _mm_add_pd(_mm_mul_pd(l, c0), _mm_mul_pd(s, s0));
+    d = _mm_div_pd(num, den);
+    d2 = _mm_mul_pd(d, d);
+    o = _mm_add_pd(_mm_set1_pd(-1.0 / 7), _mm_mul_pd(d2, _mm_set1_pd(1.0 / 9)));
+    o = _mm_add_pd(_mm_set1_pd(1.0 / 5), _mm_mul_pd(d2, o));
+    o = _mm_add_pd(_mm_set1_pd(-1.0 / 3), _mm_mul_pd(d2, o));
+    o = _mm_add_pd(w0, _mm_add_pd(d, _mm_mul_pd(_mm_mul_pd(d, d2), o)));
+    same = _mm_movemask_ps(_mm_cmpeq_ps(_mm_cvtpd_ps(_mm_sub_pd(o, err)),
+                                        _mm_cvtpd_ps(_mm_add_pd(o, err))));
+    _mm_storel_pi((__m64 *)(void *)om, _mm_cvtpd_ps(o));
+    if ((same & 3) != 3) { /* (rare) */
+        if (!(same & 1))
+            om[0] = (float)acos(lv[0]);
+        if (!(same & 2))
+            om[1] = (float)acos(lv[1]);
+    }
+}
+#endif
+
+/* The controls' slerp constants of segment k (none for a turn or more). */
+static void control_slerp(const kf3ds_track *t, float *seg, size_t stride, uint32_t k)
+{
+    float *s = seg + (size_t)k * stride;
+    if (!(fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI))
+        slerp_constants(s + 12, s + 16, NULL, s + 25);
+}
+
+/* The controls' slerp constants of every segment of a rotation track (its
+ * records at seg; a segment of a turn or more has none): slerp_constants of
+ * A_k and B_k+1, two segments at a time with SSE2 when both are ordinary
+ * (docs/architecture.md, "Loading"). */
+static void control_slerps(const kf3ds_track *t, float *seg, size_t stride)
+{
+    uint32_t k = 0, n = t->num_keys;
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+    for (; k + 2 < n; k += 2) {
+        float *s0 = seg + (size_t)k * stride, *s1 = s0 + stride, om[2], f[4];
+        double l0, l1;
+        __m128d l, s, one = _mm_set1_pd(1.0), lim = _mm_set1_pd(1e-6);
+        if (fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI ||
+            fabsf(t->keys[k + 2].value[0]) >= (float)KF3DS__PI)
+            goto one_by_one;
+        l0 = dot4_d(s0 + 12, s0 + 16);
+        l1 = dot4_d(s1 + 12, s1 + 16);
+        l = _mm_set_pd(l1, l0);
+        /* (slerp_constants' special cases: 1 + l <= 1e-6, l > 1, sin ω <= 1e-6) */
+        if (_mm_movemask_pd(_mm_or_pd(_mm_cmple_pd(_mm_add_pd(one, l), lim),
+                                      _mm_cmpgt_pd(l, one))))
+            goto one_by_one;
+        s = _mm_sqrt_pd(_mm_mul_pd(_mm_sub_pd(one, l), _mm_add_pd(one, l)));
+        if (_mm_movemask_pd(_mm_cmpgt_pd(s, lim)) != 3)
+            goto one_by_one;
+        acos_float2(l, s, om);
+        _mm_storeu_ps(f, _mm_movelh_ps(_mm_cvtpd_ps(l), _mm_cvtpd_ps(_mm_div_pd(one, s))));
+        s0[25] = om[0];
+        s0[26] = f[0];
+        s0[27] = f[2];
+        s1[25] = om[1];
+        s1[26] = f[1];
+        s1[27] = f[3];
+        continue;
+    one_by_one:
+        control_slerp(t, seg, stride, k);
+        control_slerp(t, seg, stride, k + 1);
+    }
+#endif
+    for (; k + 1 < n; k++)
+        control_slerp(t, seg, stride, k);
+}
+
 /* The ease constants of a segment from e_f (its start key's ease_from) and
  * e_t (its end key's ease_to), in the float operations of the formula
  * (track_segments.h): rec[2], rec[3] and the ease block. */
@@ -778,13 +876,10 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
     }
     /* The controls' slerp constants in a loop of their own: each segment's
      * are then independent of the next one's, and the processor overlaps
-     * their latency (a square root and libm's acos) instead of waiting for
+     * their latency (a square root and the acos) instead of waiting for
      * them at the end of a long chain from Q to the controls. */
-    for (k = 0; rec == REC_ROTATION && k + 1 < n; k++) {
-        float *s = seg + (size_t)k * stride;
-        if (!(fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI))
-            slerp_constants(s + 12, s + 16, NULL, s + 25);
-    }
+    if (rec == REC_ROTATION)
+        control_slerps(t, seg, stride);
     return done;
 }
 
