@@ -292,6 +292,12 @@ static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint3
 static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upto, ln_cache *lc)
 {
     uint32_t i;
+    /* The turns first, in a loop of their own: they do not depend on each
+     * other, so the processor overlaps their square roots and divisions,
+     * which it cannot across the loop below (docs/architecture.md,
+     * "Loading"). */
+    for (i = done; lc && i < upto; i++)
+        turn_get(lc, t, i);
     for (i = done; i < upto; i++) {
         kf3ds_key *k = &t->keys[i];
         key_turn own;
