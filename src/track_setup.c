@@ -527,10 +527,12 @@ static const double acos_table[65][3] = {
  * (docs/architecture.md, "Loading"): ω is the angle of (l, s), the nearest
  * table angle ω_i plus atan(d), d = tan(ω − ω_i) = num/den with (num, den)
  * = (l, s) turned back by ω_i, |d| < 0.025 and its series to d⁹ (the next
- * term is below 1e-18). Within 1.5e-15 of acos(l) with every rounding; when
- * a value within ACOS_ERR of it could round to another float, libm's acos
+ * term is below 1e-18). With every rounding (the table's, s's) that is within
+ * a few ulps of acos(l) for ω_0 = 0 and within 2e-15 for the others, where
+ * ω >= π/128: within ACOS_REL·ω always, 15 times over. When a value within
+ * that of it could round to another float (one in 30,000), libm's acos
  * decides, so the float is always (float)acos(l). */
-#define ACOS_ERR 1.5e-14
+#define ACOS_REL 0x1p-40
 static KF3DS__ALWAYS_INLINE float acos_float(double l, double s)
 {
     double al = fabs(l), r, num, den, d, d2, om;
@@ -548,7 +550,7 @@ static KF3DS__ALWAYS_INLINE float acos_float(double l, double s)
     d = num / den;
     d2 = d * d;
     om = e[0] + (d + d * d2 * (-1.0 / 3 + d2 * (1.0 / 5 + d2 * (-1.0 / 7 + d2 * (1.0 / 9)))));
-    if ((float)(om - ACOS_ERR) == (float)(om + ACOS_ERR))
+    if ((float)(om - ACOS_REL * om) == (float)(om + ACOS_REL * om))
         return (float)om;
     return (float)acos(l);
 }
@@ -589,8 +591,8 @@ static void slerp_constants(const float a[4], const float b[4], const key_turn *
  * same bits): l and s as given there; the floats in om. */
 static void acos_float2(__m128d l, __m128d s, float om[2])
 {
-    const __m128d one = _mm_set1_pd(1.0), err = _mm_set1_pd(ACOS_ERR);
-    __m128d al = _mm_andnot_pd(_mm_set1_pd(-0.0), l), r, c0, s0, w0, num, den, d, d2, o;
+    const __m128d one = _mm_set1_pd(1.0);
+    __m128d al = _mm_andnot_pd(_mm_set1_pd(-0.0), l), r, c0, s0, w0, num, den, d, d2, o, err;
     const double *e0, *e1;
     int i0, i1, same;
     double lv[2];
@@ -619,6 +621,7 @@ static void acos_float2(__m128d l, __m128d s, float om[2])
     o = _mm_add_pd(_mm_set1_pd(1.0 / 5), _mm_mul_pd(d2, o));
     o = _mm_add_pd(_mm_set1_pd(-1.0 / 3), _mm_mul_pd(d2, o));
     o = _mm_add_pd(w0, _mm_add_pd(d, _mm_mul_pd(_mm_mul_pd(d, d2), o)));
+    err = _mm_mul_pd(_mm_set1_pd(ACOS_REL), o);
     same = _mm_movemask_ps(_mm_cmpeq_ps(_mm_cvtpd_ps(_mm_sub_pd(o, err)),
                                         _mm_cvtpd_ps(_mm_add_pd(o, err))));
     _mm_storel_pi((__m64 *)(void *)om, _mm_cvtpd_ps(o));
