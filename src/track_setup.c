@@ -530,7 +530,7 @@ static const double acos_table[65][3] = {
  * term is below 1e-18). With every rounding (the table's, s's) that is within
  * a few ulps of acos(l) for ω_0 = 0 and within 2e-15 for the others, where
  * ω >= π/128: within ACOS_REL·ω always, 15 times over. When a value within
- * that of it could round to another float (one in 30,000), libm's acos
+ * that of it could round to another float (about one in 40,000), libm's acos
  * decides, so the float is always (float)acos(l). */
 #define ACOS_REL 0x1p-40
 static KF3DS__ALWAYS_INLINE float acos_float(double l, double s)
