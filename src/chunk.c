@@ -13,9 +13,17 @@ kf3ds_reader kf3ds_reader_make(const void *data, size_t size)
     return r;
 }
 
-size_t kf3ds_reader_left(const kf3ds_reader *r)
+/* The bytes left, for this file's readers: kf3ds_reader_left is exported
+ * (and may be interposed), so the compiler calls it rather than inline it
+ * (docs/architecture.md, "Loading"). */
+static inline size_t left_of(const kf3ds_reader *r)
 {
     return r->pos < r->end ? r->end - r->pos : 0;
+}
+
+size_t kf3ds_reader_left(const kf3ds_reader *r)
+{
+    return left_of(r);
 }
 
 /* Returns a pointer to n readable bytes, or NULL (and marks the short read,
@@ -23,7 +31,7 @@ size_t kf3ds_reader_left(const kf3ds_reader *r)
 static const unsigned char *take(kf3ds_reader *r, size_t n)
 {
     const unsigned char *p;
-    if (kf3ds_reader_left(r) < n) {
+    if (left_of(r) < n) {
         r->short_read = 1;
         r->pos = r->end;
         return NULL;
@@ -39,13 +47,14 @@ uint8_t kf3ds_read_u8(kf3ds_reader *r)
     return p ? p[0] : 0;
 }
 
-uint16_t kf3ds_read_u16(kf3ds_reader *r)
+/* (inline for the signed and float reads, as left_of) */
+static inline uint16_t u16_of(kf3ds_reader *r)
 {
     const unsigned char *p = take(r, 2);
     return p ? (uint16_t)(p[0] | (p[1] << 8)) : 0;
 }
 
-uint32_t kf3ds_read_u32(kf3ds_reader *r)
+static inline uint32_t u32_of(kf3ds_reader *r)
 {
     const unsigned char *p = take(r, 4);
     return p ? (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
@@ -53,21 +62,31 @@ uint32_t kf3ds_read_u32(kf3ds_reader *r)
              : 0;
 }
 
+uint16_t kf3ds_read_u16(kf3ds_reader *r)
+{
+    return u16_of(r);
+}
+
+uint32_t kf3ds_read_u32(kf3ds_reader *r)
+{
+    return u32_of(r);
+}
+
 int16_t kf3ds_read_i16(kf3ds_reader *r)
 {
-    uint16_t u = kf3ds_read_u16(r);
+    uint16_t u = u16_of(r);
     return u < 0x8000u ? (int16_t)u : (int16_t)((int32_t)u - 0x10000);
 }
 
 int32_t kf3ds_read_i32(kf3ds_reader *r)
 {
-    uint32_t u = kf3ds_read_u32(r);
+    uint32_t u = u32_of(r);
     return u < 0x80000000u ? (int32_t)u : (int32_t)(u - 0x80000000u) - 0x7FFFFFFF - 1;
 }
 
 float kf3ds_read_f32(kf3ds_reader *r)
 {
-    uint32_t u = kf3ds_read_u32(r);
+    uint32_t u = u32_of(r);
     float f;
     memcpy(&f, &u, sizeof f); /* IEEE single on every supported host */
     return f;
@@ -76,7 +95,7 @@ float kf3ds_read_f32(kf3ds_reader *r)
 const char *kf3ds_read_cstr(kf3ds_reader *r, size_t *len, int *terminated)
 {
     const unsigned char *start = r->data ? r->data + r->pos : NULL;
-    size_t left = kf3ds_reader_left(r);
+    size_t left = left_of(r);
     const unsigned char *nul = left ? memchr(start, 0, left) : NULL;
     size_t n = nul ? (size_t)(nul - start) : left;
     if (len)
@@ -95,7 +114,7 @@ const char *kf3ds_read_cstr(kf3ds_reader *r, size_t *len, int *terminated)
 kf3ds_chunk_result kf3ds_chunk_next(kf3ds_reader *parent, kf3ds_chunk *chunk,
                                     kf3ds_reader *body)
 {
-    size_t left = kf3ds_reader_left(parent);
+    size_t left = left_of(parent);
     size_t pos = parent->pos;
     kf3ds_chunk_result result = KF3DS_NEXT_OK;
     const unsigned char *p;

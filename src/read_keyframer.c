@@ -158,6 +158,19 @@ static void clean_key(kf3ds_key *k, kf3ds_track_kind kind, uint32_t *bad, uint32
                             KF3DS__MAX_VALUE, bad, big);
 }
 
+/* 1 when clean_key would change nothing in a key with spline fields: every
+ * number in range, each ease 0 or at least 1e-6 (without a branch per
+ * field; docs/architecture.md, "Loading"). */
+static inline int spline_key_clean(const kf3ds_key *k)
+{
+    return (fabsf(k->tension) <= KF3DS__MAX_SPLINE) & (fabsf(k->continuity) <= KF3DS__MAX_SPLINE) &
+           (fabsf(k->bias) <= KF3DS__MAX_SPLINE) & (fabsf(k->ease_to) <= KF3DS__MAX_SPLINE) &
+           (fabsf(k->ease_from) <= KF3DS__MAX_SPLINE) &
+           ((k->ease_to == 0.0f) | (k->ease_to >= 1e-6f)) &
+           ((k->ease_from == 0.0f) | (k->ease_from >= 1e-6f)) &
+           kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE);
+}
+
 /* Keys of n value floats (kind not MORPH) from r while there is room for
  * the longest one (frame, flags, the five spline floats, the values), so
  * that no field needs a bounds check of its own; at most `count`. Returns
@@ -191,7 +204,8 @@ static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, in
         for (d = 0; d < 4; d++)
             k->value[d] = d < n ? lef32(p + 4 * d) : 0.0f;
         p += 4 * n;
-        if ((k->spline_flags & SPLINE_FIELDS) || !kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
+        if ((k->spline_flags & SPLINE_FIELDS) ? !spline_key_clean(k)
+                                              : !kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
             clean_key(k, kind, bad, big);
     }
     r->pos = (size_t)(p - r->data);

@@ -292,6 +292,12 @@ static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint3
 static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upto, ln_cache *lc)
 {
     uint32_t i;
+    /* The turns first, in a loop of their own: they do not depend on each
+     * other, so the processor overlaps their square roots and divisions,
+     * which it cannot across the loop below (docs/architecture.md,
+     * "Loading"). */
+    for (i = done; lc && i < upto; i++)
+        turn_get(lc, t, i);
     for (i = done; i < upto; i++) {
         kf3ds_key *k = &t->keys[i];
         key_turn own;
@@ -447,6 +453,108 @@ static KF3DS__ALWAYS_INLINE void interior_controls(const kf3ds_track *t, uint32_
                    tin, tout);
 }
 
+/* ω_i = iπ/64 (the double nearest), cos ω_i and sin ω_i (rounded from the
+ * exact values): the starting angles of acos_float. */
+static const double acos_table[65][3] = {
+    { 0.0, 1.0, 0.0 },
+    { 0.04908738521234052, 0.9987954562051724, 0.049067674327418015 },
+    { 0.09817477042468103, 0.9951847266721969, 0.0980171403295606 },
+    { 0.14726215563702155, 0.989176509964781, 0.14673047445536175 },
+    { 0.19634954084936207, 0.9807852804032304, 0.19509032201612825 },
+    { 0.2454369260617026, 0.970031253194544, 0.24298017990326387 },
+    { 0.2945243112740431, 0.9569403357322088, 0.29028467725446233 },
+    { 0.3436116964863836, 0.9415440651830208, 0.33688985339222005 },
+    { 0.39269908169872414, 0.9238795325112867, 0.3826834323650898 },
+    { 0.44178646691106466, 0.9039892931234433, 0.4275550934302821 },
+    { 0.4908738521234052, 0.881921264348355, 0.47139673682599764 },
+    { 0.5399612373357457, 0.857728610000272, 0.5141027441932218 },
+    { 0.5890486225480862, 0.8314696123025452, 0.5555702330196022 },
+    { 0.6381360077604268, 0.8032075314806449, 0.5956993044924334 },
+    { 0.6872233929727672, 0.773010453362737, 0.6343932841636455 },
+    { 0.7363107781851078, 0.7409511253549591, 0.6715589548470184 },
+    { 0.7853981633974483, 0.7071067811865476, 0.7071067811865475 },
+    { 0.8344855486097889, 0.6715589548470183, 0.7409511253549591 },
+    { 0.8835729338221293, 0.6343932841636455, 0.773010453362737 },
+    { 0.9326603190344699, 0.5956993044924334, 0.8032075314806449 },
+    { 0.9817477042468103, 0.5555702330196023, 0.8314696123025452 },
+    { 1.030835089459151, 0.5141027441932217, 0.8577286100002721 },
+    { 1.0799224746714915, 0.4713967368259976, 0.881921264348355 },
+    { 1.1290098598838318, 0.4275550934302822, 0.9039892931234433 },
+    { 1.1780972450961724, 0.38268343236508984, 0.9238795325112867 },
+    { 1.227184630308513, 0.33688985339222005, 0.9415440651830208 },
+    { 1.2762720155208536, 0.29028467725446233, 0.9569403357322089 },
+    { 1.325359400733194, 0.24298017990326398, 0.970031253194544 },
+    { 1.3744467859455345, 0.19509032201612833, 0.9807852804032304 },
+    { 1.423534171157875, 0.14673047445536175, 0.989176509964781 },
+    { 1.4726215563702156, 0.09801714032956055, 0.9951847266721969 },
+    { 1.5217089415825562, 0.049067674327417904, 0.9987954562051724 },
+    { 1.5707963267948966, 6.123233995736766e-17, 1.0 },
+    { 1.6198837120072371, -0.04906767432741801, 0.9987954562051724 },
+    { 1.6689710972195777, -0.09801714032956065, 0.9951847266721969 },
+    { 1.7180584824319183, -0.14673047445536186, 0.9891765099647809 },
+    { 1.7671458676442586, -0.1950903220161282, 0.9807852804032304 },
+    { 1.8162332528565992, -0.24298017990326387, 0.970031253194544 },
+    { 1.8653206380689398, -0.2902846772544624, 0.9569403357322088 },
+    { 1.9144080232812803, -0.33688985339222016, 0.9415440651830207 },
+    { 1.9634954084936207, -0.3826834323650897, 0.9238795325112867 },
+    { 2.0125827937059615, -0.42755509343028225, 0.9039892931234432 },
+    { 2.061670178918302, -0.4713967368259977, 0.881921264348355 },
+    { 2.110757564130642, -0.5141027441932217, 0.8577286100002721 },
+    { 2.159844949342983, -0.5555702330196023, 0.8314696123025451 },
+    { 2.2089323345553233, -0.5956993044924334, 0.8032075314806449 },
+    { 2.2580197197676637, -0.6343932841636454, 0.7730104533627371 },
+    { 2.3071071049800045, -0.6715589548470184, 0.740951125354959 },
+    { 2.356194490192345, -0.7071067811865475, 0.7071067811865476 },
+    { 2.4052818754046856, -0.7409511253549592, 0.6715589548470182 },
+    { 2.454369260617026, -0.773010453362737, 0.6343932841636455 },
+    { 2.5034566458293663, -0.8032075314806448, 0.5956993044924335 },
+    { 2.552544031041707, -0.8314696123025453, 0.5555702330196022 },
+    { 2.6016314162540475, -0.857728610000272, 0.5141027441932218 },
+    { 2.650718801466388, -0.8819212643483549, 0.47139673682599786 },
+    { 2.6998061866787286, -0.9039892931234433, 0.42755509343028203 },
+    { 2.748893571891069, -0.9238795325112867, 0.3826834323650899 },
+    { 2.7979809571034098, -0.9415440651830208, 0.3368898533922199 },
+    { 2.84706834231575, -0.9569403357322088, 0.2902846772544624 },
+    { 2.8961557275280905, -0.970031253194544, 0.24298017990326407 },
+    { 2.9452431127404313, -0.9807852804032304, 0.19509032201612816 },
+    { 2.9943304979527716, -0.989176509964781, 0.1467304744553618 },
+    { 3.0434178831651124, -0.9951847266721969, 0.0980171403295604 },
+    { 3.0925052683774528, -0.9987954562051724, 0.049067674327417966 },
+    { 3.141592653589793, -1.0, 1.2246467991473532e-16 },
+};
+
+/* acos(l) rounded to float, from l and s = sqrt((1 − l)(1 + l)) > 1e-6
+ * (docs/architecture.md, "Loading"): ω is the angle of (l, s), the nearest
+ * table angle ω_i plus atan(d), d = tan(ω − ω_i) = num/den with (num, den)
+ * = (l, s) turned back by ω_i, |d| < 0.025 and its series to d⁹ (the next
+ * term is below 1e-18). With every rounding (the table's, s's) that is within
+ * a few ulps of acos(l) for ω_0 = 0 and within 2e-15 for the others, where
+ * ω >= π/128: within ACOS_REL·ω always, 15 times over. When a value within
+ * that of it could round to another float (about one in 40,000), libm's acos
+ * decides, so the float is always (float)acos(l). */
+#define ACOS_REL 0x1p-40
+static KF3DS__ALWAYS_INLINE float acos_float(double l, double s)
+{
+    double al = fabs(l), r, num, den, d, d2, om;
+    const double *e;
+    int i;
+    /* acos |l| within 1e-7 (Abramowitz and Stegun 4.4.46): which ω_i */
+    r = sqrt(1.0 - al) *
+        (1.5707963050 + al * (-0.2145988016 + al * (0.0889789874 + al * (-0.0501743046 +
+         al * (0.0308918810 + al * (-0.0170881256 + al * (0.0066700901 +
+         al * -0.0012624911)))))));
+    i = (int)(r * (64.0 / KF3DS__PI) + 0.5); /* 0..32 */
+    e = acos_table[l < 0.0 ? 64 - i : i];
+    num = s * e[1] - l * e[2];
+    den = l * e[1] + s * e[2];
+    d = num / den;
+    d2 = d * d;
+    om = e[0] + (d + d * d2 * (-1.0 / 3 + d2 * (1.0 / 5 + d2 * (-1.0 / 7 + d2 * (1.0 / 9)))));
+    if ((float)(om - ACOS_REL * om) == (float)(om + ACOS_REL * om))
+        return (float)om;
+    return (float)acos(l);
+}
+
 /* Constants of slerp(a, b, t) for a fixed pair: ω, cos ω and 1/sin ω, so that
  * sq = sin(tω)/sin ω and sp = cos(tω) − cos ω·sq need one sine/cosine pair.
  * 1/sin ω = 0 asks for the general routine (nearly opposite inputs), < 0 for
@@ -468,11 +576,113 @@ static void slerp_constants(const float a[4], const float b[4], const key_turn *
         out[2] = -1.0f;
         return;
     }
-    om = turn ? kf3ds__atan2_near(s, l, turn->phi, turn->sin_phi, turn->cos_phi)
-              : acos(l);
-    out[0] = (float)om;
+    if (turn) {
+        om = kf3ds__atan2_near(s, l, turn->phi, turn->sin_phi, turn->cos_phi);
+        out[0] = (float)om;
+    } else {
+        out[0] = acos_float(l, s);
+    }
     out[1] = (float)l;
     out[2] = (float)(1.0 / s);
+}
+
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+/* The acos of two slerps at once (acos_float's steps, lane by lane, the
+ * same bits): l and s as given there; the floats in om. */
+static void acos_float2(__m128d l, __m128d s, float om[2])
+{
+    const __m128d one = _mm_set1_pd(1.0);
+    __m128d al = _mm_andnot_pd(_mm_set1_pd(-0.0), l), r, c0, s0, w0, num, den, d, d2, o, err;
+    const double *e0, *e1;
+    int i0, i1, same;
+    double lv[2];
+    r = _mm_add_pd(_mm_set1_pd(0.0066700901), _mm_mul_pd(al, _mm_set1_pd(-0.0012624911)));
+    r = _mm_add_pd(_mm_set1_pd(-0.0170881256), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(0.0308918810), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(-0.0501743046), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(0.0889789874), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(-0.2145988016), _mm_mul_pd(al, r));
+    r = _mm_add_pd(_mm_set1_pd(1.5707963050), _mm_mul_pd(al, r));
+    r = _mm_mul_pd(_mm_sqrt_pd(_mm_sub_pd(one, al)), r);
+    r = _mm_add_pd(_mm_mul_pd(r, _mm_set1_pd(64.0 / KF3DS__PI)), _mm_set1_pd(0.5));
+    _mm_storeu_pd(lv, l);
+    i0 = _mm_cvttsd_si32(r);
+    i1 = _mm_cvttsd_si32(_mm_unpackhi_pd(r, r));
+    e0 = acos_table[lv[0] < 0.0 ? 64 - i0 : i0];
+    e1 = acos_table[lv[1] < 0.0 ? 64 - i1 : i1];
+    w0 = _mm_set_pd(e1[0], e0[0]);
+    c0 = _mm_set_pd(e1[1], e0[1]);
+    s0 = _mm_set_pd(e1[2], e0[2]);
+    num = _mm_sub_pd(_mm_mul_pd(s, c0), _mm_mul_pd(l, s0));
+    den = _mm_add_pd(_mm_mul_pd(l, c0), _mm_mul_pd(s, s0));
+    d = _mm_div_pd(num, den);
+    d2 = _mm_mul_pd(d, d);
+    o = _mm_add_pd(_mm_set1_pd(-1.0 / 7), _mm_mul_pd(d2, _mm_set1_pd(1.0 / 9)));
+    o = _mm_add_pd(_mm_set1_pd(1.0 / 5), _mm_mul_pd(d2, o));
+    o = _mm_add_pd(_mm_set1_pd(-1.0 / 3), _mm_mul_pd(d2, o));
+    o = _mm_add_pd(w0, _mm_add_pd(d, _mm_mul_pd(_mm_mul_pd(d, d2), o)));
+    err = _mm_mul_pd(_mm_set1_pd(ACOS_REL), o);
+    same = _mm_movemask_ps(_mm_cmpeq_ps(_mm_cvtpd_ps(_mm_sub_pd(o, err)),
+                                        _mm_cvtpd_ps(_mm_add_pd(o, err))));
+    _mm_storel_pi((__m64 *)(void *)om, _mm_cvtpd_ps(o));
+    if ((same & 3) != 3) { /* (rare) */
+        if (!(same & 1))
+            om[0] = (float)acos(lv[0]);
+        if (!(same & 2))
+            om[1] = (float)acos(lv[1]);
+    }
+}
+#endif
+
+/* The controls' slerp constants of segment k (none for a turn or more). */
+static void control_slerp(const kf3ds_track *t, float *seg, size_t stride, uint32_t k)
+{
+    float *s = seg + (size_t)k * stride;
+    if (!(fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI))
+        slerp_constants(s + 12, s + 16, NULL, s + 25);
+}
+
+/* The controls' slerp constants of every segment of a rotation track (its
+ * records at seg; a segment of a turn or more has none): slerp_constants of
+ * A_k and B_k+1, two segments at a time with SSE2 when both are ordinary
+ * (docs/architecture.md, "Loading"). */
+static void control_slerps(const kf3ds_track *t, float *seg, size_t stride)
+{
+    uint32_t k = 0, n = t->num_keys;
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+    for (; k + 2 < n; k += 2) {
+        float *s0 = seg + (size_t)k * stride, *s1 = s0 + stride, om[2], f[4];
+        double l0, l1;
+        __m128d l, s, one = _mm_set1_pd(1.0), lim = _mm_set1_pd(1e-6);
+        if (fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI ||
+            fabsf(t->keys[k + 2].value[0]) >= (float)KF3DS__PI)
+            goto one_by_one;
+        l0 = dot4_d(s0 + 12, s0 + 16);
+        l1 = dot4_d(s1 + 12, s1 + 16);
+        l = _mm_set_pd(l1, l0);
+        /* (slerp_constants' special cases: 1 + l <= 1e-6, l > 1, sin ω <= 1e-6) */
+        if (_mm_movemask_pd(_mm_or_pd(_mm_cmple_pd(_mm_add_pd(one, l), lim),
+                                      _mm_cmpgt_pd(l, one))))
+            goto one_by_one;
+        s = _mm_sqrt_pd(_mm_mul_pd(_mm_sub_pd(one, l), _mm_add_pd(one, l)));
+        if (_mm_movemask_pd(_mm_cmpgt_pd(s, lim)) != 3)
+            goto one_by_one;
+        acos_float2(l, s, om);
+        _mm_storeu_ps(f, _mm_movelh_ps(_mm_cvtpd_ps(l), _mm_cvtpd_ps(_mm_div_pd(one, s))));
+        s0[25] = om[0];
+        s0[26] = f[0];
+        s0[27] = f[2];
+        s1[25] = om[1];
+        s1[26] = f[1];
+        s1[27] = f[3];
+        continue;
+    one_by_one:
+        control_slerp(t, seg, stride, k);
+        control_slerp(t, seg, stride, k + 1);
+    }
+#endif
+    for (; k + 1 < n; k++)
+        control_slerp(t, seg, stride, k);
 }
 
 /* The ease constants of a segment from e_f (its start key's ease_from) and
@@ -675,13 +885,10 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
     }
     /* The controls' slerp constants in a loop of their own: each segment's
      * are then independent of the next one's, and the processor overlaps
-     * their latency (a square root and libm's acos) instead of waiting for
+     * their latency (a square root and the acos) instead of waiting for
      * them at the end of a long chain from Q to the controls. */
-    for (k = 0; rec == REC_ROTATION && k + 1 < n; k++) {
-        float *s = seg + (size_t)k * stride;
-        if (!(fabsf(t->keys[k + 1].value[0]) >= (float)KF3DS__PI))
-            slerp_constants(s + 12, s + 16, NULL, s + 25);
-    }
+    if (rec == REC_ROTATION)
+        control_slerps(t, seg, stride);
     return done;
 }
 
