@@ -250,6 +250,26 @@ static inline float ease_apply(float u, const float *rec, const float *block)
     return u < rec[2] ? in : u >= rec[3] ? out : mid;
 }
 
+/* The same for a vector record, which holds e_f and e_t instead of the
+ * constants (track_segments.h): a = 1/(2 − e_f − e_t), t_out = 1 − e_t (+∞
+ * when e_t <= 0) and a/e_f or a/e_t, whichever piece u is in needs, in the
+ * float operations of the load's ease_constants, so the same bits. One
+ * division fewer than working out both: the piece is known first. The
+ * record is then one cache line instead of two (docs/architecture.md, "What
+ * makes it fast": bench-lights). */
+static inline float ease_apply_vector(float u, const float *rec)
+{
+    float ef = rec[2], et = rec[3];
+    float a = 1.0f / (2.0f - (ef + et));
+    int below = u < ef, above = et > 0.0f && u >= 1.0f - et;
+    float w = below ? u : 1.0f - u;
+    /* (a/e_f)·u·u or (a/e_t)·(1−u)·(1−u); a division by e_t <= 0 when
+     * neither piece applies gives a value that is not used */
+    float q = a / (below ? ef : et) * w * w;
+    float mid = a * (2.0f * u - ef);
+    return below ? q : above ? 1.0f - q : mid;
+}
+
 /* What the view_ functions take for the flags of kf3ds_track_eval and
  * kf3ds_scene_eval: the view bit that asks for ease, or 0 when the flags say
  * to ignore it, so that a track tests one bit (docs/architecture.md, "What
@@ -267,7 +287,9 @@ static inline float view_u(const kf3ds__track_view *v, const float *rec, const d
                            double t, unsigned ease, int ease_at)
 {
     float u = (float)((t - f[0]) / (f[1] - f[0]));
-    if (v->bits & ease)
+    if ((v->bits & ease) && ease_at == SEG_EASE_VECTOR)
+        u = ease_apply_vector(u, rec);
+    else if (v->bits & ease)
         u = ease_apply(u, rec, rec + ease_at);
     return u;
 }
