@@ -24,12 +24,15 @@ typedef struct kf3ds__view_cold {
     const int32_t *frames; /* packed key frames (and the frame index) */
     const kf3ds_key *keys; /* the values held before the first and after the last key */
     int32_t first, last;   /* frames[0], frames[num_keys - 1] */
+    uint32_t num_keys;
 } kf3ds__view_cold;
 
 typedef struct kf3ds__track_view {
     const float *seg;      /* segment records; NULL: keys held (HIDE, MORPH) */
     const kf3ds__view_cold *cold; /* read off the hint only */
-    uint32_t num_keys;
+    uint32_t hint_segs;    /* num_keys - 1, or 0 for a view that loops or holds
+                            * its keys: the hints an evaluation may try before
+                            * anything else (view_find) */
     uint8_t kind;          /* kf3ds_track_kind */
     uint8_t bits;          /* VIEW_LOOPED, VIEW_EASED */
     uint8_t record_bytes;  /* bytes per record (at most 128): the prefetch's step */
@@ -54,7 +57,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
     c->keys = t->keys;
     c->first = t->frames_[0];
     c->last = t->frames_[t->num_keys - 1];
-    v->num_keys = t->num_keys;
+    c->num_keys = t->num_keys;
     v->kind = (uint8_t)kind;
     v->bits = (t->flags & KF3DS_TRACK_LOOP_MASK) && t->num_keys >= 2 ? VIEW_LOOPED : 0;
     v->index_shift = SEG_NO_INDEX;
@@ -75,6 +78,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
     }
     if (!v->seg)
         v->bits |= VIEW_HELD;
+    v->hint_segs = v->bits & (VIEW_LOOPED | VIEW_HELD) ? 0 : t->num_keys - 1;
 }
 
 /* ---- where time falls ----------------------------------------------------- */
@@ -121,7 +125,7 @@ static inline uint32_t count_in(const int32_t *frames, uint32_t lo, uint32_t len
  * through the frame index or a binary search. */
 static inline uint32_t view_search(const kf3ds__track_view *v, double t)
 {
-    uint32_t n = v->num_keys;
+    uint32_t n = v->cold->num_keys;
     if (!((double)v->cold->first <= t))
         return 0;
     if ((double)v->cold->last <= t)
@@ -146,7 +150,7 @@ static inline uint32_t view_search(const kf3ds__track_view *v, double t)
  * Returns the number of keys at or before t. */
 static inline uint32_t view_count(const kf3ds__track_view *v, double t, uint32_t *hint)
 {
-    uint32_t n = v->num_keys, h = *hint, i, count;
+    uint32_t n = v->cold->num_keys, h = *hint, i, count;
     for (i = 0; i < 2; i++, h++) {
         const int32_t *frames = v->cold->frames;
         if (h < n - 1 && (double)frames[h] <= t && t < (double)frames[h + 1]) {
@@ -164,14 +168,15 @@ static inline const float *view_record(const kf3ds__track_view *v, uint32_t k)
     return (const float *)(const void *)((const char *)v->seg + (size_t)k * v->record_bytes);
 }
 
-/* Segment h's record when t is in it (h checked: hints are untrusted), with
- * its frames in f[]; else NULL. */
-static inline const float *segment_at(const kf3ds__track_view *v, uint32_t h, double t,
-                                      double f[2])
+/* Segment h's record when t is in it (h checked against segs, the
+ * track's segments: hints are untrusted), with its frames in f[]; else
+ * NULL. */
+static inline const float *segment_at(const kf3ds__track_view *v, uint32_t segs, uint32_t h,
+                                      double t, double f[2])
 {
     const float *rec;
     double f0, f1;
-    if (!(h < v->num_keys - 1)) /* num_keys >= 2 */
+    if (!(h < segs))
         return NULL;
     rec = view_record(v, h);
     f0 = seg_frame(rec, 0);
@@ -185,21 +190,22 @@ static inline const float *segment_at(const kf3ds__track_view *v, uint32_t h, do
 
 /* The same for a track with records: the record of the segment t is in, or
  * NULL when t is before the first key or at or after the last (*count then
- * says which: 0, or num_keys). With a record, f[] gets its two frames: the
+ * says which: 0, or num_keys); segs: its segments; hint_tried: the hint's
+ * segment was tried with t already. With a record, f[] gets its two frames: the
  * hint's test has them already, and the stores to *hint would otherwise make
  * the compiler read and convert them again (docs/architecture.md, "What
  * makes it fast": bench-lights). Always inlined, as view_vector is. */
-static KF3DS__ALWAYS_INLINE const float *view_segment(const kf3ds__track_view *v, double t,
-                                                       uint32_t *hint, uint32_t *count,
-                                                       double f[2])
+static KF3DS__ALWAYS_INLINE const float *view_segment(const kf3ds__track_view *v, uint32_t segs,
+                                                       int hint_tried, double t, uint32_t *hint,
+                                                       uint32_t *count, double f[2])
 {
     uint32_t h = *hint, c;
     const float *rec;
-    if ((rec = segment_at(v, h, t, f))) { /* the hint stays */
+    if (!hint_tried && (rec = segment_at(v, segs, h, t, f))) { /* the hint stays */
         *count = h + 1;
         return rec;
     }
-    if ((rec = segment_at(v, h + 1, t, f))) {
+    if ((rec = segment_at(v, segs, h + 1, t, f))) {
         *hint = h + 1;
         *count = h + 2;
         return rec;
@@ -207,7 +213,7 @@ static KF3DS__ALWAYS_INLINE const float *view_segment(const kf3ds__track_view *v
     c = view_search(v, t);
     *hint = c ? c - 1 : 0;
     *count = c;
-    if (c == 0 || c >= v->num_keys)
+    if (c == 0 || c > segs)
         return NULL;
     rec = view_record(v, c - 1);
     f[0] = seg_frame(rec, 0);
@@ -217,22 +223,35 @@ static KF3DS__ALWAYS_INLINE const float *view_segment(const kf3ds__track_view *v
 
 /* The record of the segment `frame` is in, its time mapped as view_time
  * maps it (into *t), or NULL with *count the keys at or before it. A view
- * that neither loops nor holds its keys, nearly every one, takes one test
- * (docs/architecture.md, "What makes it fast": bench-lights). */
+ * that neither loops nor holds its keys, nearly every one, is first tried
+ * on its hint, whose test against hint_segs (0 for the others) is also the
+ * test of the kind of view (docs/architecture.md, "What makes it fast":
+ * bench-lights); a NaN frame fails the frames' test. */
 static KF3DS__ALWAYS_INLINE const float *view_find(const kf3ds__track_view *v, double frame,
                                                     int maybe_nan, uint32_t *hint, double *t,
                                                     uint32_t *count, double f[2])
 {
+    uint32_t h = *hint;
+    const float *rec;
+    if ((rec = segment_at(v, v->hint_segs, h, frame, f))) { /* the hint stays */
+        *t = frame;
+        *count = h + 1;
+        return rec;
+    }
     if (v->bits & (VIEW_LOOPED | VIEW_HELD)) {
         *t = view_time(v, frame, maybe_nan);
         if (v->bits & VIEW_HELD) {
             *count = view_count(v, *t, hint);
             return NULL;
         }
-    } else {
-        *t = maybe_nan && frame != frame ? (double)v->cold->first : frame;
+        return view_segment(v, v->cold->num_keys - 1, 0, *t, hint, count, f);
     }
-    return view_segment(v, *t, hint, count, f);
+    if (maybe_nan && frame != frame) {
+        *t = (double)v->cold->first;
+        return view_segment(v, v->hint_segs, 0, *t, hint, count, f);
+    }
+    *t = frame; /* (the hint was tried with it) */
+    return view_segment(v, v->hint_segs, 1, frame, hint, count, f);
 }
 
 /* ---- interpolation -------------------------------------------------------- */
@@ -248,6 +267,26 @@ static inline float ease_apply(float u, const float *rec, const float *block)
     float out = 1.0f - block[2] * v * v;
     float mid = block[0] * (2.0f * u - rec[2]);
     return u < rec[2] ? in : u >= rec[3] ? out : mid;
+}
+
+/* The same for a vector record, which holds e_f and e_t instead of the
+ * constants (track_segments.h): a = 1/(2 − e_f − e_t), t_out = 1 − e_t (+∞
+ * when e_t <= 0) and a/e_f or a/e_t, whichever piece u is in needs, in the
+ * float operations of the load's ease_constants, so the same bits. One
+ * division fewer than working out both: the piece is known first. The
+ * record is then one cache line instead of two (docs/architecture.md, "What
+ * makes it fast": bench-lights). */
+static inline float ease_apply_vector(float u, const float *rec)
+{
+    float ef = rec[2], et = rec[3];
+    float a = 1.0f / (2.0f - (ef + et));
+    int below = u < ef, above = et > 0.0f && u >= 1.0f - et;
+    float w = below ? u : 1.0f - u;
+    /* (a/e_f)·u·u or (a/e_t)·(1−u)·(1−u); a division by e_t <= 0 when
+     * neither piece applies gives a value that is not used */
+    float q = a / (below ? ef : et) * w * w;
+    float mid = a * (2.0f * u - ef);
+    return below ? q : above ? 1.0f - q : mid;
 }
 
 /* What the view_ functions take for the flags of kf3ds_track_eval and
@@ -267,7 +306,9 @@ static inline float view_u(const kf3ds__track_view *v, const float *rec, const d
                            double t, unsigned ease, int ease_at)
 {
     float u = (float)((t - f[0]) / (f[1] - f[0]));
-    if (v->bits & ease)
+    if ((v->bits & ease) && ease_at == SEG_EASE_VECTOR)
+        u = ease_apply_vector(u, rec);
+    else if (v->bits & ease)
         u = ease_apply(u, rec, rec + ease_at);
     return u;
 }

@@ -23,8 +23,12 @@ static inline int dims_of(kf3ds_track_kind kind)
  * else of the track.
  *   common:  [0] f_k, [1] f_k+1 (int32 bit patterns), [2] e_f, [3] t_out
  *            (the ease constants below; 0 and 0 in a track without ease)
- *   vector (16 floats, 20 with ease): [4..15] c0, c1, c2, c3 (3 each):
- *            P(u) = ((c3 u + c2) u + c1) u + c0; [16..19] the ease block
+ *   vector (16 floats, with ease or not): [4..15] c0, c1, c2, c3 (3 each):
+ *            P(u) = ((c3 u + c2) u + c1) u + c0; with ease, [2] e_f and [3]
+ *            e_t themselves and no ease block: evaluation works a, a/e_f or
+ *            a/e_t out (the same float operations, so the same bits), and
+ *            the record is one cache line instead of two (docs/architecture.md,
+ *            "What makes it fast": bench-lights)
  *   scalar (FOV, ROLL, HOT, FALL; 8 floats, 16 with ease): [4..7] c0, c1,
  *            c2, c3; [8..11] the ease block, [12..15] unused: half a cache
  *            line, or one with ease, where the vector layout took one or two
@@ -43,17 +47,18 @@ static inline int dims_of(kf3ds_track_kind kind)
  * when e_t = 0), ease block: a, a/e_f, a/e_t, 0. A segment that does not
  * ease has e_f = 0, t_out = +∞ and a = 1/2: only the middle piece applies,
  * (1/2)·(2u − 0), which is u exactly. A track none of whose segments eases
- * has no ease block and is not eased at all.
+ * has no ease block and is not eased at all. Vector records hold e_f and
+ * e_t (0 and 0 for a segment that does not ease) instead: see above.
  *
  * The int32 before the first record holds the track's kind, whether it has
  * ease blocks (bit 8) and the shift of its frame index (bits 16..23, see
  * below), so that kf3ds_track_eval can tell records of another layout. */
 #define SEG_VECTOR 16
-#define SEG_VECTOR_EASED 20
+#define SEG_VECTOR_EASED 16
 #define SEG_SCALAR 8
 #define SEG_SCALAR_EASED 16
 #define SEG_ROTATION 32
-#define SEG_EASE_VECTOR 16   /* where the ease block starts */
+#define SEG_EASE_VECTOR 2    /* (no ease block: e_f and e_t at [2], [3]) */
 #define SEG_EASE_SCALAR 8
 #define SEG_EASE_ROTATION 28
 

@@ -712,6 +712,23 @@ static void ease_constants(float ef, float et, float *rec, float *block)
     block[2] = et > 0.0f ? a / et : 0.0f;
 }
 
+/* A vector record's e_f and e_t, scaled as ease_constants scales them (0
+ * and 0 when the segment does not ease): the record has no room for the
+ * rest, which evaluation works out from them (track_segments.h). */
+static void ease_inputs(float ef, float et, float *rec)
+{
+    float s = ef + et;
+    rec[2] = rec[3] = 0.0f;
+    if (!(s > 0.0f))
+        return;
+    if (s > 1.0f) {
+        ef /= s;
+        et /= s;
+    }
+    rec[2] = ef;
+    rec[3] = et;
+}
+
 /* Whether some segment of the track eases (ease_from of its start key or
  * ease_to of its end key is set). */
 static int track_eases(const kf3ds_track *t)
@@ -878,7 +895,9 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
          * the coefficients */
         memcpy(s + 0, &a->frame, sizeof(int32_t));
         memcpy(s + 1, &b->frame, sizeof(int32_t));
-        if (eased)
+        if (eased && rec == REC_VECTOR)
+            ease_inputs(a->ease_from, b->ease_to, s);
+        else if (eased)
             ease_constants(a->ease_from, b->ease_to, s, s + kf3ds__seg_ease_at(kind));
         else
             s[2] = s[3] = 0.0f;
