@@ -93,6 +93,50 @@ static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_
     *dw = K[0][0] * (float)a0 + K[1][0] * (float)a1 + K[2][0] * (float)a2;
 }
 
+#if defined(__SSE2__)
+/* A row's sums at its first pixel as one vector (1/d, then the colour
+ * channels unscaled): span_row converts the colours only when a pixel passes. */
+static inline __m128 row_sums(const float K[3][4], float f0, float f1, float f2)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_set1_ps(f0)),
+                                 _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_set1_ps(f1))),
+                      _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_set1_ps(f2)));
+}
+
+/* to_fix of the sums q on every lane: max_ps(f, lo) is f > lo ? f : lo (NaN
+ * gives lo), min_ps(hi, f) is hi < f ? hi : f. */
+static inline __m128i row_fix(__m128 q)
+{
+    __m128 f = _mm_mul_ps(q, _mm_set1_ps(65536.0f));
+    f = _mm_max_ps(f, _mm_set1_ps(-16777216.0f));
+    f = _mm_min_ps(_mm_set1_ps(16777216.0f), f);
+    return _mm_cvttps_epi32(f);
+}
+
+/* The packed colours of a vector of four pixels from its channels in 16.16
+ * (PACK on every lane). */
+static inline __m128i pack4(__m128i rv, __m128i gv, __m128i bv)
+{
+    return _mm_or_si128(_mm_or_si128(_mm_set1_epi32((int)0xFF000000u),
+                                     _mm_and_si128(rv, _mm_set1_epi32(0xFF0000))),
+                        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(gv, 8), _mm_set1_epi32(0xFF00)),
+                                     _mm_and_si128(_mm_srli_epi32(bv, 16), _mm_set1_epi32(0xFF))));
+}
+
+/* Stores a vector of four pixels: 1/d wv and colours c where pass is set,
+ * the old depth z and colour elsewhere. */
+static inline void store4(float *zrow, uint32_t *crow, int x, __m128 pass, __m128 wv, __m128 z,
+                          __m128i c)
+{
+    const __m128i pm = _mm_castps_si128(pass);
+    const __m128i old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
+    _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
+    _mm_storeu_si128((__m128i *)(void *)(crow + x),
+                     _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
+}
+
+#endif
+
 /* A row's 1/d (returned) and colour in fixed point (rgb[1..3]) at its first pixel,
  * from the exact edge functions f0..f2 there. The four values are the same
  * sums of products, so with SSE2 they are computed in one vector, in the
@@ -102,15 +146,8 @@ static inline float row_start(const float K[3][4], float f0, float f1, float f2,
                               int32_t rgb[4])
 {
 #if defined(__SSE2__)
-    __m128 q = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_set1_ps(f0)),
-                                     _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_set1_ps(f1))),
-                          _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_set1_ps(f2)));
-    /* to_fix on every lane: max_ps(f, lo) is f > lo ? f : lo (NaN gives lo),
-     * min_ps(hi, f) is hi < f ? hi : f */
-    __m128 f = _mm_mul_ps(q, _mm_set1_ps(65536.0f));
-    f = _mm_max_ps(f, _mm_set1_ps(-16777216.0f));
-    f = _mm_min_ps(_mm_set1_ps(16777216.0f), f);
-    _mm_storeu_si128((__m128i *)(void *)rgb, _mm_cvttps_epi32(f));
+    const __m128 q = row_sums(K, f0, f1, f2);
+    _mm_storeu_si128((__m128i *)(void *)rgb, row_fix(q));
     return _mm_cvtss_f32(q);
 #else
     int l;
@@ -173,25 +210,12 @@ static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float 
         z = _mm_loadu_ps(zrow + x);
         pass = _mm_and_ps(_mm_cmplt_ps(z, wv),
                           _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n), lane)));
-        if (_mm_movemask_ps(pass)) {
-            __m128i pm = _mm_castps_si128(pass), c, old;
-            _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
-            if (flat) {
-                c = _mm_set1_epi32((int)flat_color);
-            } else {
-                __m128i rv = _mm_add_epi32(_mm_set1_epi32(r), S->dr);
-                __m128i gv = _mm_add_epi32(_mm_set1_epi32(g), S->dg);
-                __m128i bv = _mm_add_epi32(_mm_set1_epi32(bl), S->db);
-                c = _mm_or_si128(
-                    _mm_or_si128(_mm_set1_epi32((int)0xFF000000u),
-                                 _mm_and_si128(rv, _mm_set1_epi32(0xFF0000))),
-                    _mm_or_si128(_mm_and_si128(_mm_srli_epi32(gv, 8), _mm_set1_epi32(0xFF00)),
-                                 _mm_and_si128(_mm_srli_epi32(bv, 16), _mm_set1_epi32(0xFF))));
-            }
-            old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
-            _mm_storeu_si128((__m128i *)(void *)(crow + x),
-                             _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
-        }
+        if (_mm_movemask_ps(pass))
+            store4(zrow, crow, x, pass, wv, z,
+                   flat ? _mm_set1_epi32((int)flat_color)
+                        : pack4(_mm_add_epi32(_mm_set1_epi32(r), S->dr),
+                                _mm_add_epi32(_mm_set1_epi32(g), S->dg),
+                                _mm_add_epi32(_mm_set1_epi32(bl), S->db)));
         if (n <= 4)
             return;
         /* the next vector's lane 0: the last lane plus dw, as the scalar chain */
@@ -205,34 +229,6 @@ static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float 
             zrow[x] = w;
             crow[x] = flat ? flat_color : PACK(r, g, bl);
         }
-}
-
-/* row_start's sums as one vector (1/d, then the colour channels unscaled):
- * span_row converts the colours only when a pixel passes. */
-static inline __m128 row_sums(const float K[3][4], float f0, float f1, float f2)
-{
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_set1_ps(f0)),
-                                 _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_set1_ps(f1))),
-                      _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_set1_ps(f2)));
-}
-
-/* row_start's fixed-point conversion of the sums q, on every lane. */
-static inline __m128i row_fix(__m128 q)
-{
-    __m128 f = _mm_mul_ps(q, _mm_set1_ps(65536.0f));
-    f = _mm_max_ps(f, _mm_set1_ps(-16777216.0f));
-    f = _mm_min_ps(_mm_set1_ps(16777216.0f), f);
-    return _mm_cvttps_epi32(f);
-}
-
-/* The packed colours of a vector of four pixels from its channels in 16.16
- * (PACK on every lane). */
-static inline __m128i pack4(__m128i rv, __m128i gv, __m128i bv)
-{
-    return _mm_or_si128(_mm_or_si128(_mm_set1_epi32((int)0xFF000000u),
-                                     _mm_and_si128(rv, _mm_set1_epi32(0xFF0000))),
-                        _mm_or_si128(_mm_and_si128(_mm_srli_epi32(gv, 8), _mm_set1_epi32(0xFF00)),
-                                     _mm_and_si128(_mm_srli_epi32(bv, 16), _mm_set1_epi32(0xFF))));
 }
 
 /* A row's span from the sums q of its first pixel (row_sums; lane 0 alone
@@ -258,19 +254,14 @@ static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t ro
         pass = _mm_and_ps(_mm_cmplt_ps(z, wv),
                           _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n), lane)));
         if (_mm_movemask_ps(pass)) {
-            __m128i pm = _mm_castps_si128(pass), c, old;
-            _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
-            if (flat) {
-                c = _mm_set1_epi32((int)flat_color);
-            } else {
+            __m128i c = _mm_set1_epi32((int)flat_color);
+            if (!flat) {
                 const __m128i qi = row_fix(q);
                 c = pack4(_mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(1, 1, 1, 1)), S->dr),
                           _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(2, 2, 2, 2)), S->dg),
                           _mm_add_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(3, 3, 3, 3)), S->db));
             }
-            old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
-            _mm_storeu_si128((__m128i *)(void *)(crow + x),
-                             _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
+            store4(zrow, crow, x, pass, wv, z, c);
         }
     } else if ((size_t)n + 3 <= room) {
         /* every vector inside the framebuffer: span4's loop */
@@ -287,15 +278,8 @@ static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t ro
             __m128 z = _mm_loadu_ps(zrow + x);
             __m128 pass = _mm_and_ps(_mm_cmplt_ps(z, wv),
                                      _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n), lane)));
-            if (_mm_movemask_ps(pass)) {
-                __m128i pm = _mm_castps_si128(pass), old;
-                _mm_storeu_ps(zrow + x, _mm_or_ps(_mm_and_ps(pass, wv), _mm_andnot_ps(pass, z)));
-                if (!flat)
-                    c = pack4(rv, gv, bv);
-                old = _mm_loadu_si128((const __m128i *)(const void *)(crow + x));
-                _mm_storeu_si128((__m128i *)(void *)(crow + x),
-                                 _mm_or_si128(_mm_and_si128(pm, c), _mm_andnot_si128(pm, old)));
-            }
+            if (_mm_movemask_ps(pass))
+                store4(zrow, crow, x, pass, wv, z, flat ? c : pack4(rv, gv, bv));
             if (n <= 4)
                 return;
             /* the next vector's lane 0: the last lane plus dw, as span4 */
