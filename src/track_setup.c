@@ -685,24 +685,35 @@ static void control_slerps(const kf3ds_track *t, float *seg, size_t stride)
         control_slerp(t, seg, stride, k);
 }
 
+/* Whether a segment with e_f (its start key's ease_from) and e_t (its end
+ * key's ease_to) eases; when it does, scales them down to a sum of 1 when
+ * larger (track_segments.h). */
+static int ease_scale(float *ef, float *et)
+{
+    float s = *ef + *et;
+    if (!(s > 0.0f))
+        return 0;
+    if (s > 1.0f) {
+        *ef /= s;
+        *et /= s;
+    }
+    return 1;
+}
+
 /* The ease constants of a segment from e_f (its start key's ease_from) and
  * e_t (its end key's ease_to), in the float operations of the formula
  * (track_segments.h): rec[2], rec[3] and the ease block. */
 static void ease_constants(float ef, float et, float *rec, float *block)
 {
-    float s = ef + et, a;
+    float a;
     rec[2] = 0.0f;
     rec[3] = INFINITY;
     /* A segment that does not ease: only the middle piece applies, and
      * a = 1/2 makes it (1/2)·(2u − 0), which is u exactly. */
     block[0] = 0.5f;
     block[1] = block[2] = block[3] = 0.0f;
-    if (!(s > 0.0f))
+    if (!ease_scale(&ef, &et))
         return;
-    if (s > 1.0f) {
-        ef /= s;
-        et /= s;
-    }
     a = 1.0f / (2.0f - (ef + et));
     rec[2] = ef;
     if (et > 0.0f)
@@ -712,19 +723,14 @@ static void ease_constants(float ef, float et, float *rec, float *block)
     block[2] = et > 0.0f ? a / et : 0.0f;
 }
 
-/* A vector record's e_f and e_t, scaled as ease_constants scales them (0
+/* A vector record's e_f and e_t, scaled by ease_scale (0
  * and 0 when the segment does not ease): the record has no room for the
  * rest, which evaluation works out from them (track_segments.h). */
 static void ease_inputs(float ef, float et, float *rec)
 {
-    float s = ef + et;
     rec[2] = rec[3] = 0.0f;
-    if (!(s > 0.0f))
+    if (!ease_scale(&ef, &et))
         return;
-    if (s > 1.0f) {
-        ef /= s;
-        et /= s;
-    }
     rec[2] = ef;
     rec[3] = et;
 }
