@@ -19,7 +19,7 @@
 # The node shapes are evaluated at 1,000 frames in sequence unless said. It
 # adds a few corpus files when the optional corpus has them (100 frames each).
 # For each file it runs BUILD_DIR/kf3ds-bench and BUILD_DIR/bench-lib3ds with
-# the same frames, alternating, BENCH_ROUNDS times each (default 2), and prints
+# the same frames, alternating, BENCH_ROUNDS times each (default 3), and prints
 # two tables of the best times and the ratios lib3ds/kf3ds: loading (with MB/s)
 # and evaluation (with ns per node evaluation), then a verdict against the
 # targets: load >= 20x on bench-meshes, load >= 5x on the key-heavy files (the
@@ -42,7 +42,7 @@
 #
 # Environment: BENCH_CORPUS, the corpus directory (default $KF3DS_CORPUS, the
 # project's variable for the optional corpus, else ../shared/corpus, relative to
-# the project), BENCH_ROUNDS (default 2), BENCH_ONLY (a space-separated list of
+# the project), BENCH_ROUNDS (default 3), BENCH_ONLY (a space-separated list of
 # file names to run, e.g. "bench-random bench-long"; default all),
 # BENCH_RENDER_FRAMES, BENCH_CPU.
 
@@ -141,7 +141,7 @@ best() {
 
 # Each side runs ROUNDS times, alternating with the other, and its best counts:
 # a burst of load on a shared machine then cannot hit one side alone.
-ROUNDS=${BENCH_ROUNDS:-2}
+ROUNDS=${BENCH_ROUNDS:-3}
 while read -r name path frames span; do
   echo "== $name ($path, $frames frames$( [ "$span" != 0 ] && echo " at random in 0..$span"))" >&2
   k="" l="" r=0

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#define TARGET_MS 200.0
+#define TARGET_MS 500.0
 #define MIN_RUNS 3
 #define MIN_LOAD_RUNS 8
 #define MAX_RUNS 50
