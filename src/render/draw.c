@@ -139,6 +139,44 @@ static inline uint32_t terms_color(const float t[6], const float d[3])
     return kf3ds__pack_rgb(t[0] + t[3] * d[0], t[1] + t[4] * d[1], t[2] + t[5] * d[2]);
 }
 
+/* class_terms then terms_color, when the frame has no file lights and no
+ * atmosphere (r->headlight_only): kf3ds__shade_terms then reads only the
+ * normal's z, so only z is divided by the length, and no light loop or fog
+ * is visited. The same operations in the same order, so the same colour;
+ * the city lights 7 classes for each of its 2,000 meshes. */
+static uint32_t class_color_headlight(const kf3ds_renderer *r, const kf3ds__render_mesh *rm,
+                                      uint32_t ci, const float C[3][3], float sign,
+                                      const float d[3])
+{
+    const float *cn = rm->class_normals[ci];
+    const kf3ds__render_material *mt = &r->materials[rm->class_material[ci]];
+    float n[3], l, nd = 0.0f, add[3], mul[3], spec = 0.0f, si;
+    int k;
+    for (k = 0; k < 3; k++)
+        n[k] = sign * (C[k][0] * cn[0] + C[k][1] * cn[1] + C[k][2] * cn[2]);
+    l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (l > 0.0f && l <= 1e30f) { /* kf3ds__normalize3f's z, else 0 */
+        nd = n[2] / l;
+        nd = nd > 0.0f ? nd : 0.0f;
+    }
+    if (mt->shine_strength > 0.0f)
+        spec += r->headlight[0] * kf3ds__highlight(nd, mt->shine_exponent);
+    spec *= mt->shine_strength;
+    si = mt->self_illum;
+    for (k = 0; k < 3; k++) {
+        add[k] = mt->ambient[k] * r->ambient[k];
+        mul[k] = KF3DS__FILL_LIGHT + r->headlight[k] * nd;
+        if (mt->metal)
+            mul[k] += spec;
+        else
+            add[k] += spec * mt->specular[k];
+        add[k] *= 1.0f - si;
+        mul[k] = mul[k] * (1.0f - si) + si;
+    }
+    return kf3ds__pack_rgb(add[0] + mul[0] * d[0], add[1] + mul[1] * d[1],
+                           add[2] + mul[2] * d[2]);
+}
+
 /* The same for flat shading: the face normal, at the face's centre. */
 static void face_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, uint32_t f,
                        uint32_t mat, const float C[3][3], float sign,
@@ -194,7 +232,8 @@ static void shaded_face(const kf3ds__render_material *mt, const kf3ds_mesh *m, u
  * material slot mat: lit (smooth: each normal class the first time a face
  * needs it, once per side, in the class's material; flat: the face normal
  * at its centre), then to kf3ds__triangle with its colours, or to
- * kf3ds__triangle_shaded for textured materials. Inlined in the face loop: as
+ * kf3ds__triangle_shaded for textured materials (inside: every corner's code
+ * is 0, so kf3ds__triangle_inside skips the checks). Inlined in the face loop: as
  * a call, its arguments cost the faces of non-convex meshes 15% of the
  * loop's instructions. */
 #if defined(__GNUC__)
@@ -203,7 +242,7 @@ __attribute__((always_inline))
 static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, const kf3ds_mesh *m,
                       const kf3ds__render_mesh *rm, const float C[3][3], uint32_t f,
                       const kf3ds__vertex *const vs[3], uint32_t mat, int back, int smooth,
-                      kf3ds_framebuffer *fb, kf3ds_render_stats *st)
+                      int inside, kf3ds_framebuffer *fb, kf3ds_render_stats *st)
 {
     const kf3ds__vertex *V = r->vertices;
     const kf3ds__render_material *mt = &r->materials[mat];
@@ -237,9 +276,13 @@ static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, cons
         for (k = 0; k < 3; k++) {
             uint32_t ci = rm->corner_class[3 * f + k], slot = 2 * ci + (uint32_t)back;
             if (r->class_color_stamp[slot] != r->color_stamp) {
-                float t[6];
-                class_terms(r, rm, ci, C, sign, &V[rm->class_vertex[ci]], t);
-                r->class_color[slot] = terms_color(t, mt->diffuse);
+                if (r->headlight_only) {
+                    r->class_color[slot] = class_color_headlight(r, rm, ci, C, sign, mt->diffuse);
+                } else {
+                    float t[6];
+                    class_terms(r, rm, ci, C, sign, &V[rm->class_vertex[ci]], t);
+                    r->class_color[slot] = terms_color(t, mt->diffuse);
+                }
                 r->class_color_stamp[slot] = r->color_stamp;
             }
             col[k] = r->class_color[slot];
@@ -249,7 +292,8 @@ static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, cons
         face_terms(r, rm, f, mat, C, sign, vs, t);
         col[0] = col[1] = col[2] = terms_color(t, mt->diffuse);
     }
-    st->triangles_drawn += (uint32_t)kf3ds__triangle(fb, p, vs[0], vs[1], vs[2], col, 0);
+    st->triangles_drawn += (uint32_t)(inside ? kf3ds__triangle_inside(fb, vs[0], vs[1], vs[2], col)
+                                             : kf3ds__triangle(fb, p, vs[0], vs[1], vs[2], col, 0));
 }
 
 /* Whether every point of the mesh is inside all the clip planes and the far
@@ -298,6 +342,37 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
                (2 * (size_t)r->max_classes + 2) * sizeof *r->class_color_stamp);
         r->color_stamp = 1;
     }
+    if (hide && !cull && !r->frame_blends) {
+        /* The loop below when every point is inside (no codes, the side from
+         * the snapped winding alone), nothing culled and no material blends
+         * (nothing deferred, seen_blended stays 0): the city's 2,000 small
+         * convex meshes, whose faces turned away pay only for their side. */
+        const int flip = det < 0.0f;
+        for (f = 0; f < nf; f++) {
+            const kf3ds_face *fc = &m->faces[f];
+            const kf3ds__vertex *vs[3];
+            const uint32_t mat = rm->face_slot[f];
+            int64_t area;
+            int back;
+            if (mat == KF3DS__NO_SLOT)
+                continue;
+            st->triangles_submitted++;
+            vs[0] = &V[fc->v[0]];
+            vs[1] = &V[fc->v[1]];
+            vs[2] = &V[fc->v[2]];
+            area = (int64_t)(vs[1]->X - vs[0]->X) * (vs[2]->Y - vs[0]->Y) -
+                   (int64_t)(vs[2]->X - vs[0]->X) * (vs[1]->Y - vs[0]->Y);
+            if (area == 0)
+                continue;
+            back = (area > 0) != flip; /* face_back's */
+            if (back == away) {
+                r->away_faces[num_away++] = f;
+                continue;
+            }
+            seen_toward = 1;
+            draw_face(r, p, m, rm, (const float(*)[3])C, f, vs, mat, back, smooth, 1, fb, st);
+        }
+    } else
     for (f = 0; f < nf; f++) {
         const kf3ds_face *fc = &m->faces[f];
         const kf3ds__vertex *vs[3];
@@ -332,7 +407,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
             r->away_faces[num_away++] = f;
             continue;
         }
-        draw_face(r, p, m, rm, (const float(*)[3])C, f, vs, mat, back, smooth, fb, st);
+        draw_face(r, p, m, rm, (const float(*)[3])C, f, vs, mat, back, smooth, 0, fb, st);
     }
     if (seen_toward && !seen_blended)
         return;
@@ -343,8 +418,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         vs[1] = &V[fc->v[1]];
         vs[2] = &V[fc->v[2]];
         draw_face(r, p, m, rm, (const float(*)[3])C, r->away_faces[i], vs,
-                  rm->face_slot[r->away_faces[i]], away, smooth,
-                  fb, st);
+                  rm->face_slot[r->away_faces[i]], away, smooth, hide, fb, st);
     }
 }
 
@@ -455,6 +529,10 @@ void kf3ds_render_scene(kf3ds_renderer *r, const kf3ds_pose *poses, const kf3ds_
     if (o.shading != KF3DS_SHADE_FLAT && o.shading != KF3DS_SHADE_WIRE)
         o.shading = KF3DS_SHADE_SMOOTH;
     kf3ds__setup_lights(r, &p, poses, o.no_file_lights);
+    r->headlight_only = r->num_lights == 0 && r->fog.kind == KF3DS_ATMOSPHERE_NONE;
+    r->frame_blends = 0;
+    for (i = 0; i <= s->num_materials; i++) /* slot num_materials: no material */
+        r->frame_blends |= r->materials[i].blended;
     if (r->nodes_place_meshes && poses) {
         for (i = 0; i < s->num_nodes; i++) {
             const kf3ds_node *n = &s->nodes[i];

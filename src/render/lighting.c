@@ -110,25 +110,6 @@ void kf3ds__setup_lights(kf3ds_renderer *r, const kf3ds__projection *p, const kf
         r->headlight[k] = r->num_lights ? 0.45f : 0.9f;
 }
 
-#define FILL_LIGHT 0.08f /* a constant diffuse fill so that unlit sides are not black */
-
-/* (n·h)^e for the highlights: e from the material (renderer.c), by repeated
- * squaring of a rounded exponent, which is plenty for a highlight. */
-static float highlight(float c, float e)
-{
-    float r = 1.0f, b = c;
-    unsigned k = (unsigned)(e + 0.5f);
-    if (!(c > 0.0f))
-        return 0.0f;
-    while (k) {
-        if (k & 1u)
-            r *= b;
-        b *= b;
-        k >>= 1;
-    }
-    return r;
-}
-
 /* The lighting model, as 3DS mixes it, at view-space (px, py, pz) with this
  * unit normal in material slot `material`: the surface colour T (the
  * diffuse colour, or the texture's texel) is lit as
@@ -153,11 +134,11 @@ void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px
     n[1] = normal[1];
     n[2] = normal[2];
     nd = n[2] > 0.0f ? n[2] : 0.0f;
-    acc[0] = FILL_LIGHT + r->headlight[0] * nd;
-    acc[1] = FILL_LIGHT + r->headlight[1] * nd;
-    acc[2] = FILL_LIGHT + r->headlight[2] * nd;
+    acc[0] = KF3DS__FILL_LIGHT + r->headlight[0] * nd;
+    acc[1] = KF3DS__FILL_LIGHT + r->headlight[1] * nd;
+    acc[2] = KF3DS__FILL_LIGHT + r->headlight[2] * nd;
     if (mt->shine_strength > 0.0f) /* the headlight's highlight: h = the view axis */
-        spec += r->headlight[0] * highlight(nd, mt->shine_exponent);
+        spec += r->headlight[0] * kf3ds__highlight(nd, mt->shine_exponent);
     /* towards the eye, for the file lights' highlights (only they use it:
      * the bench scenes and most files have none) */
     if (r->num_lights && mt->shine_strength > 0.0f) {
@@ -200,7 +181,7 @@ void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px
             hl = sqrtf(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
             nh = hl > 0.0f ? (n[0] * h[0] + n[1] * h[1] + n[2] * h[2]) / hl : 0.0f;
             spec += (l->color[0] + l->color[1] + l->color[2]) * (1.0f / 3.0f) *
-                    highlight(nh, mt->shine_exponent);
+                    kf3ds__highlight(nh, mt->shine_exponent);
         }
     }
     spec *= mt->shine_strength;

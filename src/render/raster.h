@@ -74,6 +74,13 @@ void kf3ds__transform_points(const kf3ds__projection *p, const float *m12, const
 int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
                     const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3],
                     int cull);
+/* The same for a triangle whose corners all have code 0 (inside every
+ * plane: nothing to drop or clip), no culling, on a framebuffer with depth:
+ * the checks kf3ds__triangle would make are left out (draw.c's meshes wholly
+ * inside). */
+int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *v0,
+                           const kf3ds__vertex *v1, const kf3ds__vertex *v2,
+                           const uint32_t color[3]);
 /* The clipper (raster_clip.c). A polygon vertex in view space with up to
  * KF3DS__CLIP_ATTRS attributes; src is the input vertex it is (0..2), −1 for
  * one made by a cut. */

@@ -645,23 +645,13 @@ static int triangle_clipped(kf3ds_framebuffer *fb, const kf3ds__projection *p,
     return covered;
 }
 
-int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
-               const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull)
+/* A triangle inside every plane to the fill (kf3ds__triangle and
+ * kf3ds__triangle_inside). */
+static inline int triangle_unclipped(kf3ds_framebuffer *fb, const kf3ds__vertex *const vs[3],
+                                     const uint32_t color[3], int flat, int cull)
 {
-    uint32_t all = v0->code | v1->code | v2->code;
-    int flat = color[0] == color[1] && color[1] == color[2];
-    const kf3ds__vertex *vs[3];
     fill_vertex f[3];
     int k;
-    if ((v0->code & v1->code & v2->code) || (all & OC_BAD))
-        return 0;
-    if (!fb->depth)
-        return 0;
-    vs[0] = v0;
-    vs[1] = v1;
-    vs[2] = v2;
-    if (all & OC_CLIP)
-        return triangle_clipped(fb, p, vs, all, color, flat, cull);
     for (k = 0; k < 3; k++) {
         f[k].X = vs[k]->X;
         f[k].Y = vs[k]->Y;
@@ -684,6 +674,35 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
 #endif
     }
     return fill(fb, &f[0], &f[1], &f[2], cull, flat, color[0] | 0xFF000000u);
+}
+
+int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__vertex *v0,
+               const kf3ds__vertex *v1, const kf3ds__vertex *v2, const uint32_t color[3], int cull)
+{
+    uint32_t all = v0->code | v1->code | v2->code;
+    int flat = color[0] == color[1] && color[1] == color[2];
+    const kf3ds__vertex *vs[3];
+    if ((v0->code & v1->code & v2->code) || (all & OC_BAD))
+        return 0;
+    if (!fb->depth)
+        return 0;
+    vs[0] = v0;
+    vs[1] = v1;
+    vs[2] = v2;
+    if (all & OC_CLIP)
+        return triangle_clipped(fb, p, vs, all, color, flat, cull);
+    return triangle_unclipped(fb, vs, color, flat, cull);
+}
+
+int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *v0,
+                           const kf3ds__vertex *v1, const kf3ds__vertex *v2,
+                           const uint32_t color[3])
+{
+    const kf3ds__vertex *vs[3];
+    vs[0] = v0;
+    vs[1] = v1;
+    vs[2] = v2;
+    return triangle_unclipped(fb, vs, color, color[0] == color[1] && color[1] == color[2], 0);
 }
 
 int kf3ds_raster_triangle(kf3ds_framebuffer *fb, const kf3ds_view *view,

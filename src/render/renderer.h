@@ -117,6 +117,8 @@ struct kf3ds_renderer {
     /* Per material slot: the scene's materials, then slot num_materials for
      * faces without a (valid) material. */
     kf3ds__render_material *materials;
+    int frame_blends;            /* some material slot is blended this frame (draw.c) */
+    int headlight_only;          /* no file lights and no atmosphere this frame (draw.c) */
     kf3ds__texture background;   /* the BIT_MAP picture, when given */
     /* The blended pass, sized at creation for every face that may need it. */
     kf3ds__render_instance *instances;
@@ -203,6 +205,25 @@ void kf3ds__setup_lights(kf3ds_renderer *r, const kf3ds__projection *p, const kf
 int kf3ds__light_node(const kf3ds_scene *s, const kf3ds_pose *poses, uint32_t i, float pos[3],
                       float target_pos[3], const float **target,
                       const kf3ds_light **editor_light);
+
+#define KF3DS__FILL_LIGHT 0.08f /* a constant diffuse fill so that unlit sides are not black */
+
+/* (n·h)^e for the highlights: e from the material (renderer.c), by repeated
+ * squaring of a rounded exponent, which is plenty for a highlight. */
+static inline float kf3ds__highlight(float c, float e)
+{
+    float r = 1.0f, b = c;
+    unsigned k = (unsigned)(e + 0.5f);
+    if (!(c > 0.0f))
+        return 0.0f;
+    while (k) {
+        if (k & 1u)
+            r *= b;
+        b *= b;
+        k >>= 1;
+    }
+    return r;
+}
 
 /* The lighting of a surface point at view-space (px, py, pz) with unit
  * normal `normal` in material slot `material`: its colour is add + mul·T for
