@@ -150,7 +150,7 @@ static uint32_t class_color_headlight(const kf3ds_renderer *r, const kf3ds__rend
 {
     const float *cn = rm->class_normals[ci];
     const kf3ds__render_material *mt = &r->materials[rm->class_material[ci]];
-    float n[3], l, nd = 0.0f, add[3], mul[3], spec = 0.0f, si;
+    float n[3], l, nd = 0.0f, acc[3], add[3], mul[3], spec = 0.0f;
     int k;
     for (k = 0; k < 3; k++)
         n[k] = sign * (C[k][0] * cn[0] + C[k][1] * cn[1] + C[k][2] * cn[2]);
@@ -159,20 +159,11 @@ static uint32_t class_color_headlight(const kf3ds_renderer *r, const kf3ds__rend
         nd = n[2] / l;
         nd = nd > 0.0f ? nd : 0.0f;
     }
+    for (k = 0; k < 3; k++)
+        acc[k] = KF3DS__FILL_LIGHT + r->headlight[k] * nd;
     if (mt->shine_strength > 0.0f)
         spec += r->headlight[0] * kf3ds__highlight(nd, mt->shine_exponent);
-    spec *= mt->shine_strength;
-    si = mt->self_illum;
-    for (k = 0; k < 3; k++) {
-        add[k] = mt->ambient[k] * r->ambient[k];
-        mul[k] = KF3DS__FILL_LIGHT + r->headlight[k] * nd;
-        if (mt->metal)
-            mul[k] += spec;
-        else
-            add[k] += spec * mt->specular[k];
-        add[k] *= 1.0f - si;
-        mul[k] = mul[k] * (1.0f - si) + si;
-    }
+    kf3ds__mix_terms(mt, r->ambient, acc, spec, add, mul);
     return kf3ds__pack_rgb(add[0] + mul[0] * d[0], add[1] + mul[1] * d[1],
                            add[2] + mul[2] * d[2]);
 }

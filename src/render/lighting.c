@@ -127,9 +127,8 @@ void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px
                         float pz, uint32_t material, float add[3], float mul[3])
 {
     const kf3ds__render_material *mt = &r->materials[material];
-    float n[3], acc[3], spec = 0.0f, nd, si, vx = 0.0f, vy = 0.0f, vz = 1.0f, vl;
+    float n[3], acc[3], spec = 0.0f, nd, vx = 0.0f, vy = 0.0f, vz = 1.0f, vl;
     uint32_t i;
-    int k;
     n[0] = normal[0];
     n[1] = normal[1];
     n[2] = normal[2];
@@ -184,17 +183,6 @@ void kf3ds__shade_terms(const kf3ds_renderer *r, const float normal[3], float px
                     kf3ds__highlight(nh, mt->shine_exponent);
         }
     }
-    spec *= mt->shine_strength;
-    si = mt->self_illum;
-    for (k = 0; k < 3; k++) {
-        add[k] = mt->ambient[k] * r->ambient[k];
-        mul[k] = acc[k];
-        if (mt->metal)
-            mul[k] += spec;
-        else
-            add[k] += spec * mt->specular[k];
-        add[k] *= 1.0f - si;
-        mul[k] = mul[k] * (1.0f - si) + si;
-    }
+    kf3ds__mix_terms(mt, r->ambient, acc, spec, add, mul);
     kf3ds__fog_terms(r, px, py, pz, add, mul);
 }

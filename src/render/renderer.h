@@ -225,6 +225,28 @@ static inline float kf3ds__highlight(float c, float e)
     return r;
 }
 
+/* The end of the lighting model (lighting.c, kf3ds__shade_terms; draw.c's
+ * headlight-only class colours): the diffuse light acc and the highlights'
+ * sum spec into add and mul, before the atmosphere. One copy, so that both
+ * give the same bits. */
+static inline void kf3ds__mix_terms(const kf3ds__render_material *mt, const float ambient[3],
+                                    const float acc[3], float spec, float add[3], float mul[3])
+{
+    float si = mt->self_illum;
+    int k;
+    spec *= mt->shine_strength;
+    for (k = 0; k < 3; k++) {
+        add[k] = mt->ambient[k] * ambient[k];
+        mul[k] = acc[k];
+        if (mt->metal)
+            mul[k] += spec;
+        else
+            add[k] += spec * mt->specular[k];
+        add[k] *= 1.0f - si;
+        mul[k] = mul[k] * (1.0f - si) + si;
+    }
+}
+
 /* The lighting of a surface point at view-space (px, py, pz) with unit
  * normal `normal` in material slot `material`: its colour is add + mul·T for
  * the surface colour T (the lighting model, fog included: lighting.c). */
