@@ -97,25 +97,50 @@ static int face_back_clipped(const kf3ds__vertex *a, const kf3ds__vertex *b,
 }
 
 /* Which side of face (a, b, c) the eye sees: 1 for its back. On screen that
- * is the winding of the snapped positions (the fill uses the same), for faces
- * the clipper cuts the side of the eye (the view-space origin) against the
- * face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
+ * is the winding of the snapped positions (screen_back; the fill uses the
+ * same), for faces the clipper cuts the side of the eye (the view-space
+ * origin) against the face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
  * seen edge-on (nothing to draw). Inline in the face loop, since every face
  * of every mesh pays it; the faces the clipper cuts go out of line. */
+static inline int screen_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
+                              const kf3ds__vertex *c, int flip)
+{
+    int64_t area = (int64_t)(b->X - a->X) * (c->Y - a->Y) -
+                   (int64_t)(c->X - a->X) * (b->Y - a->Y);
+    if (area == 0)
+        return -1;
+    return (area > 0) != flip; /* clockwise on screen (y down), swapped by flip */
+}
+
 static inline int face_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
                             const kf3ds__vertex *c, float det)
 {
     int back;
-    if (!((a->code | b->code | c->code) & (OC_CLIP | OC_BAD))) {
-        int64_t area = (int64_t)(b->X - a->X) * (c->Y - a->Y) -
-                       (int64_t)(c->X - a->X) * (b->Y - a->Y);
-        if (area == 0)
-            return -1;
-        back = area > 0; /* clockwise on screen (y down) */
-    } else if ((back = face_back_clipped(a, b, c)) < 0) {
+    if (!((a->code | b->code | c->code) & (OC_CLIP | OC_BAD)))
+        return screen_back(a, b, c, det < 0.0f);
+    if ((back = face_back_clipped(a, b, c)) < 0)
         return -1;
-    }
     return det < 0.0f ? !back : back;
+}
+
+/* The transformed corners of face f. */
+static inline void face_corners(const kf3ds__vertex *V, const kf3ds_face *fc,
+                                const kf3ds__vertex *vs[3])
+{
+    vs[0] = &V[fc->v[0]];
+    vs[1] = &V[fc->v[1]];
+    vs[2] = &V[fc->v[2]];
+}
+
+/* Normal class ci's normal through the rows C, flipped by sign, not yet
+ * normalised. */
+static inline void class_normal(const kf3ds__render_mesh *rm, uint32_t ci, const float C[3][3],
+                                float sign, float n[3])
+{
+    const float *cn = rm->class_normals[ci];
+    int k;
+    for (k = 0; k < 3; k++)
+        n[k] = sign * (C[k][0] * cn[0] + C[k][1] * cn[1] + C[k][2] * cn[2]);
 }
 
 /* The lighting terms (add, mul; kf3ds__shade_terms) of a corner in normal
@@ -124,11 +149,8 @@ static inline int face_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
 static void class_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, uint32_t ci,
                         const float C[3][3], float sign, const kf3ds__vertex *v, float out[6])
 {
-    const float *cn = rm->class_normals[ci];
     float n[3];
-    int j;
-    for (j = 0; j < 3; j++)
-        n[j] = sign * (C[j][0] * cn[0] + C[j][1] * cn[1] + C[j][2] * cn[2]);
+    class_normal(rm, ci, C, sign, n);
     kf3ds__normalize3f(n);
     kf3ds__shade_terms(r, n, v->x, v->y, -v->d, rm->class_material[ci], out, out + 3);
 }
@@ -148,12 +170,10 @@ static uint32_t class_color_headlight(const kf3ds_renderer *r, const kf3ds__rend
                                       uint32_t ci, const float C[3][3], float sign,
                                       const float d[3])
 {
-    const float *cn = rm->class_normals[ci];
     const kf3ds__render_material *mt = &r->materials[rm->class_material[ci]];
     float n[3], l, nd = 0.0f, acc[3], add[3], mul[3], spec = 0.0f;
     int k;
-    for (k = 0; k < 3; k++)
-        n[k] = sign * (C[k][0] * cn[0] + C[k][1] * cn[1] + C[k][2] * cn[2]);
+    class_normal(rm, ci, C, sign, n);
     l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (l > 0.0f && l <= 1e30f) { /* kf3ds__normalize3f's z, else 0 */
         nd = n[2] / l;
@@ -283,7 +303,7 @@ static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, cons
         face_terms(r, rm, f, mat, C, sign, vs, t);
         col[0] = col[1] = col[2] = terms_color(t, mt->diffuse);
     }
-    st->triangles_drawn += (uint32_t)(inside ? kf3ds__triangle_inside(fb, vs[0], vs[1], vs[2], col)
+    st->triangles_drawn += (uint32_t)(inside ? kf3ds__triangle_inside(fb, vs, col)
                                              : kf3ds__triangle(fb, p, vs[0], vs[1], vs[2], col, 0));
 }
 
@@ -340,22 +360,16 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
          * convex meshes, whose faces turned away pay only for their side. */
         const int flip = det < 0.0f;
         for (f = 0; f < nf; f++) {
-            const kf3ds_face *fc = &m->faces[f];
             const kf3ds__vertex *vs[3];
             const uint32_t mat = rm->face_slot[f];
-            int64_t area;
             int back;
             if (mat == KF3DS__NO_SLOT)
                 continue;
             st->triangles_submitted++;
-            vs[0] = &V[fc->v[0]];
-            vs[1] = &V[fc->v[1]];
-            vs[2] = &V[fc->v[2]];
-            area = (int64_t)(vs[1]->X - vs[0]->X) * (vs[2]->Y - vs[0]->Y) -
-                   (int64_t)(vs[2]->X - vs[0]->X) * (vs[1]->Y - vs[0]->Y);
-            if (area == 0)
+            face_corners(V, &m->faces[f], vs);
+            back = screen_back(vs[0], vs[1], vs[2], flip);
+            if (back < 0)
                 continue;
-            back = (area > 0) != flip; /* face_back's */
             if (back == away) {
                 r->away_faces[num_away++] = f;
                 continue;
@@ -365,7 +379,6 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         }
     } else
     for (f = 0; f < nf; f++) {
-        const kf3ds_face *fc = &m->faces[f];
         const kf3ds__vertex *vs[3];
         const kf3ds__render_material *mt;
         const uint32_t mat = rm->face_slot[f];
@@ -373,9 +386,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         if (mat == KF3DS__NO_SLOT)
             continue;
         st->triangles_submitted++;
-        vs[0] = &V[fc->v[0]];
-        vs[1] = &V[fc->v[1]];
-        vs[2] = &V[fc->v[2]];
+        face_corners(V, &m->faces[f], vs);
         if ((vs[0]->code & vs[1]->code & vs[2]->code) ||
             ((vs[0]->code | vs[1]->code | vs[2]->code) & OC_BAD))
             continue;
@@ -403,11 +414,8 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
     if (seen_toward && !seen_blended)
         return;
     for (i = 0; i < num_away; i++) {
-        const kf3ds_face *fc = &m->faces[r->away_faces[i]];
         const kf3ds__vertex *vs[3];
-        vs[0] = &V[fc->v[0]];
-        vs[1] = &V[fc->v[1]];
-        vs[2] = &V[fc->v[2]];
+        face_corners(V, &m->faces[r->away_faces[i]], vs);
         draw_face(r, p, m, rm, (const float(*)[3])C, r->away_faces[i], vs,
                   rm->face_slot[r->away_faces[i]], away, smooth, hide, fb, st);
     }

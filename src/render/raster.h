@@ -78,8 +78,7 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
  * plane: nothing to drop or clip), no culling, on a framebuffer with depth:
  * the checks kf3ds__triangle would make are left out (draw.c's meshes wholly
  * inside). */
-int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *v0,
-                           const kf3ds__vertex *v1, const kf3ds__vertex *v2,
+int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *const vs[3],
                            const uint32_t color[3]);
 /* The clipper (raster_clip.c). A polygon vertex in view space with up to
  * KF3DS__CLIP_ATTRS attributes; src is the input vertex it is (0..2), −1 for

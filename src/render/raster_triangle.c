@@ -694,14 +694,9 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     return triangle_unclipped(fb, vs, color, flat, cull);
 }
 
-int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *v0,
-                           const kf3ds__vertex *v1, const kf3ds__vertex *v2,
+int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *const vs[3],
                            const uint32_t color[3])
 {
-    const kf3ds__vertex *vs[3];
-    vs[0] = v0;
-    vs[1] = v1;
-    vs[2] = v2;
     return triangle_unclipped(fb, vs, color, color[0] == color[1] && color[1] == color[2], 0);
 }
 
