@@ -14,10 +14,21 @@
  *    the test is w > zbuf and a passing pixel stores w: no division per
  *    pixel. With SSE2 the spans are drawn four pixels
  *    per vector and tall narrow triangles find their rows' pixels four at a
- *    time (span4, row_bits), with the scalar code's results. */
+ *    time (span4, row_bits), with the scalar code's results; where the CPU
+ *    has AVX2, those narrow triangles take narrow_rows_avx2 instead (two rows
+ *    per vector), again with the same results. */
 #include "raster_edges.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+/* fill's narrow vector rows in AVX2 (narrow_rows_avx2), chosen at run time
+ * (__builtin_cpu_supports, a load and a bit test per triangle): GCC and clang
+ * on x86-64 only; every other build, and a CPU without AVX2, keeps the SSE2
+ * or scalar code. The AVX2 functions enable avx2 alone, not fma, so that no
+ * product and sum is contracted into one rounding. */
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#define KF3DS__FILL_AVX2 1
+#include <immintrin.h>
 #endif
 
 typedef struct fill_vertex {
@@ -49,11 +60,14 @@ static inline int32_t to_fix(float v)
  * corner j: lane 0 for 1/d, lanes 1..3 (unless flat) for the colour
  * channels; and their steps per pixel to the right (a0..a2). */
 #if defined(__GNUC__)
-__attribute__((noinline)) /* inlined, it costs fill's row loops registers */
+#define KF3DS__INLINE_ALWAYS __attribute__((always_inline))
+#else
+#define KF3DS__INLINE_ALWAYS
 #endif
-static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c,
-                         int64_t area, int64_t a0, int64_t a1, int64_t a2, int flat,
-                         float K[3][4], float *dw, int32_t dc[3])
+static inline KF3DS__INLINE_ALWAYS void
+setup_values_body(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c, int64_t area,
+                  int64_t a0, int64_t a1, int64_t a2, int flat, float K[3][4], float *dw,
+                  int32_t dc[3])
 {
     float inv = 1.0f / (float)area;
     if (!flat) {
@@ -92,6 +106,30 @@ static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_
     K[2][0] = c->v[0] * inv;
     *dw = K[0][0] * (float)a0 + K[1][0] * (float)a1 + K[2][0] * (float)a2;
 }
+
+#if defined(__GNUC__)
+__attribute__((noinline)) /* inlined, it costs fill's row loops registers */
+#endif
+static void setup_values(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c,
+                         int64_t area, int64_t a0, int64_t a1, int64_t a2, int flat,
+                         float K[3][4], float *dw, int32_t dc[3])
+{
+    setup_values_body(a, b, c, area, a0, a1, a2, flat, K, dw, dc);
+}
+
+#if defined(KF3DS__FILL_AVX2)
+/* The same in VEX code for narrow_rows_avx2: legacy SSE code run while the
+ * upper halves of the AVX registers are in use costs a transition each time
+ * (GCC adds no vzeroupper before these calls). The same operations, so the
+ * same bits. */
+__attribute__((noinline, target("avx2"))) static void
+setup_values_avx2(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c, int64_t area,
+                  int64_t a0, int64_t a1, int64_t a2, int flat, float K[3][4], float *dw,
+                  int32_t dc[3])
+{
+    setup_values_body(a, b, c, area, a0, a1, a2, flat, K, dw, dc);
+}
+#endif
 
 #if defined(__SSE2__)
 /* A row's sums at its first pixel as one vector (1/d, then the colour
@@ -174,7 +212,8 @@ static inline __m128i lane_steps(__m128i v)
     return _mm_add_epi32(_mm_add_epi32(t, _mm_slli_si128(t, 4)), _mm_slli_si128(t, 8));
 }
 
-static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
+static inline KF3DS__INLINE_ALWAYS void span_steps_body(span_steps *S, float dw,
+                                                      const int32_t dc[3])
 {
     const __m128 w = _mm_set1_ps(dw);
     int k;
@@ -191,6 +230,19 @@ static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
     S->db = lane_steps(_mm_set1_epi32(dc[2]));
 }
 
+static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
+{
+    span_steps_body(S, dw, dc);
+}
+
+#if defined(KF3DS__FILL_AVX2)
+__attribute__((target("avx2"))) static void span_steps_setup_avx2(span_steps *S, float dw,
+                                                                  const int32_t dc[3])
+{
+    span_steps_body(S, dw, dc);
+}
+#endif
+
 /* n >= 1 covered pixels of a row from x on, four per vector, with the bits
  * of the scalar loops in fill: lane k's 1/d is w plus dw k times, in that
  * order, the colours are the same 16.16 integers, the test is w > zbuf and
@@ -199,9 +251,11 @@ static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
  * the framebuffer: the vectors never reach past it, the scalar loop does the
  * last few there (docs/architecture.md, 'What makes the renderer fast, and
  * which scene it serves'). */
-static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float w, float dw,
-                  int32_t r, int32_t g, int32_t bl, const span_steps *S, const int32_t dc[3],
-                  int flat, uint32_t flat_color)
+static inline KF3DS__INLINE_ALWAYS void span4_body(float *zrow, uint32_t *crow, int x, int n,
+                                                 size_t room, float w, float dw, int32_t r,
+                                                 int32_t g, int32_t bl, const span_steps *S,
+                                                 const int32_t dc[3], int flat,
+                                                 uint32_t flat_color)
 {
     const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
     for (; room >= 4; x += 4, n -= 4, room -= 4) {
@@ -231,6 +285,25 @@ static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float 
         }
 }
 
+static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float w, float dw,
+                  int32_t r, int32_t g, int32_t bl, const span_steps *S, const int32_t dc[3],
+                  int flat, uint32_t flat_color)
+{
+    span4_body(zrow, crow, x, n, room, w, dw, r, g, bl, S, dc, flat, flat_color);
+}
+
+#if defined(KF3DS__FILL_AVX2)
+__attribute__((target("avx2"))) static void span4_avx2(float *zrow, uint32_t *crow, int x, int n,
+                                                       size_t room, float w, float dw, int32_t r,
+                                                       int32_t g, int32_t bl,
+                                                       const span_steps *S,
+                                                       const int32_t dc[3], int flat,
+                                                       uint32_t flat_color)
+{
+    span4_body(zrow, crow, x, n, room, w, dw, r, g, bl, S, dc, flat, flat_color);
+}
+#endif
+
 /* A row's span from the sums q of its first pixel (row_sums; lane 0 alone
  * when flat), with span4's operations on each vector, the values kept in
  * vectors (no round trip through memory, no call): spans of a few pixels,
@@ -243,7 +316,7 @@ __attribute__((always_inline))
 #endif
 static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t room, __m128 q,
                             float dw, const span_steps *S, const int32_t dc[3], int flat,
-                            uint32_t flat_color)
+                            uint32_t flat_color, int vex)
 {
     const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
     if (n <= 4 && room >= 4) {
@@ -293,8 +366,14 @@ static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t ro
         int32_t rgb[4] = { 0, 0, 0, 0 };
         if (!flat)
             _mm_storeu_si128((__m128i *)(void *)rgb, row_fix(q));
-        span4(zrow, crow, x, n, room, _mm_cvtss_f32(q), dw, rgb[1], rgb[2], rgb[3], S, dc, flat,
-              flat_color);
+#if defined(KF3DS__FILL_AVX2)
+        if (vex) /* narrow_rows_avx2 */
+            span4_avx2(zrow, crow, x, n, room, _mm_cvtss_f32(q), dw, rgb[1], rgb[2], rgb[3], S, dc,
+                       flat, flat_color);
+        else
+#endif
+            span4(zrow, crow, x, n, room, _mm_cvtss_f32(q), dw, rgb[1], rgb[2], rgb[3], S, dc,
+                  flat, flat_color);
     }
 }
 
@@ -347,6 +426,252 @@ static inline int lowest_bit(unsigned v) /* v != 0 */
     }
     return k;
 #endif
+}
+#endif
+
+#if defined(KF3DS__FILL_AVX2)
+/* What fill hands narrow_rows_avx2: a narrow triangle of G vectors per row. */
+typedef struct narrow_tri {
+    const fill_vertex *a, *b, *c;
+    int64_t area, a0, a1, a2;
+    int flat, px0, px1, py0, py1;
+    uint32_t flat_color;
+    unsigned rowmask;
+    int32_t e[3], ea[3], eb[3];  /* the edge functions at (px0, py0), their steps */
+} narrow_tri;
+
+/* The covered pixels of a narrow row, bit k for px0 + k (row_bits on eight
+ * lanes: V the edge functions at px0.., A8 = 8a). */
+__attribute__((target("avx2"))) static inline KF3DS__INLINE_ALWAYS unsigned
+narrow_bits(const __m256i V[3], const __m256i A8[3], int G8)
+{
+    unsigned bits = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+                        _mm256_or_si256(_mm256_or_si256(V[0], V[1]), V[2]))) ^ 255u;
+    if (G8 > 1) {
+        const __m256i e0 = _mm256_add_epi32(V[0], A8[0]), e1 = _mm256_add_epi32(V[1], A8[1]);
+        const __m256i e2 = _mm256_add_epi32(V[2], A8[2]);
+        bits |= ((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+                     _mm256_or_si256(_mm256_or_si256(e0, e1), e2))) ^ 255u) << 8;
+    }
+    return bits;
+}
+
+/* pack4 on eight lanes (two rows of four, or one row of eight). */
+__attribute__((target("avx2"))) static inline KF3DS__INLINE_ALWAYS __m256i
+pack8(__m256i rv, __m256i gv, __m256i bv)
+{
+    return _mm256_or_si256(
+        _mm256_or_si256(_mm256_set1_epi32((int)0xFF000000u),
+                        _mm256_and_si256(rv, _mm256_set1_epi32(0xFF0000))),
+        _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(gv, 8), _mm256_set1_epi32(0xFF00)),
+                        _mm256_and_si256(_mm256_srli_epi32(bv, 16), _mm256_set1_epi32(0xFF))));
+}
+
+/* One row of narrow_rows_avx2: n covered pixels from zp/cp on (room: the
+ * pixels from there to the end of the framebuffer), fe the edge functions at
+ * the first. Five to eight pixels are one vector (lane k's 1/d: q plus D[0..6],
+ * so k additions of dw then zeros, which leave a passing value's bits alone);
+ * other spans go to span_row. */
+__attribute__((target("avx2"))) static inline KF3DS__INLINE_ALWAYS void
+narrow_row_avx2(float *zp, uint32_t *cp, int n, size_t room, __m128 fe, const float K[3][4],
+                float dw, const span_steps *S, const int32_t dc[3], int flat, uint32_t flat_color,
+                const __m256 D[7], __m256i DR, __m256i DG, __m256i DB)
+{
+    const __m256i lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+    int k;
+    /* row_start's sums; flat: lane 0 alone counts (K's others are 0) */
+    const __m128 q = _mm_add_ps(
+        _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(K[0]), _mm_shuffle_ps(fe, fe, _MM_SHUFFLE(0, 0, 0, 0))),
+                   _mm_mul_ps(_mm_loadu_ps(K[1]), _mm_shuffle_ps(fe, fe, _MM_SHUFFLE(1, 1, 1, 1)))),
+        _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_shuffle_ps(fe, fe, _MM_SHUFFLE(2, 2, 2, 2))));
+    if (n <= 4 || n > 8 || room < 8) {
+        span_row(zp, cp, 0, n, room, q, dw, S, dc, flat, flat_color, 1);
+        return;
+    }
+    {
+        /* five to eight pixels: one vector */
+        __m256 wv = _mm256_broadcastss_ps(q), z, pass;
+        for (k = 0; k < 7; k++)
+            wv = _mm256_add_ps(wv, D[k]);
+        z = _mm256_loadu_ps(zp);
+        pass = _mm256_and_ps(_mm256_cmp_ps(z, wv, _CMP_LT_OS),
+                             _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane)));
+        if (_mm256_movemask_ps(pass)) {
+            const __m256i pm = _mm256_castps_si256(pass);
+            const __m256i old = _mm256_loadu_si256((const __m256i *)(const void *)cp);
+            __m256i c = _mm256_set1_epi32((int)flat_color);
+            if (!flat) {
+                /* row_fix, then pack4 on eight lanes */
+                const __m128i qi = row_fix(q);
+                const __m256i rv = _mm256_add_epi32(_mm256_broadcastd_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(1, 1, 1, 1))), DR);
+                const __m256i gv = _mm256_add_epi32(_mm256_broadcastd_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(2, 2, 2, 2))), DG);
+                const __m256i bv = _mm256_add_epi32(_mm256_broadcastd_epi32(_mm_shuffle_epi32(qi, _MM_SHUFFLE(3, 3, 3, 3))), DB);
+                c = pack8(rv, gv, bv);
+            }
+            _mm256_storeu_ps(zp, _mm256_blendv_ps(z, wv, pass));
+            _mm256_storeu_si256((__m256i *)(void *)cp, _mm256_blendv_epi8(old, c, pm));
+        }
+    }
+}
+
+/* fill's vector rows (its G loop) in AVX2, rows y and y + 1 together. Each
+ * row's covered pixels come from one vector of eight edge-function lanes
+ * (two up to twelve pixels wide: narrow_bits). When both rows cover one to
+ * four pixels (most rows of the city's tall thin box sides), their start
+ * values, depth tests, colours and blends are one 256-bit vector, row y on
+ * the low lanes, row y + 1 on the high (span_row's one-vector case twice);
+ * any other row is drawn alone (narrow_row_avx2: five to eight pixels in one
+ * vector, else span_row). Every lane has the SSE2 code's operations in the
+ * same order, so the same bits: lane k's 1/d is w plus dw k times, the
+ * colours the same 16.16 integers. Returns 1 when a pixel was covered. */
+__attribute__((target("avx2"))) static int narrow_rows_avx2(kf3ds_framebuffer *fb,
+                                                             const narrow_tri *T)
+{
+    const int W = fb->width, H = fb->height, px0 = T->px0, flat = T->flat;
+    const int G8 = (T->px1 - px0 + 8) / 8;
+    const uint32_t flat_color = T->flat_color;
+    float *zbuf = fb->depth;
+    uint32_t *cbuf = fb->color;
+    float K[3][4] = { { 0 } }, dw = 0.0f;
+    int32_t dc[3] = { 0, 0, 0 };
+    span_steps S;
+    __m128i AK[12], Er;
+    __m256i V[3], A8[3], B[3], DR = _mm256_setzero_si256(), DG = DR, DB = DR, PR = DR, PG = DR,
+                                                                PB = DR;
+    __m256 D[7], K0 = _mm256_setzero_ps(), K1 = K0, K2 = K0, D1 = K0, D2 = K0, D3 = K0;
+    const __m256i lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m256i lane4 = _mm256_set_epi32(3, 2, 1, 0, 3, 2, 1, 0);
+    const __m128i Av = _mm_set_epi32(0, T->ea[2], T->ea[1], T->ea[0]);
+    const __m128i Bv = _mm_set_epi32(0, T->eb[2], T->eb[1], T->eb[0]);
+    int covered = 0, k, y;
+    for (k = 0; k < 3; k++) {
+        /* lane j: the edge function at px0 + j (edges_fit32 bounds the lanes
+         * of the row's pixels; the others are masked off) */
+        const int32_t s1 = T->ea[k];
+        V[k] = _mm256_add_epi32(_mm256_set1_epi32(T->e[k]),
+                                _mm256_mullo_epi32(_mm256_set1_epi32(s1), lane));
+        A8[k] = _mm256_set1_epi32((int32_t)((uint32_t)s1 * 8u));
+        B[k] = _mm256_set1_epi32(T->eb[k]);
+    }
+    for (k = 0; k < 7; k++)
+        D[k] = _mm256_setzero_ps();
+    Er = _mm_set_epi32(0, T->e[2], T->e[1], T->e[0]);
+    AK[0] = _mm_setzero_si128();
+    for (k = 1; k <= T->px1 - px0; k++) /* off <= px1 - px0 */
+        AK[k] = _mm_add_epi32(AK[k - 1], Av);
+    for (y = T->py0; y <= T->py1; y += 2) {
+        /* rows y (a) and y + 1 (b) */
+        __m256i v0 = _mm256_add_epi32(V[0], B[0]), v1 = _mm256_add_epi32(V[1], B[1]);
+        __m256i v2 = _mm256_add_epi32(V[2], B[2]);
+        unsigned ba = narrow_bits(V, A8, G8) & T->rowmask, bb;
+        const __m128i Era = Er, Erb = _mm_add_epi32(Er, Bv);
+        const size_t ra = (size_t)y * (size_t)W, rb = ra + (size_t)W;
+        int offa = 0, na = 0, offb = 0, nb = 0;
+        {
+            const __m256i Vb[3] = { v0, v1, v2 };
+            bb = y < T->py1 ? narrow_bits(Vb, A8, G8) & T->rowmask : 0u;
+        }
+        V[0] = _mm256_add_epi32(v0, B[0]);
+        V[1] = _mm256_add_epi32(v1, B[1]);
+        V[2] = _mm256_add_epi32(v2, B[2]);
+        Er = _mm_add_epi32(Erb, Bv);
+        if (!(ba | bb))
+            continue;
+        if (!covered) {
+            setup_values_avx2(T->a, T->b, T->c, T->area, T->a0, T->a1, T->a2, flat, K, &dw, dc);
+            span_steps_setup_avx2(&S, dw, dc);
+            {
+                /* D[j]: dw on lanes j + 1.., so lane k gets k additions */
+                const __m256 w8 = _mm256_set1_ps(dw);
+                for (k = 0; k < 7; k++)
+                    D[k] = _mm256_and_ps(w8, _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                                                 lane, _mm256_set1_epi32(k))));
+                /* 0, dc, ..., 7dc: lane j's j·dc as the exact integer sum */
+                DR = _mm256_mullo_epi32(_mm256_set1_epi32(dc[0]), lane);
+                DG = _mm256_mullo_epi32(_mm256_set1_epi32(dc[1]), lane);
+                DB = _mm256_mullo_epi32(_mm256_set1_epi32(dc[2]), lane);
+                K0 = _mm256_set_m128(_mm_loadu_ps(K[0]), _mm_loadu_ps(K[0]));
+                K1 = _mm256_set_m128(_mm_loadu_ps(K[1]), _mm_loadu_ps(K[1]));
+                K2 = _mm256_set_m128(_mm_loadu_ps(K[2]), _mm_loadu_ps(K[2]));
+                D1 = _mm256_set_m128(S.d1, S.d1);
+                D2 = _mm256_set_m128(S.d2, S.d2);
+                D3 = _mm256_set_m128(S.d3, S.d3);
+                PR = _mm256_set_m128i(S.dr, S.dr);
+                PG = _mm256_set_m128i(S.dg, S.dg);
+                PB = _mm256_set_m128i(S.db, S.db);
+            }
+            covered = 1;
+        }
+        if (ba) {
+            offa = lowest_bit(ba);
+            na = lowest_bit(~(ba >> offa)); /* the covered pixels are one run */
+        }
+        if (bb) {
+            offb = lowest_bit(bb);
+            nb = lowest_bit(~(bb >> offb));
+        }
+        if (ba && bb && na <= 4 && nb <= 4 &&
+            (size_t)(H - y - 1) * (size_t)W - (size_t)(px0 + offb) >= 4) {
+            /* Both rows of up to four pixels in one vector each: row a on
+             * the low lanes, row b on the high (span_row's one vector twice) */
+            float *za = zbuf + ra + px0 + offa, *zb = zbuf + rb + px0 + offb;
+            uint32_t *ca = cbuf + ra + px0 + offa, *cb = cbuf + rb + px0 + offb;
+            const __m256 fe = _mm256_cvtepi32_ps(_mm256_add_epi32(
+                _mm256_set_m128i(Erb, Era), _mm256_set_m128i(AK[offb], AK[offa])));
+            const __m256 q = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(K0, _mm256_shuffle_ps(fe, fe, _MM_SHUFFLE(0, 0, 0, 0))),
+                              _mm256_mul_ps(K1, _mm256_shuffle_ps(fe, fe, _MM_SHUFFLE(1, 1, 1, 1)))),
+                _mm256_mul_ps(K2, _mm256_shuffle_ps(fe, fe, _MM_SHUFFLE(2, 2, 2, 2))));
+            __m256 wv = _mm256_shuffle_ps(q, q, _MM_SHUFFLE(0, 0, 0, 0)), z, pass;
+            wv = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(wv, D1), D2), D3);
+            z = _mm256_set_m128(_mm_loadu_ps(zb), _mm_loadu_ps(za));
+            pass = _mm256_and_ps(
+                _mm256_cmp_ps(z, wv, _CMP_LT_OS),
+                _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                    _mm256_set_m128i(_mm_set1_epi32(nb), _mm_set1_epi32(na)), lane4)));
+            if (_mm256_movemask_ps(pass)) {
+                const __m256i pm = _mm256_castps_si256(pass);
+                const __m256 zn = _mm256_blendv_ps(z, wv, pass);
+                const __m256i old =
+                    _mm256_set_m128i(_mm_loadu_si128((const __m128i *)(const void *)cb),
+                                     _mm_loadu_si128((const __m128i *)(const void *)ca));
+                __m256i c = _mm256_set1_epi32((int)flat_color);
+                if (!flat) {
+                    /* row_fix on both rows, then their colour lanes */
+                    __m256 f = _mm256_mul_ps(q, _mm256_set1_ps(65536.0f));
+                    __m256i qi;
+                    f = _mm256_max_ps(f, _mm256_set1_ps(-16777216.0f));
+                    f = _mm256_min_ps(_mm256_set1_ps(16777216.0f), f);
+                    qi = _mm256_cvttps_epi32(f);
+                    c = pack8(_mm256_add_epi32(_mm256_shuffle_epi32(qi, _MM_SHUFFLE(1, 1, 1, 1)), PR),
+                              _mm256_add_epi32(_mm256_shuffle_epi32(qi, _MM_SHUFFLE(2, 2, 2, 2)), PG),
+                              _mm256_add_epi32(_mm256_shuffle_epi32(qi, _MM_SHUFFLE(3, 3, 3, 3)), PB));
+                }
+                c = _mm256_blendv_epi8(old, c, pm);
+                /* row a first: its lanes past the row's end hold row b's old
+                 * pixels, which row b's stores then replace */
+                _mm_storeu_ps(za, _mm256_castps256_ps128(zn));
+                _mm_storeu_si128((__m128i *)(void *)ca, _mm256_castsi256_si128(c));
+                _mm_storeu_ps(zb, _mm256_extractf128_ps(zn, 1));
+                _mm_storeu_si128((__m128i *)(void *)cb, _mm256_extracti128_si256(c, 1));
+            }
+            continue;
+        }
+        if (ba) {
+            const int x = px0 + offa;
+            narrow_row_avx2(zbuf + ra + x, cbuf + ra + x, na, (size_t)(H - y) * (size_t)W - (size_t)x,
+                            _mm_cvtepi32_ps(_mm_add_epi32(Era, AK[offa])), (const float(*)[4])K,
+                            dw, &S, dc, flat, flat_color, D, DR, DG, DB);
+        }
+        if (bb) {
+            const int x = px0 + offb;
+            narrow_row_avx2(zbuf + rb + x, cbuf + rb + x, nb,
+                            (size_t)(H - y - 1) * (size_t)W - (size_t)x,
+                            _mm_cvtepi32_ps(_mm_add_epi32(Erb, AK[offb])), (const float(*)[4])K,
+                            dw, &S, dc, flat, flat_color, D, DR, DG, DB);
+        }
+    }
+    return covered;
 }
 #endif
 
@@ -404,6 +729,20 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         int k;
         G = (px1 - px0 + 4) / 4;
         rowmask = (2u << (px1 - px0)) - 1u;
+#if defined(KF3DS__FILL_AVX2)
+        /* with AVX2, the rows two at a time (narrow_rows_avx2), without
+         * this path's vectors */
+        if (__builtin_cpu_supports("avx2")) {
+            narrow_tri T;
+            T.a = a, T.b = b, T.c = c, T.area = area, T.a0 = a0, T.a1 = a1, T.a2 = a2;
+            T.flat = flat, T.px0 = px0, T.px1 = px1, T.py0 = py0, T.py1 = py1;
+            T.flat_color = flat_color, T.rowmask = rowmask;
+            T.e[0] = (int32_t)e0r, T.e[1] = (int32_t)e1r, T.e[2] = (int32_t)e2r;
+            T.ea[0] = (int32_t)a0, T.ea[1] = (int32_t)a1, T.ea[2] = (int32_t)a2;
+            T.eb[0] = (int32_t)b0, T.eb[1] = (int32_t)b1, T.eb[2] = (int32_t)b2;
+            return narrow_rows_avx2(fb, &T);
+        }
+#endif
         for (k = 0; k < 3; k++) {
             /* lane k: the edge function at px0 + k (edges_fit32 bounds 3a) */
             const int32_t s1 = (int32_t)st[k];
@@ -460,7 +799,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
                 _mm_mul_ps(_mm_loadu_ps(K[2]), _mm_shuffle_ps(fe, fe, _MM_SHUFFLE(2, 2, 2, 2))));
             span_row(zbuf + row, cbuf + row, px0 + off, n,
                      (size_t)(H - y) * (size_t)W - (size_t)(px0 + off), q, dw, &S, dc, flat,
-                     flat_color);
+                     flat_color, 0);
         }
         return covered;
     }
@@ -570,7 +909,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         span_row(zrow, crow, x, xe - x + 1, (size_t)(H - y) * (size_t)W - (size_t)x,
                  flat ? _mm_set_ss(K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2)
                       : row_sums((const float(*)[4])K, f0, f1, f2),
-                 dw, &S, dc, flat, flat_color);
+                 dw, &S, dc, flat, flat_color, 0);
 #else
         if (flat) {
             w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
