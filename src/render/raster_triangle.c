@@ -310,7 +310,7 @@ __attribute__((target("avx2"))) static void span4_avx2(float *zrow, uint32_t *cr
  * the rows of the city's narrow box sides, pay little more than their
  * vectors (docs/architecture.md, 'What makes the renderer fast, and which
  * scene it serves'). A span whose last vector would pass the end of the
- * framebuffer goes to span4. The same bits either way. */
+ * framebuffer goes to span4 (span4_avx2 when vex). The same bits either way. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -319,6 +319,7 @@ static inline void span_row(float *zrow, uint32_t *crow, int x, int n, size_t ro
                             uint32_t flat_color, int vex)
 {
     const __m128i lane = _mm_set_epi32(3, 2, 1, 0);
+    (void)vex; /* 1 in narrow_rows_avx2: span4's VEX copy */
     if (n <= 4 && room >= 4) {
         /* one vector: the colours converted only when a pixel passes */
         __m128 wv = _mm_shuffle_ps(q, q, _MM_SHUFFLE(0, 0, 0, 0)), z, pass;
