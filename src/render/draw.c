@@ -102,11 +102,16 @@ static int face_back_clipped(const kf3ds__vertex *a, const kf3ds__vertex *b,
  * origin) against the face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
  * seen edge-on (nothing to draw). Inline in the face loop, since every face
  * of every mesh pays it; the faces the clipper cuts go out of line. */
+static inline int64_t screen_area(const kf3ds__vertex *a, const kf3ds__vertex *b,
+                                  const kf3ds__vertex *c)
+{
+    return (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
+}
+
 static inline int screen_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
                               const kf3ds__vertex *c, int flip)
 {
-    int64_t area = (int64_t)(b->X - a->X) * (c->Y - a->Y) -
-                   (int64_t)(c->X - a->X) * (b->Y - a->Y);
+    const int64_t area = screen_area(a, b, c);
     if (area == 0)
         return -1;
     return (area > 0) != flip; /* clockwise on screen (y down), swapped by flip */
@@ -244,7 +249,8 @@ static void shaded_face(const kf3ds__render_material *mt, const kf3ds_mesh *m, u
  * needs it, once per side, in the class's material; flat: the face normal
  * at its centre), then to kf3ds__triangle with its colours, or to
  * kf3ds__triangle_shaded for textured materials (inside: every corner's code
- * is 0, so kf3ds__triangle_inside skips the checks). Inlined in the face loop: as
+ * is 0, so kf3ds__triangle_inside skips the checks; area: the corners'
+ * screen_area, which it takes rather than computing it again). Inlined in the face loop: as
  * a call, its arguments cost the faces of non-convex meshes 15% of the
  * loop's instructions. */
 #if defined(__GNUC__)
@@ -253,7 +259,8 @@ __attribute__((always_inline))
 static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, const kf3ds_mesh *m,
                       const kf3ds__render_mesh *rm, const float C[3][3], uint32_t f,
                       const kf3ds__vertex *const vs[3], uint32_t mat, int back, int smooth,
-                      int inside, kf3ds_framebuffer *fb, kf3ds_render_stats *st)
+                      int inside, int64_t area, kf3ds_framebuffer *fb,
+                      kf3ds_render_stats *st)
 {
     const kf3ds__vertex *V = r->vertices;
     const kf3ds__render_material *mt = &r->materials[mat];
@@ -303,7 +310,7 @@ static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, cons
         face_terms(r, rm, f, mat, C, sign, vs, t);
         col[0] = col[1] = col[2] = terms_color(t, mt->diffuse);
     }
-    st->triangles_drawn += (uint32_t)(inside ? kf3ds__triangle_inside(fb, vs, col)
+    st->triangles_drawn += (uint32_t)(inside ? kf3ds__triangle_inside(fb, vs, area, col)
                                              : kf3ds__triangle(fb, p, vs[0], vs[1], vs[2], col, 0));
 }
 
@@ -362,20 +369,24 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         for (f = 0; f < nf; f++) {
             const kf3ds__vertex *vs[3];
             const uint32_t mat = rm->face_slot[f];
+            int64_t area;
             int back;
             if (mat == KF3DS__NO_SLOT)
                 continue;
             st->triangles_submitted++;
             face_corners(V, &m->faces[f], vs);
-            back = screen_back(vs[0], vs[1], vs[2], flip);
-            if (back < 0)
+            /* screen_back, the area kept for the fill */
+            area = screen_area(vs[0], vs[1], vs[2]);
+            if (area == 0)
                 continue;
+            back = (area > 0) != flip;
             if (back == away) {
                 r->away_faces[num_away++] = f;
                 continue;
             }
             seen_toward = 1;
-            draw_face(r, p, m, rm, (const float(*)[3])C, f, vs, mat, back, smooth, 1, fb, st);
+            draw_face(r, p, m, rm, (const float(*)[3])C, f, vs, mat, back, smooth, 1, area, fb,
+                      st);
         }
     } else
     for (f = 0; f < nf; f++) {
@@ -409,7 +420,7 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
             r->away_faces[num_away++] = f;
             continue;
         }
-        draw_face(r, p, m, rm, (const float(*)[3])C, f, vs, mat, back, smooth, 0, fb, st);
+        draw_face(r, p, m, rm, (const float(*)[3])C, f, vs, mat, back, smooth, 0, 0, fb, st);
     }
     if (seen_toward && !seen_blended)
         return;
@@ -417,7 +428,8 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
         const kf3ds__vertex *vs[3];
         face_corners(V, &m->faces[r->away_faces[i]], vs);
         draw_face(r, p, m, rm, (const float(*)[3])C, r->away_faces[i], vs,
-                  rm->face_slot[r->away_faces[i]], away, smooth, hide, fb, st);
+                  rm->face_slot[r->away_faces[i]], away, smooth, hide,
+                  hide ? screen_area(vs[0], vs[1], vs[2]) : 0, fb, st);
     }
 }
 

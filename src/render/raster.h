@@ -77,9 +77,11 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
 /* The same for a triangle whose corners all have code 0 (inside every
  * plane: nothing to drop or clip), no culling, on a framebuffer with depth:
  * the checks kf3ds__triangle would make are left out (draw.c's meshes wholly
- * inside). */
+ * inside). area: the corners' doubled signed area on screen,
+ * (X1−X0)(Y2−Y0) − (X2−X0)(Y1−Y0) in 64 bits, which draw.c has computed for
+ * the face's side already (the fill would compute it again). */
 int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *const vs[3],
-                           const uint32_t color[3]);
+                           int64_t area, const uint32_t color[3]);
 /* The clipper (raster_clip.c). A polygon vertex in view space with up to
  * KF3DS__CLIP_ATTRS attributes; src is the input vertex it is (0..2), −1 for
  * one made by a cut. */
