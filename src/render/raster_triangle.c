@@ -70,7 +70,13 @@ setup_values_body(const fill_vertex *a, const fill_vertex *b, const fill_vertex 
                   int32_t dc[3])
 {
     float inv = 1.0f / (float)area;
-    if (!flat) {
+    if (flat) {
+        /* the colour weights are zero (fill's K starts unset: most of its
+         * triangles are not flat, and some cover no pixel) */
+        int k;
+        for (k = 0; k < 3; k++)
+            K[k][1] = K[k][2] = K[k][3] = 0.0f;
+    } else {
 #if defined(__SSE2__)
         /* the scalar code below, lane by lane in the same order */
         const __m128 vi = _mm_set1_ps(inv);
@@ -691,7 +697,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     const int W = fb->width, H = fb->height;
     int64_t e0r, e1r, e2r, a0, a1, a2, b0, b1, b2;
     int px0, px1, py0, py1, y, covered = 0, wide;
-    float K[3][4] = { { 0 } }, dw = 0.0f;
+    float K[3][4], dw = 0.0f; /* K: setup_values sets every weight */
     int32_t dc[3] = { 0, 0, 0 };
     float *zbuf = fb->depth;
     uint32_t *cbuf = fb->color;
