@@ -22,13 +22,36 @@
 #include <emmintrin.h>
 #endif
 /* fill's narrow vector rows in AVX2 (narrow_rows_avx2), chosen at run time
- * (__builtin_cpu_supports, a load and a bit test per triangle): GCC and clang
- * on x86-64 only; every other build, and a CPU without AVX2, keeps the SSE2
- * or scalar code. The AVX2 functions enable avx2 alone, not fma, so that no
- * product and sum is contracted into one rounding. */
+ * (cpu_has_avx2, a load and a test per triangle): GCC and clang on x86-64
+ * only; every other build, and a CPU without AVX2, keeps the SSE2 or scalar
+ * code. The AVX2 functions enable avx2 alone, not fma, so that no product
+ * and sum is contracted into one rounding. */
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
 #define KF3DS__FILL_AVX2 1
+#include <cpuid.h>
 #include <immintrin.h>
+
+/* Whether the CPU has AVX2 and the OS saves the YMM registers (CPUID leaf 1:
+ * OSXSAVE and AVX; XCR0 bits 1 and 2; leaf 7: AVX2), asked once. Our own
+ * test, not __builtin_cpu_supports: that reads libgcc's __cpu_model, and
+ * the core asks nothing of its environment but string and math functions
+ * (README, "What it needs"). */
+static int cpu_has_avx2(void)
+{
+    static int known; /* 0: not asked yet; 1: no; 2: yes */
+    int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (!v) {
+        unsigned a, b, c, d, lo, hi;
+        v = 1;
+        if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27)) && (c & (1u << 28))) {
+            __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5)))
+                v = 2;
+        }
+        __atomic_store_n(&known, v, __ATOMIC_RELAXED);
+    }
+    return v == 2;
+}
 #endif
 
 typedef struct fill_vertex {
@@ -745,7 +768,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
 #if defined(KF3DS__FILL_AVX2)
         /* with AVX2, the rows two at a time (narrow_rows_avx2), without
          * this path's vectors */
-        if (__builtin_cpu_supports("avx2")) {
+        if (cpu_has_avx2()) {
             narrow_tri T;
             T.a = a, T.b = b, T.c = c, T.area = area, T.a0 = a0, T.a1 = a1, T.a2 = a2;
             T.flat = flat, T.px0 = px0, T.px1 = px1, T.py0 = py0, T.py1 = py1;
