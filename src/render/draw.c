@@ -96,18 +96,20 @@ static int face_back_clipped(const kf3ds__vertex *a, const kf3ds__vertex *b,
     return side > 0.0f;
 }
 
-/* Which side of face (a, b, c) the eye sees: 1 for its back. On screen that
- * is the winding of the snapped positions (screen_back; the fill uses the
- * same), for faces the clipper cuts the side of the eye (the view-space
- * origin) against the face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
- * seen edge-on (nothing to draw). Inline in the face loop, since every face
- * of every mesh pays it; the faces the clipper cuts go out of line. */
+/* Twice the signed area of face (a, b, c) on screen, from the snapped
+ * positions, exact in 64 bits (the fill's own area: raster.h). */
 static inline int64_t screen_area(const kf3ds__vertex *a, const kf3ds__vertex *b,
                                   const kf3ds__vertex *c)
 {
     return (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
 }
 
+/* Which side of face (a, b, c) the eye sees: 1 for its back. On screen that
+ * is the winding of the snapped positions (screen_back; the fill uses the
+ * same), for faces the clipper cuts the side of the eye (the view-space
+ * origin) against the face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
+ * seen edge-on (nothing to draw). Inline in the face loop, since every face
+ * of every mesh pays it; the faces the clipper cuts go out of line. */
 static inline int screen_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
                               const kf3ds__vertex *c, int flip)
 {
