@@ -234,12 +234,250 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     tr->cos_phi = c;
 }
 
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+/* Rotation setup two keys at a time (docs/architecture.md, "Loading"): the
+ * turns of two keys, and the logarithms and slerp constants of two segments,
+ * in the two lanes of SSE2 vectors, with the scalar code's operations in its
+ * order lane by lane, so the same bits. A pair one of whose lanes needs a
+ * rare case (a tiny or huge value, libm's fallback) goes one by one. */
+#define ROT_PAIRS 1
+
+/* The constants of the two-lane code, read through a pointer the compiler
+ * cannot see through (pair_consts_get): else GCC builds every _mm_set1_pd
+ * from a scalar (movsd, unpcklpd) where a memory operand would do. */
+typedef struct pair_consts {
+    __m128d sign, one, mhalf, half, two_over_pi, head, tail, half_pi, pi, two_pi;
+    __m128d tiny_axis, max_axis, sincos_max, tiny_ln, tiny_slerp, near, third;
+    __m128d s_poly[8], c_poly[10]; /* kf3ds__sincos_d's, innermost first */
+} pair_consts;
+
+#define PD2(c) { (c), (c) }
+static const pair_consts pair_consts_ = {
+    PD2(-0.0), PD2(1.0), PD2(-0.5), PD2(0.5), PD2(2.0 / KF3DS__PI),
+    PD2(1.57079632673412561417), PD2(6.07710050650619224932e-11), /* as in kf3ds__sincos_d */
+    PD2(0.5 * KF3DS__PI), PD2(KF3DS__PI), PD2(2.0 * KF3DS__PI),
+    PD2(1e-8), PD2(DBL_MAX), PD2(KF3DS__SINCOS_D_MAX), PD2(1e-8), PD2(1e-6), PD2(1e-4),
+    PD2(1.0 / 3.0),
+    { PD2(1.0 / 355687428096000.0), PD2(-1.0 / 1307674368000.0), PD2(1.0 / 6227020800.0),
+      PD2(-1.0 / 39916800), PD2(1.0 / 362880), PD2(-1.0 / 5040), PD2(1.0 / 120), PD2(-1.0 / 6) },
+    { PD2(-1.0 / 6402373705728000.0), PD2(1.0 / 20922789888000.0), PD2(-1.0 / 87178291200.0),
+      PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320), PD2(-1.0 / 720),
+      PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
+};
+
+static KF3DS__ALWAYS_INLINE const pair_consts *pair_consts_get(void)
+{
+    const pair_consts *k = &pair_consts_;
+    __asm__("" : "+r"(k));
+    return k;
+}
+
+static KF3DS__ALWAYS_INLINE __m128d pd_sel(__m128d mask, __m128d a, __m128d b)
+{
+    return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
+}
+
+/* The 64-bit lane masks of the low two 32-bit lanes of m. */
+static KF3DS__ALWAYS_INLINE __m128d pd_mask32(__m128i m)
+{
+    return _mm_castsi128_pd(_mm_unpacklo_epi32(m, m));
+}
+
+/* Two float quaternions (or key values) as four vectors of lanes (a[d], b[d]),
+ * and the float vectors they come from: lo = (a0, b0, a1, b1), hi = (a2, b2,
+ * a3, b3). */
+static KF3DS__ALWAYS_INLINE void quat_lanes(const float a[4], const float b[4], __m128d v[4],
+                                            __m128 *lo, __m128 *hi)
+{
+    __m128 va = _mm_loadu_ps(a), vb = _mm_loadu_ps(b);
+    *lo = _mm_unpacklo_ps(va, vb);
+    *hi = _mm_unpackhi_ps(va, vb);
+    v[0] = _mm_cvtps_pd(*lo);
+    v[1] = _mm_cvtps_pd(_mm_movehl_ps(*lo, *lo));
+    v[2] = _mm_cvtps_pd(*hi);
+    v[3] = _mm_cvtps_pd(_mm_movehl_ps(*hi, *hi));
+}
+
+/* Stores lanes 0 and 1 of four double vectors, rounded to float, as the
+ * float quaternions a and b. */
+static KF3DS__ALWAYS_INLINE void quat_store2(__m128d x, __m128d y, __m128d z, __m128d w,
+                                             float a[4], float b[4])
+{
+    __m128 xy = _mm_unpacklo_ps(_mm_cvtpd_ps(x), _mm_cvtpd_ps(y)); /* xa ya xb yb */
+    __m128 zw = _mm_unpacklo_ps(_mm_cvtpd_ps(z), _mm_cvtpd_ps(w));
+    _mm_storeu_ps(a, _mm_movelh_ps(xy, zw));
+    _mm_storeu_ps(b, _mm_movehl_ps(zw, xy));
+}
+
+/* turn_of of keys ka and kb; 0, having written nothing, when one of them
+ * has a tiny, NaN or infinite axis or an angle beyond kf3ds__sincos_d's
+ * fast path. */
+static int turn_of2(const kf3ds_key *ka, const kf3ds_key *kb, key_turn *ta, key_turn *tb)
+{
+    const pair_consts *K = pair_consts_get();
+    __m128d v[4], l, x, ok, md, r, r2, sr, cr, odd, s, c, red, f;
+    __m128i m, m3;
+    __m128 lo, hi;
+    int i;
+    quat_lanes(ka->value, kb->value, v, &lo, &hi);
+    l = _mm_sqrt_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(v[1], v[1]), _mm_mul_pd(v[2], v[2])),
+                               _mm_mul_pd(v[3], v[3])));
+    x = _mm_mul_pd(K->mhalf, v[0]);
+    ok = _mm_and_pd(_mm_cmpge_pd(l, K->tiny_axis), _mm_cmple_pd(l, K->max_axis));
+    ok = _mm_and_pd(ok, _mm_cmple_pd(_mm_andnot_pd(K->sign, x), K->sincos_max));
+    if (_mm_movemask_pd(ok) != 3)
+        return 0;
+    /* kf3ds__sincos_d: |m| < 2^16 here, so 32-bit lanes hold it */
+    m = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(x, K->two_over_pi),
+                                    pd_sel(_mm_cmpge_pd(x, _mm_setzero_pd()), K->half, K->mhalf)));
+    md = _mm_cvtepi32_pd(m);
+    r = _mm_sub_pd(_mm_sub_pd(x, _mm_mul_pd(md, K->head)), _mm_mul_pd(md, K->tail));
+    r2 = _mm_mul_pd(r, r);
+    sr = K->s_poly[0];
+    for (i = 1; i < 8; i++)
+        sr = _mm_add_pd(K->s_poly[i], _mm_mul_pd(r2, sr));
+    sr = _mm_add_pd(r, _mm_mul_pd(_mm_mul_pd(r, r2), sr));
+    cr = K->c_poly[0];
+    for (i = 1; i < 10; i++)
+        cr = _mm_add_pd(K->c_poly[i], _mm_mul_pd(r2, cr));
+    /* the quadrant m mod 4: odd m swaps sine and cosine, m mod 4 in {2, 3}
+     * negates the sine, in {1, 2} the cosine */
+    odd = pd_mask32(_mm_cmpeq_epi32(_mm_and_si128(m, _mm_set1_epi32(1)), _mm_set1_epi32(1)));
+    s = pd_sel(odd, cr, sr);
+    c = pd_sel(odd, sr, cr);
+    s = _mm_xor_pd(s, _mm_and_pd(K->sign, pd_mask32(_mm_cmpeq_epi32(
+                                     _mm_and_si128(m, _mm_set1_epi32(2)), _mm_set1_epi32(2)))));
+    c = _mm_xor_pd(c, _mm_and_pd(K->sign, pd_mask32(_mm_cmpeq_epi32(
+                                     _mm_and_si128(_mm_add_epi32(m, _mm_set1_epi32(1)),
+                                                   _mm_set1_epi32(2)),
+                                     _mm_set1_epi32(2)))));
+    /* m mod 4 as -1..2 */
+    m3 = _mm_sub_epi32(_mm_and_si128(_mm_add_epi32(m, _mm_set1_epi32(1)), _mm_set1_epi32(3)),
+                       _mm_set1_epi32(1));
+    red = _mm_add_pd(_mm_mul_pd(_mm_cvtepi32_pd(m3), K->half_pi), r);
+    red = _mm_sub_pd(red, _mm_and_pd(_mm_cmpgt_pd(red, K->pi), K->two_pi));
+    /* the turn */
+    f = _mm_div_pd(s, l);
+    quat_store2(_mm_mul_pd(f, v[1]), _mm_mul_pd(f, v[2]), _mm_mul_pd(f, v[3]), c, ta->q, tb->q);
+    red = _mm_andnot_pd(K->sign, red);
+    s = _mm_andnot_pd(K->sign, s);
+    _mm_storel_pd(&ta->phi, red);
+    _mm_storeh_pd(&tb->phi, red);
+    _mm_storel_pd(&ta->sin_phi, s);
+    _mm_storeh_pd(&tb->sin_phi, s);
+    _mm_storel_pd(&ta->cos_phi, c);
+    _mm_storeh_pd(&tb->cos_phi, c);
+    return 1;
+}
+
+/* kf3ds__atan2_near in two lanes, with its test (den > 0, |num| < 1e-4·den)
+ * and'ed into *ok. */
+static KF3DS__ALWAYS_INLINE __m128d atan2_near2(const pair_consts *K, __m128d y, __m128d x,
+                                                __m128d phi, __m128d sin_phi, __m128d cos_phi,
+                                                __m128d *ok)
+{
+    __m128d num = _mm_sub_pd(_mm_mul_pd(y, cos_phi), _mm_mul_pd(x, sin_phi));
+    __m128d den = _mm_add_pd(_mm_mul_pd(x, cos_phi), _mm_mul_pd(y, sin_phi)), d;
+    *ok = _mm_and_pd(*ok, _mm_and_pd(_mm_cmpgt_pd(den, _mm_setzero_pd()),
+                                     _mm_cmplt_pd(_mm_andnot_pd(K->sign, num),
+                                                  _mm_mul_pd(K->near, den))));
+    d = _mm_div_pd(num, den);
+    return _mm_add_pd(phi, _mm_sub_pd(d, _mm_mul_pd(_mm_mul_pd(_mm_mul_pd(d, d), d), K->third)));
+}
+
+/* step_ln(from_j, to_j, turn_j, g_j) and, where sl_j, slerp_constants(from_j,
+ * to_j, turn_j, sl_j) for the segments j = a, b; 0, having written nothing,
+ * when one of them takes a rare case of theirs. */
+static int segment_pair(const float from_a[4], const float to_a[4], const float from_b[4],
+                        const float to_b[4], const key_turn *ra, const key_turn *rb, double ga[3],
+                        double gb[3], float *sl_a, float *sl_b)
+{
+    const pair_consts *K = pair_consts_get();
+    const __m128d sign = K->sign, one = K->one;
+    __m128d F[4], T[4], q[4], p[4], neg, l, ok, s, phi, sin_phi, cos_phi, om, sl_need, sl_ok;
+    __m128 flo, fhi, tlo, thi, dot;
+    int d;
+    quat_lanes(from_a, from_b, F, &flo, &fhi);
+    quat_lanes(to_a, to_b, T, &tlo, &thi);
+    /* step_ln: the sign of kf3ds__quat_dot(to, from), in float */
+    {
+        __m128 plo = _mm_mul_ps(tlo, flo), phi4 = _mm_mul_ps(thi, fhi);
+        dot = _mm_add_ps(_mm_add_ps(_mm_add_ps(plo, _mm_movehl_ps(plo, plo)), phi4),
+                         _mm_movehl_ps(phi4, phi4));
+        neg = pd_mask32(_mm_castps_si128(_mm_cmplt_ps(dot, _mm_setzero_ps())));
+    }
+    l = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(F[0], F[0]), _mm_mul_pd(F[1], F[1])),
+                              _mm_mul_pd(F[2], F[2])),
+                   _mm_mul_pd(F[3], F[3]));
+    ok = _mm_cmpge_pd(_mm_andnot_pd(sign, l), K->tiny_ln);
+    for (d = 0; d < 4; d++)
+        q[d] = _mm_xor_pd(T[d], _mm_and_pd(neg, sign));
+    /* quat_mul_d(f, q) with f = (−F0, −F1, −F2, F3): −F_i·x is −(F_i·x) */
+    p[0] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(F[3], q[0]), _mm_mul_pd(F[0], q[3])),
+                                 _mm_mul_pd(F[1], q[2])),
+                      _mm_xor_pd(_mm_mul_pd(F[2], q[1]), sign));
+    p[1] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(F[3], q[1]), _mm_mul_pd(F[1], q[3])),
+                                 _mm_mul_pd(F[2], q[0])),
+                      _mm_xor_pd(_mm_mul_pd(F[0], q[2]), sign));
+    p[2] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(F[3], q[2]), _mm_mul_pd(F[2], q[3])),
+                                 _mm_mul_pd(F[0], q[1])),
+                      _mm_xor_pd(_mm_mul_pd(F[1], q[0]), sign));
+    p[3] = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(F[3], q[3]), _mm_mul_pd(F[0], q[0])),
+                                 _mm_mul_pd(F[1], q[1])),
+                      _mm_mul_pd(F[2], q[2]));
+    s = _mm_sqrt_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(p[0], p[0]), _mm_mul_pd(p[1], p[1])),
+                               _mm_mul_pd(p[2], p[2])));
+    ok = _mm_and_pd(ok, _mm_cmpge_pd(s, K->tiny_ln));
+    phi = _mm_set_pd(rb->phi, ra->phi);
+    sin_phi = _mm_set_pd(rb->sin_phi, ra->sin_phi);
+    cos_phi = _mm_set_pd(rb->cos_phi, ra->cos_phi);
+    om = atan2_near2(K, s, p[3], pd_sel(neg, _mm_sub_pd(K->pi, phi), phi), sin_phi,
+                     _mm_xor_pd(cos_phi, _mm_and_pd(neg, sign)), &ok);
+    om = _mm_div_pd(om, s);
+    /* slerp_constants, in the lanes that want them */
+    sl_need = _mm_castsi128_pd(_mm_set_epi32(sl_b ? -1 : 0, sl_b ? -1 : 0, sl_a ? -1 : 0,
+                                             sl_a ? -1 : 0));
+    l = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(F[0], T[0]), _mm_mul_pd(F[1], T[1])),
+                              _mm_mul_pd(F[2], T[2])),
+                   _mm_mul_pd(F[3], T[3]));
+    sl_ok = _mm_and_pd(_mm_cmpgt_pd(_mm_add_pd(one, l), K->tiny_slerp), _mm_cmple_pd(l, one));
+    s = _mm_sqrt_pd(_mm_mul_pd(_mm_sub_pd(one, l), _mm_add_pd(one, l)));
+    sl_ok = _mm_and_pd(sl_ok, _mm_cmpgt_pd(s, K->tiny_slerp));
+    phi = atan2_near2(K, s, l, phi, sin_phi, cos_phi, &sl_ok);
+    ok = _mm_and_pd(ok, _mm_or_pd(sl_ok, _mm_xor_pd(sl_need, _mm_castsi128_pd(_mm_set1_epi32(-1)))));
+    if (_mm_movemask_pd(ok) != 3)
+        return 0;
+    for (d = 0; d < 3; d++) {
+        __m128d g = _mm_mul_pd(p[d], om);
+        _mm_storel_pd(&ga[d], g);
+        _mm_storeh_pd(&gb[d], g);
+    }
+    if (sl_a || sl_b) {
+        float o[3][4];
+        _mm_storeu_ps(o[0], _mm_cvtpd_ps(phi));
+        _mm_storeu_ps(o[1], _mm_cvtpd_ps(l));
+        _mm_storeu_ps(o[2], _mm_cvtpd_ps(_mm_div_pd(one, s)));
+        if (sl_a) {
+            sl_a[0] = o[0][0];
+            sl_a[1] = o[1][0];
+            sl_a[2] = o[2][0];
+        }
+        if (sl_b) {
+            sl_b[0] = o[0][1];
+            sl_b[1] = o[1][1];
+            sl_b[2] = o[2][1];
+        }
+    }
+    return 1;
+}
+#endif
+
 /* Setup accumulates Q_k this many keys ahead of the controls, in one loop:
  * the turns and products of keys are independent but for the product's
  * chain, so the processor overlaps their latencies (a square root and a
  * division per key), which it cannot across the long per-key chain of the
  * controls. */
-#define ROT_AHEAD 32
+#define ROT_AHEAD 33 /* (odd: the batches of ROT_AHEAD + 1 keys go in pairs) */
 #define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 3 */
 
 /* What the squad controls of one key after another share: the turns of the
@@ -282,6 +520,58 @@ static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint3
     return &lc->turn[slot];
 }
 
+/* Q_i of the chain below (its turn through lc when given). */
+static KF3DS__ALWAYS_INLINE void chain_step(kf3ds_track *t, uint32_t i, ln_cache *lc)
+{
+    kf3ds_key *k = &t->keys[i];
+    key_turn own;
+    const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
+    if (i == 0)
+        memcpy(k->quat, tr->q, sizeof tr->q);
+    else
+        kf3ds__quat_mul(tr->q, t->keys[i - 1].quat, k->quat);
+}
+
+/* Where accumulation writes the slerp constants of Q_j and Q_j+1 (record j,
+ * [20..22]): NULL when it does not, or when the segment is a turn or more
+ * (such a segment keeps axis and angle instead). */
+static inline float *segment_slerp(const kf3ds_track *t, uint32_t j, const ln_cache *lc)
+{
+    if (!lc->seg || fabsf(t->keys[j + 1].value[0]) >= (float)KF3DS__PI)
+        return NULL;
+    return lc->seg + (size_t)j * lc->stride + 20;
+}
+
+/* G_j and the slerp constants of segment j, once Q_j+1 is known. */
+static inline void segment_step(const kf3ds_track *t, uint32_t j, ln_cache *lc)
+{
+    unsigned slot = j & (TURN_SLOTS - 1u);
+    const key_turn *tr = turn_get(lc, t, j + 1);
+    float *sl = segment_slerp(t, j, lc);
+    step_ln(t->keys[j].quat, t->keys[j + 1].quat, tr, lc->G[slot]);
+    lc->g_key[slot] = j + 1;
+    if (sl)
+        slerp_constants(t->keys[j].quat, t->keys[j + 1].quat, tr, sl);
+}
+
+#ifdef ROT_PAIRS
+/* segment_step of segments j and j + 1, in two lanes when they allow. */
+static inline void segments2(const kf3ds_track *t, uint32_t j, ln_cache *lc)
+{
+    unsigned s0 = j & (TURN_SLOTS - 1u), s1 = (j + 1) & (TURN_SLOTS - 1u);
+    const kf3ds_key *k = &t->keys[j];
+    if (segment_pair(k[0].quat, k[1].quat, k[1].quat, k[2].quat, turn_get(lc, t, j + 1),
+                     turn_get(lc, t, j + 2), lc->G[s0], lc->G[s1], segment_slerp(t, j, lc),
+                     segment_slerp(t, j + 1, lc))) {
+        lc->g_key[s0] = j + 1;
+        lc->g_key[s1] = j + 2;
+        return;
+    }
+    segment_step(t, j, lc);
+    segment_step(t, j + 1, lc);
+}
+#endif
+
 /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
  * (docs/evaluation.md, "Rotation tracks"): the increment rounded to float,
  * then the product of two float quaternions, exact in double and rounded
@@ -296,26 +586,33 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
      * other, so the processor overlaps their square roots and divisions,
      * which it cannot across the loop below (docs/architecture.md,
      * "Loading"). */
-    for (i = done; lc && i < upto; i++)
-        turn_get(lc, t, i);
-    for (i = done; i < upto; i++) {
-        kf3ds_key *k = &t->keys[i];
-        key_turn own;
-        const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
-        if (i == 0) {
-            memcpy(k->quat, tr->q, sizeof tr->q);
-        } else {
-            kf3ds__quat_mul(tr->q, t->keys[i - 1].quat, k->quat);
-            if (lc) {
-                unsigned slot = (i - 1) & (TURN_SLOTS - 1u);
-                step_ln(t->keys[i - 1].quat, k->quat, tr, lc->G[slot]);
-                lc->g_key[slot] = i;
-                /* (a segment of a turn or more keeps axis and angle instead) */
-                if (lc->seg && !(fabsf(k->value[0]) >= (float)KF3DS__PI))
-                    slerp_constants(t->keys[i - 1].quat, k->quat, tr,
-                                    lc->seg + (size_t)(i - 1) * lc->stride + 20);
-            }
+    for (i = done; lc && i < upto; i++) {
+#ifdef ROT_PAIRS
+        unsigned slot = i & (TURN_SLOTS - 1u), next = (i + 1) & (TURN_SLOTS - 1u);
+        if (i + 1 < upto && lc->turn_key[slot] != i + 1 && lc->turn_key[next] != i + 2 &&
+            turn_of2(&t->keys[i], &t->keys[i + 1], &lc->turn[slot], &lc->turn[next])) {
+            lc->turn_key[slot] = i + 1;
+            lc->turn_key[next] = i + 2;
+            i++;
+            continue;
         }
+#endif
+        turn_get(lc, t, i);
+    }
+    for (i = done; i < upto; i++) {
+        chain_step(t, i, lc);
+        if (!lc || i == 0)
+            continue;
+#ifdef ROT_PAIRS
+        /* with the next key's Q, the segments i − 1 and i at once */
+        if (i + 1 < upto) {
+            chain_step(t, i + 1, lc);
+            segments2(t, i - 1, lc);
+            i++;
+            continue;
+        }
+#endif
+        segment_step(t, i - 1, lc);
     }
     return upto > done ? upto : done;
 }
