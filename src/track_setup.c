@@ -18,6 +18,9 @@
 #endif
 
 
+/* acos_float's bound, relative to ω (see there). */
+#define ACOS_REL 0x1p-40
+
 /* Loop bits 3: the track loops, and its tangents close the curve. */
 #define LOOP_CLOSED 3
 
@@ -249,6 +252,8 @@ typedef struct pair_consts {
     __m128d sign, one, mhalf, half, two_over_pi, head, tail, half_pi, pi, two_pi;
     __m128d tiny_axis, max_axis, sincos_max, tiny_ln, tiny_slerp, near, third;
     __m128d s_poly[8], c_poly[10]; /* kf3ds__sincos_d's, innermost first */
+    __m128d neg_hi; /* (0, −0) */
+    __m128d acos_poly[8], acos_index, atan_poly[4], acos_rel; /* acos_float2's */
 } pair_consts;
 
 #define PD2(c) { (c), (c) }
@@ -263,6 +268,12 @@ static const pair_consts pair_consts_ = {
     { PD2(-1.0 / 6402373705728000.0), PD2(1.0 / 20922789888000.0), PD2(-1.0 / 87178291200.0),
       PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320), PD2(-1.0 / 720),
       PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
+    { 0.0, -0.0 },
+    { PD2(-0.0012624911), PD2(0.0066700901), PD2(-0.0170881256), PD2(0.0308918810),
+      PD2(-0.0501743046), PD2(0.0889789874), PD2(-0.2145988016), PD2(1.5707963050) },
+    PD2(64.0 / KF3DS__PI),
+    { PD2(1.0 / 9), PD2(-1.0 / 7), PD2(1.0 / 5), PD2(-1.0 / 3) },
+    PD2(ACOS_REL),
 };
 
 static KF3DS__ALWAYS_INLINE const pair_consts *pair_consts_get(void)
@@ -275,6 +286,40 @@ static KF3DS__ALWAYS_INLINE const pair_consts *pair_consts_get(void)
 static KF3DS__ALWAYS_INLINE __m128d pd_sel(__m128d mask, __m128d a, __m128d b)
 {
     return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
+}
+
+/* a ⊗ b of a = (a01, a23) and b = (b01, b23) as (x, y) and (z, w): every
+ * term is quat_mul_d's product and the sums are in its order; a term it
+ * subtracts is here added negated, or the other way round (x − y is
+ * x + (−y), and −(a·b) is (−a)·b, bit for bit). */
+static KF3DS__ALWAYS_INLINE void quat_mul_pd(const pair_consts *K, __m128d a01, __m128d a23,
+                                             __m128d b01, __m128d b23, __m128d *xy, __m128d *zw)
+{
+    __m128d a33 = _mm_unpackhi_pd(a23, a23);
+    __m128d a12 = _mm_shuffle_pd(a01, a23, 1), a20 = _mm_shuffle_pd(a23, a01, 0);
+    *xy = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(a33, b01),
+                                           _mm_mul_pd(a01, _mm_unpackhi_pd(b23, b23))),
+                                _mm_mul_pd(a12, _mm_shuffle_pd(b23, b01, 0))),
+                     _mm_mul_pd(a20, _mm_shuffle_pd(b01, b23, 1)));
+    *zw = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(a33, b23),
+                                           _mm_mul_pd(_mm_xor_pd(a20, K->neg_hi),
+                                                      _mm_shuffle_pd(b23, b01, 1))),
+                                _mm_mul_pd(_mm_xor_pd(a01, K->neg_hi), _mm_unpackhi_pd(b01, b01))),
+                     _mm_mul_pd(a12, _mm_unpacklo_pd(b01, b23)));
+}
+
+/* A float quaternion as (x, y) and (z, w) in double. */
+static KF3DS__ALWAYS_INLINE void quat_pd(const float q[4], __m128d *q01, __m128d *q23)
+{
+    __m128 v = _mm_loadu_ps(q);
+    *q01 = _mm_cvtps_pd(v);
+    *q23 = _mm_cvtps_pd(_mm_movehl_ps(v, v));
+}
+
+/* (x, y) and (z, w) rounded to float, into out. */
+static KF3DS__ALWAYS_INLINE void quat_store(__m128d xy, __m128d zw, float out[4])
+{
+    _mm_storeu_ps(out, _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw)));
 }
 
 /* The 64-bit lane masks of the low two 32-bit lanes of m. */
@@ -526,10 +571,19 @@ static KF3DS__ALWAYS_INLINE void chain_step(kf3ds_track *t, uint32_t i, ln_cache
     kf3ds_key *k = &t->keys[i];
     key_turn own;
     const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
-    if (i == 0)
+    if (i == 0) {
         memcpy(k->quat, tr->q, sizeof tr->q);
-    else
+    } else {
+#ifdef ROT_PAIRS
+        __m128d a01, a23, b01, b23, xy, zw;
+        quat_pd(tr->q, &a01, &a23);
+        quat_pd(t->keys[i - 1].quat, &b01, &b23);
+        quat_mul_pd(pair_consts_get(), a01, a23, b01, b23, &xy, &zw);
+        quat_store(xy, zw, k->quat); /* kf3ds__quat_mul's bits */
+#else
         kf3ds__quat_mul(tr->q, t->keys[i - 1].quat, k->quat);
+#endif
+    }
 }
 
 /* Where accumulation writes the slerp constants of Q_j and Q_j+1 (record j,
@@ -685,6 +739,15 @@ static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], fl
     for (d = 0; d < 3; d++)
         e[d] = v[d] * s;
     e[3] = c;
+#ifdef ROT_PAIRS
+    {
+        __m128d q01, q23, xy, zw;
+        quat_pd(q, &q01, &q23);
+        quat_mul_pd(pair_consts_get(), q01, q23, _mm_loadu_pd(e), _mm_loadu_pd(e + 2), &xy, &zw);
+        quat_store(xy, zw, out);
+        return;
+    }
+#endif
     for (d = 0; d < 4; d++)
         qd[d] = q[d];
     quat_mul_d(qd, e, p);
@@ -826,10 +889,9 @@ static const double acos_table[65][3] = {
  * = (l, s) turned back by ω_i, |d| < 0.025 and its series to d⁹ (the next
  * term is below 1e-18). With every rounding (the table's, s's) that is within
  * a few ulps of acos(l) for ω_0 = 0 and within 2e-15 for the others, where
- * ω >= π/128: within ACOS_REL·ω always, 15 times over. When a value within
+ * ω >= π/128: within ACOS_REL·ω always (ACOS_REL, above), 15 times over. When a value within
  * that of it could round to another float (about one in 40,000), libm's acos
  * decides, so the float is always (float)acos(l). */
-#define ACOS_REL 0x1p-40
 static KF3DS__ALWAYS_INLINE float acos_float(double l, double s)
 {
     double al = fabs(l), r, num, den, d, d2, om;
@@ -888,20 +950,16 @@ static void slerp_constants(const float a[4], const float b[4], const key_turn *
  * same bits): l and s as given there; the floats in om. */
 static void acos_float2(__m128d l, __m128d s, float om[2])
 {
-    const __m128d one = _mm_set1_pd(1.0);
-    __m128d al = _mm_andnot_pd(_mm_set1_pd(-0.0), l), r, c0, s0, w0, num, den, d, d2, o, err;
+    const pair_consts *K = pair_consts_get();
+    __m128d al = _mm_andnot_pd(K->sign, l), r, c0, s0, w0, num, den, d, d2, o, err;
     const double *e0, *e1;
-    int i0, i1, same;
+    int i0, i1, same, k;
     double lv[2];
-    r = _mm_add_pd(_mm_set1_pd(0.0066700901), _mm_mul_pd(al, _mm_set1_pd(-0.0012624911)));
-    r = _mm_add_pd(_mm_set1_pd(-0.0170881256), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(0.0308918810), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(-0.0501743046), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(0.0889789874), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(-0.2145988016), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(1.5707963050), _mm_mul_pd(al, r));
-    r = _mm_mul_pd(_mm_sqrt_pd(_mm_sub_pd(one, al)), r);
-    r = _mm_add_pd(_mm_mul_pd(r, _mm_set1_pd(64.0 / KF3DS__PI)), _mm_set1_pd(0.5));
+    r = K->acos_poly[0];
+    for (k = 1; k < 8; k++)
+        r = _mm_add_pd(K->acos_poly[k], _mm_mul_pd(al, r));
+    r = _mm_mul_pd(_mm_sqrt_pd(_mm_sub_pd(K->one, al)), r);
+    r = _mm_add_pd(_mm_mul_pd(r, K->acos_index), K->half);
     _mm_storeu_pd(lv, l);
     i0 = _mm_cvttsd_si32(r);
     i1 = _mm_cvttsd_si32(_mm_unpackhi_pd(r, r));
@@ -914,11 +972,11 @@ static void acos_float2(__m128d l, __m128d s, float om[2])
     den = _mm_add_pd(_mm_mul_pd(l, c0), _mm_mul_pd(s, s0));
     d = _mm_div_pd(num, den);
     d2 = _mm_mul_pd(d, d);
-    o = _mm_add_pd(_mm_set1_pd(-1.0 / 7), _mm_mul_pd(d2, _mm_set1_pd(1.0 / 9)));
-    o = _mm_add_pd(_mm_set1_pd(1.0 / 5), _mm_mul_pd(d2, o));
-    o = _mm_add_pd(_mm_set1_pd(-1.0 / 3), _mm_mul_pd(d2, o));
+    o = K->atan_poly[0];
+    for (k = 1; k < 4; k++)
+        o = _mm_add_pd(K->atan_poly[k], _mm_mul_pd(d2, o));
     o = _mm_add_pd(w0, _mm_add_pd(d, _mm_mul_pd(_mm_mul_pd(d, d2), o)));
-    err = _mm_mul_pd(_mm_set1_pd(ACOS_REL), o);
+    err = _mm_mul_pd(K->acos_rel, o);
     same = _mm_movemask_ps(_mm_cmpeq_ps(_mm_cvtpd_ps(_mm_sub_pd(o, err)),
                                         _mm_cvtpd_ps(_mm_add_pd(o, err))));
     _mm_storel_pi((__m64 *)(void *)om, _mm_cvtpd_ps(o));
