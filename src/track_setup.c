@@ -254,6 +254,7 @@ typedef struct pair_consts {
     __m128d s_poly[8], c_poly[10]; /* kf3ds__sincos_d's, innermost first */
     __m128d neg_hi; /* (0, −0) */
     __m128d acos_poly[8], acos_index, atan_poly[4], acos_rel; /* acos_float2's */
+    __m128d exp_s[8], exp_c[8], exp_small; /* mul_exp's series, innermost first */
 } pair_consts;
 
 #define PD2(c) { (c), (c) }
@@ -274,6 +275,11 @@ static const pair_consts pair_consts_ = {
     PD2(64.0 / KF3DS__PI),
     { PD2(1.0 / 9), PD2(-1.0 / 7), PD2(1.0 / 5), PD2(-1.0 / 3) },
     PD2(ACOS_REL),
+    { PD2(-1.0 / 1307674368000.0), PD2(1.0 / 6227020800.0), PD2(-1.0 / 39916800),
+      PD2(1.0 / 362880), PD2(-1.0 / 5040), PD2(1.0 / 120), PD2(-1.0 / 6), PD2(1.0) },
+    { PD2(-1.0 / 87178291200.0), PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320),
+      PD2(-1.0 / 720), PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
+    PD2(0.0625),
 };
 
 static KF3DS__ALWAYS_INLINE const pair_consts *pair_consts_get(void)
@@ -354,25 +360,15 @@ static KF3DS__ALWAYS_INLINE void quat_store2(__m128d x, __m128d y, __m128d z, __
     _mm_storeu_ps(b, _mm_movehl_ps(zw, xy));
 }
 
-/* turn_of of keys ka and kb; 0, having written nothing, when one of them
- * has a tiny, NaN or infinite axis or an angle beyond kf3ds__sincos_d's
- * fast path. */
-static int turn_of2(const kf3ds_key *ka, const kf3ds_key *kb, key_turn *ta, key_turn *tb)
+/* kf3ds__sincos_d in two lanes, for |x| <= KF3DS__SINCOS_D_MAX: sin x and
+ * cos x in *s and *c; returns x less whole turns. */
+static KF3DS__ALWAYS_INLINE __m128d sincos_d2(const pair_consts *K, __m128d x, __m128d *sp,
+                                              __m128d *cp)
 {
-    const pair_consts *K = pair_consts_get();
-    __m128d v[4], l, x, ok, md, r, r2, sr, cr, odd, s, c, red, f;
+    __m128d md, r, r2, sr, cr, odd, s, c, red;
     __m128i m, m3;
-    __m128 lo, hi;
     int i;
-    quat_lanes(ka->value, kb->value, v, &lo, &hi);
-    l = _mm_sqrt_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(v[1], v[1]), _mm_mul_pd(v[2], v[2])),
-                               _mm_mul_pd(v[3], v[3])));
-    x = _mm_mul_pd(K->mhalf, v[0]);
-    ok = _mm_and_pd(_mm_cmpge_pd(l, K->tiny_axis), _mm_cmple_pd(l, K->max_axis));
-    ok = _mm_and_pd(ok, _mm_cmple_pd(_mm_andnot_pd(K->sign, x), K->sincos_max));
-    if (_mm_movemask_pd(ok) != 3)
-        return 0;
-    /* kf3ds__sincos_d: |m| < 2^16 here, so 32-bit lanes hold it */
+    /* |m| < 2^16, so 32-bit lanes hold it */
     m = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(x, K->two_over_pi),
                                     pd_sel(_mm_cmpge_pd(x, _mm_setzero_pd()), K->half, K->mhalf)));
     md = _mm_cvtepi32_pd(m);
@@ -401,6 +397,28 @@ static int turn_of2(const kf3ds_key *ka, const kf3ds_key *kb, key_turn *ta, key_
                        _mm_set1_epi32(1));
     red = _mm_add_pd(_mm_mul_pd(_mm_cvtepi32_pd(m3), K->half_pi), r);
     red = _mm_sub_pd(red, _mm_and_pd(_mm_cmpgt_pd(red, K->pi), K->two_pi));
+    *sp = s;
+    *cp = c;
+    return red;
+}
+
+/* turn_of of keys ka and kb; 0, having written nothing, when one of them
+ * has a tiny, NaN or infinite axis or an angle beyond kf3ds__sincos_d's
+ * fast path. */
+static int turn_of2(const kf3ds_key *ka, const kf3ds_key *kb, key_turn *ta, key_turn *tb)
+{
+    const pair_consts *K = pair_consts_get();
+    __m128d v[4], l, x, ok, s, c, red, f;
+    __m128 lo, hi;
+    quat_lanes(ka->value, kb->value, v, &lo, &hi);
+    l = _mm_sqrt_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(v[1], v[1]), _mm_mul_pd(v[2], v[2])),
+                               _mm_mul_pd(v[3], v[3])));
+    x = _mm_mul_pd(K->mhalf, v[0]);
+    ok = _mm_and_pd(_mm_cmpge_pd(l, K->tiny_axis), _mm_cmple_pd(l, K->max_axis));
+    ok = _mm_and_pd(ok, _mm_cmple_pd(_mm_andnot_pd(K->sign, x), K->sincos_max));
+    if (_mm_movemask_pd(ok) != 3)
+        return 0;
+    red = sincos_d2(K, x, &s, &c);
     /* the turn */
     f = _mm_div_pd(s, l);
     quat_store2(_mm_mul_pd(f, v[1]), _mm_mul_pd(f, v[2]), _mm_mul_pd(f, v[3]), c, ta->q, tb->q);
@@ -523,11 +541,11 @@ static int segment_pair(const float from_a[4], const float to_a[4], const float 
  * division per key), which it cannot across the long per-key chain of the
  * controls. */
 #define ROT_AHEAD 33 /* (odd: the batches of ROT_AHEAD + 1 keys go in pairs) */
-#define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 3 */
+#define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 4 */
 
 /* What the squad controls of one key after another share: the turns of the
  * keys last asked for (turn_get), by key index modulo TURN_SLOTS (setup runs
- * forward through the keys and needs at most ROT_AHEAD + 3 at a time), and
+ * forward through the keys and needs at most ROT_AHEAD + 4 at a time), and
  * G_j = ln(Q_j⁻¹ ⊗ ±Q_j+1), by j modulo TURN_SLOTS: g⁺ of key j is bit for
  * bit g⁻ of key j + 1 (the same products, negated or not, and the same sign
  * test), and both are worked out with the Q_k ahead of the controls. */
@@ -565,12 +583,19 @@ static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint3
     return &lc->turn[slot];
 }
 
+/* The turn of key i, in the cache: accumulate_rotations' first loop puts
+ * those of its batch there. */
+static inline const key_turn *turn_at(const ln_cache *lc, uint32_t i)
+{
+    return &lc->turn[i & (TURN_SLOTS - 1u)];
+}
+
 /* Q_i of the chain below (its turn through lc when given). */
 static KF3DS__ALWAYS_INLINE void chain_step(kf3ds_track *t, uint32_t i, ln_cache *lc)
 {
     kf3ds_key *k = &t->keys[i];
     key_turn own;
-    const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
+    const key_turn *tr = lc ? turn_at(lc, i) : (turn_of(k, &own), &own);
     if (i == 0) {
         memcpy(k->quat, tr->q, sizeof tr->q);
     } else {
@@ -600,7 +625,7 @@ static inline float *segment_slerp(const kf3ds_track *t, uint32_t j, const ln_ca
 static inline void segment_step(const kf3ds_track *t, uint32_t j, ln_cache *lc)
 {
     unsigned slot = j & (TURN_SLOTS - 1u);
-    const key_turn *tr = turn_get(lc, t, j + 1);
+    const key_turn *tr = turn_at(lc, j + 1);
     float *sl = segment_slerp(t, j, lc);
     step_ln(t->keys[j].quat, t->keys[j + 1].quat, tr, lc->G[slot]);
     lc->g_key[slot] = j + 1;
@@ -614,8 +639,8 @@ static inline void segments2(const kf3ds_track *t, uint32_t j, ln_cache *lc)
 {
     unsigned s0 = j & (TURN_SLOTS - 1u), s1 = (j + 1) & (TURN_SLOTS - 1u);
     const kf3ds_key *k = &t->keys[j];
-    if (segment_pair(k[0].quat, k[1].quat, k[1].quat, k[2].quat, turn_get(lc, t, j + 1),
-                     turn_get(lc, t, j + 2), lc->G[s0], lc->G[s1], segment_slerp(t, j, lc),
+    if (segment_pair(k[0].quat, k[1].quat, k[1].quat, k[2].quat, turn_at(lc, j + 1),
+                     turn_at(lc, j + 2), lc->G[s0], lc->G[s1], segment_slerp(t, j, lc),
                      segment_slerp(t, j + 1, lc))) {
         lc->g_key[s0] = j + 1;
         lc->g_key[s1] = j + 2;
@@ -672,7 +697,7 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
 }
 
 /* G_j (ln_cache), from the cache or into it. */
-static inline const double *ln_get(ln_cache *lc, const kf3ds_track *t, uint32_t j)
+static KF3DS__ALWAYS_INLINE const double *ln_get(ln_cache *lc, const kf3ds_track *t, uint32_t j)
 {
     unsigned slot = j & (TURN_SLOTS - 1u);
     if (lc->g_key[slot] != j + 1) {
@@ -755,6 +780,57 @@ static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], fl
         out[d] = (float)p[d];
 }
 
+#ifdef ROT_PAIRS
+/* mul_exp(qa, v_a, outa) and mul_exp(qb, v_b, outb) in two lanes, v_a and v_b
+ * the lanes of v; 0, having written nothing, when ω is beyond
+ * kf3ds__sincos_d's fast path. */
+static KF3DS__ALWAYS_INLINE int mul_exp2(const pair_consts *K, const float qa[4], const float qb[4],
+                                         const __m128d v[3], float outa[4], float outb[4])
+{
+    __m128d w2, sc, cc, e[3], q[4], p[4];
+    __m128 lo, hi;
+    int d, k, small;
+    w2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(v[0], v[0]), _mm_mul_pd(v[1], v[1])),
+                    _mm_mul_pd(v[2], v[2]));
+    small = _mm_movemask_pd(_mm_cmplt_pd(w2, K->exp_small));
+    sc = cc = w2;
+    if (small) { /* sin ω/ω and cos ω of ω = |v| from their series */
+        sc = K->exp_s[0];
+        cc = K->exp_c[0];
+        for (k = 1; k < 8; k++) {
+            sc = _mm_add_pd(K->exp_s[k], _mm_mul_pd(w2, sc));
+            cc = _mm_add_pd(K->exp_c[k], _mm_mul_pd(w2, cc));
+        }
+    }
+    if (small != 3) { /* or from sin ω and cos ω (a lane each, or both) */
+        __m128d om = _mm_sqrt_pd(w2), sl, cl, m = _mm_cmplt_pd(w2, K->exp_small);
+        if (_mm_movemask_pd(_mm_cmple_pd(om, K->sincos_max)) != 3)
+            return 0;
+        sincos_d2(K, om, &sl, &cl);
+        sc = pd_sel(m, sc, _mm_div_pd(sl, om));
+        cc = pd_sel(m, cc, cl);
+    }
+    for (d = 0; d < 3; d++)
+        e[d] = _mm_mul_pd(v[d], sc);
+    quat_lanes(qa, qb, q, &lo, &hi);
+    /* quat_mul_d(q, e) */
+    p[0] = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(q[3], e[0]), _mm_mul_pd(q[0], cc)),
+                                 _mm_mul_pd(q[1], e[2])),
+                      _mm_mul_pd(q[2], e[1]));
+    p[1] = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(q[3], e[1]), _mm_mul_pd(q[1], cc)),
+                                 _mm_mul_pd(q[2], e[0])),
+                      _mm_mul_pd(q[0], e[2]));
+    p[2] = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(q[3], e[2]), _mm_mul_pd(q[2], cc)),
+                                 _mm_mul_pd(q[0], e[1])),
+                      _mm_mul_pd(q[1], e[0]));
+    p[3] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(q[3], cc), _mm_mul_pd(q[0], e[0])),
+                                 _mm_mul_pd(q[1], e[1])),
+                      _mm_mul_pd(q[2], e[2]));
+    quat_store2(p[0], p[1], p[2], p[3], outa, outb);
+    return 1;
+}
+#endif
+
 /* The squad controls of rotation key c, tin = B_c and tout = A_c, from its
  * frame spacings and the logarithms gm = g⁻ and gp = g⁺ (docs/evaluation.md,
  * "Squad"). */
@@ -777,6 +853,15 @@ static KF3DS__ALWAYS_INLINE void squad_controls(const kf3ds_key *c, double dt_pr
         a[d] = 0.5 * (f[2] * gm[d] + (f[3] - 1.0) * gp[d]);
         b[d] = 0.5 * ((1.0 - f[0]) * gm[d] - f[1] * gp[d]);
     }
+#ifdef ROT_PAIRS
+    { /* the two exponentials at once */
+        __m128d v[3];
+        for (d = 0; d < 3; d++)
+            v[d] = _mm_set_pd(b[d], a[d]);
+        if (mul_exp2(pair_consts_get(), c->quat, c->quat, v, tout, tin))
+            return;
+    }
+#endif
     mul_exp(c->quat, a, tout);
     mul_exp(c->quat, b, tin);
 }
@@ -812,6 +897,53 @@ static KF3DS__ALWAYS_INLINE void interior_controls(const kf3ds_track *t, uint32_
     squad_controls(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, gp,
                    tin, tout);
 }
+
+#ifdef ROT_PAIRS
+/* interior_controls of keys i and i + 1 (both interior), in two lanes when
+ * neither has tension, continuity or bias (A = B, one exponential each):
+ * tcb_factors, squad_controls and mul_exp with their operations lane by
+ * lane. */
+static KF3DS__ALWAYS_INLINE void interior_controls2(const kf3ds_track *t, uint32_t i,
+                                                    ln_cache *lc, float in0[4], float out0[4],
+                                                    float in1[4], float out1[4])
+{
+    const pair_consts *K = pair_consts_get();
+    const kf3ds_key *c = &t->keys[i];
+    const double *g0 = ln_get(lc, t, i - 1), *g1 = ln_get(lc, t, i), *g2 = ln_get(lc, t, i + 1);
+    __m128d f0, f1, fp, fn, dt, v[3];
+    int d;
+    if (!((c[0].spline_flags | c[1].spline_flags) &
+          (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS))) {
+        /* tcb_factors: the frame spacings to the neighbours, then fp and fn */
+        __m128i fr = _mm_set_epi32(0, 0, c[1].frame, c[0].frame);
+        __m128i fr_prev = _mm_set_epi32(0, 0, c[0].frame, c[-1].frame);
+        __m128i fr_next = _mm_set_epi32(0, 0, c[2].frame, c[1].frame);
+        __m128d dp = _mm_sub_pd(_mm_cvtepi32_pd(fr), _mm_cvtepi32_pd(fr_prev));
+        __m128d dn = _mm_sub_pd(_mm_cvtepi32_pd(fr_next), _mm_cvtepi32_pd(fr));
+        dt = _mm_mul_pd(K->half, _mm_add_pd(dp, dn));
+        if (_mm_movemask_pd(_mm_cmpeq_pd(dt, _mm_setzero_pd())))
+            goto one_by_one;
+        fp = _mm_div_pd(dp, dt);
+        fn = _mm_div_pd(dn, dt);
+        f1 = _mm_mul_pd(K->half, fp); /* ksp */
+        f0 = _mm_mul_pd(K->half, fn); /* kdm */
+        /* squad_controls: ½(kdm·g⁻ − ksp·g⁺) */
+        for (d = 0; d < 3; d++)
+            v[d] = _mm_mul_pd(K->half, _mm_sub_pd(_mm_mul_pd(f0, _mm_set_pd(g1[d], g0[d])),
+                                                  _mm_mul_pd(f1, _mm_set_pd(g2[d], g1[d]))));
+        if (!mul_exp2(K, c[0].quat, c[1].quat, v, out0, out1))
+            goto one_by_one;
+        memcpy(in0, out0, 4 * sizeof(float));
+        memcpy(in1, out1, 4 * sizeof(float));
+        return;
+    }
+one_by_one:
+    squad_controls(&c[0], (double)c[0].frame - c[-1].frame, (double)c[1].frame - c[0].frame, g0,
+                   g1, in0, out0);
+    squad_controls(&c[1], (double)c[1].frame - c[0].frame, (double)c[2].frame - c[1].frame, g1,
+                   g2, in1, out1);
+}
+#endif
 
 /* ω_i = iπ/64 (the double nearest), cos ω_i and sin ω_i (rounded from the
  * exact values): the starting angles of acos_float. */
@@ -1196,6 +1328,10 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
 {
     uint32_t k, n = t->num_keys;
     float in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
+#ifdef ROT_PAIRS
+    /* key k + 2's controls, worked out with key k + 1's */
+    float next_in[4] = { 0, 0, 0, 0 }, next_out[4] = { 0, 0, 0, 0 };
+#endif
     ln_cache lc;
     if (rec == REC_ROTATION)
         ln_cache_init(&lc);
@@ -1206,7 +1342,7 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
             lc.seg = seg;
             lc.stride = stride;
         }
-        done = accumulate_rotations(t, done, 2, &lc);
+        done = accumulate_rotations(t, done, n < 3 ? n : 3, &lc);
         rotation_controls(t, 0, &lc, in, out);
     } else {
         vector_tangents(t, 0, in, out);
@@ -1216,9 +1352,17 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
         float *s = seg + (size_t)k * stride, a_out[4];
         memcpy(a_out, out, sizeof a_out);
         if (rec == REC_ROTATION) {
-            if (done < k + 3) /* the controls of key k + 1 need Q_k+2 */
-                done = accumulate_rotations(t, done, n - k > 3 + ROT_AHEAD ? k + 3 + ROT_AHEAD : n,
+            if (done < k + 4) /* the controls of keys k + 1 and k + 2 need Q_k+3 */
+                done = accumulate_rotations(t, done, n - k > 4 + ROT_AHEAD ? k + 4 + ROT_AHEAD : n,
                                             &lc);
+#ifdef ROT_PAIRS
+            if ((k & 1) && k + 2 < n) { /* (worked out with key k's) */
+                memcpy(in, next_in, sizeof in);
+                memcpy(out, next_out, sizeof out);
+            } else if (k + 3 < n) {
+                interior_controls2(t, k + 1, &lc, in, out, next_in, next_out);
+            } else
+#endif
             if (k + 2 < n)
                 interior_controls(t, k + 1, &lc, in, out);
             else
