@@ -153,7 +153,7 @@ static void clean_key(kf3ds_key *k, kf3ds_track_kind kind, uint32_t *bad, uint32
         k->ease_from = 0.0f;
         (*big)++;
     }
-    if (!kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
+    if (!kf3ds__in_range4(k->value, KF3DS__MAX_VALUE))
         kf3ds__clean_floats(k->value, 4, kind == KF3DS_TRACK_SCL ? 1.0f : 0.0f,
                             KF3DS__MAX_VALUE, bad, big);
 }
@@ -168,7 +168,7 @@ static inline int spline_key_clean(const kf3ds_key *k)
            (fabsf(k->ease_from) <= KF3DS__MAX_SPLINE) &
            ((k->ease_to == 0.0f) | (k->ease_to >= 1e-6f)) &
            ((k->ease_from == 0.0f) | (k->ease_from >= 1e-6f)) &
-           kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE);
+           kf3ds__in_range4(k->value, KF3DS__MAX_VALUE);
 }
 
 /* Keys of n value floats (kind not MORPH) from r while there is room for
@@ -205,7 +205,7 @@ static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, in
             k->value[d] = d < n ? lef32(p + 4 * d) : 0.0f;
         p += 4 * n;
         if ((k->spline_flags & SPLINE_FIELDS) ? !spline_key_clean(k)
-                                              : !kf3ds__in_range(k->value, 4, KF3DS__MAX_VALUE))
+                                              : !kf3ds__in_range4(k->value, KF3DS__MAX_VALUE))
             clean_key(k, kind, bad, big);
     }
     r->pos = (size_t)(p - r->data);

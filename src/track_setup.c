@@ -18,6 +18,9 @@
 #endif
 
 
+/* acos_float's bound, relative to ω (see there). */
+#define ACOS_REL 0x1p-40
+
 /* Loop bits 3: the track loops, and its tangents close the curve. */
 #define LOOP_CLOSED 3
 
@@ -234,17 +237,315 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     tr->cos_phi = c;
 }
 
+#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+/* Rotation setup two keys at a time (docs/architecture.md, "Loading"): the
+ * turns of two keys, and the logarithms and slerp constants of two segments,
+ * in the two lanes of SSE2 vectors, with the scalar code's operations in its
+ * order lane by lane, so the same bits. A pair one of whose lanes needs a
+ * rare case (a tiny or huge value, libm's fallback) goes one by one. */
+#define ROT_PAIRS 1
+
+/* The constants of the two-lane code, read through a pointer the compiler
+ * cannot see through (pair_consts_get): else GCC builds every _mm_set1_pd
+ * from a scalar (movsd, unpcklpd) where a memory operand would do. */
+typedef struct pair_consts {
+    __m128d sign, one, mhalf, half, two_over_pi, head, tail, half_pi, pi, two_pi;
+    __m128d tiny_axis, max_axis, sincos_max, tiny_ln, tiny_slerp, near, third;
+    __m128d s_poly[8], c_poly[10]; /* kf3ds__sincos_d's, innermost first */
+    __m128d neg_hi; /* (0, −0) */
+    __m128d acos_poly[8], acos_index, atan_poly[4], acos_rel; /* acos_float2's */
+    __m128d exp_s[8], exp_c[8], exp_small; /* mul_exp's series, innermost first */
+} pair_consts;
+
+#define PD2(c) { (c), (c) }
+static const pair_consts pair_consts_ = {
+    PD2(-0.0), PD2(1.0), PD2(-0.5), PD2(0.5), PD2(2.0 / KF3DS__PI),
+    PD2(1.57079632673412561417), PD2(6.07710050650619224932e-11), /* as in kf3ds__sincos_d */
+    PD2(0.5 * KF3DS__PI), PD2(KF3DS__PI), PD2(2.0 * KF3DS__PI),
+    PD2(1e-8), PD2(DBL_MAX), PD2(KF3DS__SINCOS_D_MAX), PD2(1e-8), PD2(1e-6), PD2(1e-4),
+    PD2(1.0 / 3.0),
+    { PD2(1.0 / 355687428096000.0), PD2(-1.0 / 1307674368000.0), PD2(1.0 / 6227020800.0),
+      PD2(-1.0 / 39916800), PD2(1.0 / 362880), PD2(-1.0 / 5040), PD2(1.0 / 120), PD2(-1.0 / 6) },
+    { PD2(-1.0 / 6402373705728000.0), PD2(1.0 / 20922789888000.0), PD2(-1.0 / 87178291200.0),
+      PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320), PD2(-1.0 / 720),
+      PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
+    { 0.0, -0.0 },
+    { PD2(-0.0012624911), PD2(0.0066700901), PD2(-0.0170881256), PD2(0.0308918810),
+      PD2(-0.0501743046), PD2(0.0889789874), PD2(-0.2145988016), PD2(1.5707963050) },
+    PD2(64.0 / KF3DS__PI),
+    { PD2(1.0 / 9), PD2(-1.0 / 7), PD2(1.0 / 5), PD2(-1.0 / 3) },
+    PD2(ACOS_REL),
+    { PD2(-1.0 / 1307674368000.0), PD2(1.0 / 6227020800.0), PD2(-1.0 / 39916800),
+      PD2(1.0 / 362880), PD2(-1.0 / 5040), PD2(1.0 / 120), PD2(-1.0 / 6), PD2(1.0) },
+    { PD2(-1.0 / 87178291200.0), PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320),
+      PD2(-1.0 / 720), PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
+    PD2(0.0625),
+};
+
+static KF3DS__ALWAYS_INLINE const pair_consts *pair_consts_get(void)
+{
+    const pair_consts *k = &pair_consts_;
+    __asm__("" : "+r"(k));
+    return k;
+}
+
+static KF3DS__ALWAYS_INLINE __m128d pd_sel(__m128d mask, __m128d a, __m128d b)
+{
+    return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
+}
+
+/* a ⊗ b of a = (a01, a23) and b = (b01, b23) as (x, y) and (z, w): every
+ * term is quat_mul_d's product and the sums are in its order; a term it
+ * subtracts is here added negated, or the other way round (x − y is
+ * x + (−y), and −(a·b) is (−a)·b, bit for bit). */
+static KF3DS__ALWAYS_INLINE void quat_mul_pd(const pair_consts *K, __m128d a01, __m128d a23,
+                                             __m128d b01, __m128d b23, __m128d *xy, __m128d *zw)
+{
+    __m128d a33 = _mm_unpackhi_pd(a23, a23);
+    __m128d a12 = _mm_shuffle_pd(a01, a23, 1), a20 = _mm_shuffle_pd(a23, a01, 0);
+    *xy = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(a33, b01),
+                                           _mm_mul_pd(a01, _mm_unpackhi_pd(b23, b23))),
+                                _mm_mul_pd(a12, _mm_shuffle_pd(b23, b01, 0))),
+                     _mm_mul_pd(a20, _mm_shuffle_pd(b01, b23, 1)));
+    *zw = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(a33, b23),
+                                           _mm_mul_pd(_mm_xor_pd(a20, K->neg_hi),
+                                                      _mm_shuffle_pd(b23, b01, 1))),
+                                _mm_mul_pd(_mm_xor_pd(a01, K->neg_hi), _mm_unpackhi_pd(b01, b01))),
+                     _mm_mul_pd(a12, _mm_unpacklo_pd(b01, b23)));
+}
+
+/* A float quaternion as (x, y) and (z, w) in double. */
+static KF3DS__ALWAYS_INLINE void quat_pd(const float q[4], __m128d *q01, __m128d *q23)
+{
+    __m128 v = _mm_loadu_ps(q);
+    *q01 = _mm_cvtps_pd(v);
+    *q23 = _mm_cvtps_pd(_mm_movehl_ps(v, v));
+}
+
+/* (x, y) and (z, w) rounded to float, into out. */
+static KF3DS__ALWAYS_INLINE void quat_store(__m128d xy, __m128d zw, float out[4])
+{
+    _mm_storeu_ps(out, _mm_movelh_ps(_mm_cvtpd_ps(xy), _mm_cvtpd_ps(zw)));
+}
+
+/* The 64-bit lane masks of the low two 32-bit lanes of m. */
+static KF3DS__ALWAYS_INLINE __m128d pd_mask32(__m128i m)
+{
+    return _mm_castsi128_pd(_mm_unpacklo_epi32(m, m));
+}
+
+/* Two float quaternions (or key values) as four vectors of lanes (a[d], b[d]),
+ * and the float vectors they come from: lo = (a0, b0, a1, b1), hi = (a2, b2,
+ * a3, b3). */
+static KF3DS__ALWAYS_INLINE void quat_lanes(const float a[4], const float b[4], __m128d v[4],
+                                            __m128 *lo, __m128 *hi)
+{
+    __m128 va = _mm_loadu_ps(a), vb = _mm_loadu_ps(b);
+    *lo = _mm_unpacklo_ps(va, vb);
+    *hi = _mm_unpackhi_ps(va, vb);
+    v[0] = _mm_cvtps_pd(*lo);
+    v[1] = _mm_cvtps_pd(_mm_movehl_ps(*lo, *lo));
+    v[2] = _mm_cvtps_pd(*hi);
+    v[3] = _mm_cvtps_pd(_mm_movehl_ps(*hi, *hi));
+}
+
+/* Stores lanes 0 and 1 of four double vectors, rounded to float, as the
+ * float quaternions a and b. */
+static KF3DS__ALWAYS_INLINE void quat_store2(__m128d x, __m128d y, __m128d z, __m128d w,
+                                             float a[4], float b[4])
+{
+    __m128 xy = _mm_unpacklo_ps(_mm_cvtpd_ps(x), _mm_cvtpd_ps(y)); /* xa ya xb yb */
+    __m128 zw = _mm_unpacklo_ps(_mm_cvtpd_ps(z), _mm_cvtpd_ps(w));
+    _mm_storeu_ps(a, _mm_movelh_ps(xy, zw));
+    _mm_storeu_ps(b, _mm_movehl_ps(zw, xy));
+}
+
+/* kf3ds__sincos_d in two lanes, for |x| <= KF3DS__SINCOS_D_MAX: sin x and
+ * cos x in *s and *c; returns x less whole turns. */
+static KF3DS__ALWAYS_INLINE __m128d sincos_d2(const pair_consts *K, __m128d x, __m128d *sp,
+                                              __m128d *cp)
+{
+    __m128d md, r, r2, sr, cr, odd, s, c, red;
+    __m128i m, m3;
+    int i;
+    /* |m| < 2^16, so 32-bit lanes hold it */
+    m = _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(x, K->two_over_pi),
+                                    pd_sel(_mm_cmpge_pd(x, _mm_setzero_pd()), K->half, K->mhalf)));
+    md = _mm_cvtepi32_pd(m);
+    r = _mm_sub_pd(_mm_sub_pd(x, _mm_mul_pd(md, K->head)), _mm_mul_pd(md, K->tail));
+    r2 = _mm_mul_pd(r, r);
+    sr = K->s_poly[0];
+    for (i = 1; i < 8; i++)
+        sr = _mm_add_pd(K->s_poly[i], _mm_mul_pd(r2, sr));
+    sr = _mm_add_pd(r, _mm_mul_pd(_mm_mul_pd(r, r2), sr));
+    cr = K->c_poly[0];
+    for (i = 1; i < 10; i++)
+        cr = _mm_add_pd(K->c_poly[i], _mm_mul_pd(r2, cr));
+    /* the quadrant m mod 4: odd m swaps sine and cosine, m mod 4 in {2, 3}
+     * negates the sine, in {1, 2} the cosine */
+    odd = pd_mask32(_mm_cmpeq_epi32(_mm_and_si128(m, _mm_set1_epi32(1)), _mm_set1_epi32(1)));
+    s = pd_sel(odd, cr, sr);
+    c = pd_sel(odd, sr, cr);
+    s = _mm_xor_pd(s, _mm_and_pd(K->sign, pd_mask32(_mm_cmpeq_epi32(
+                                     _mm_and_si128(m, _mm_set1_epi32(2)), _mm_set1_epi32(2)))));
+    c = _mm_xor_pd(c, _mm_and_pd(K->sign, pd_mask32(_mm_cmpeq_epi32(
+                                     _mm_and_si128(_mm_add_epi32(m, _mm_set1_epi32(1)),
+                                                   _mm_set1_epi32(2)),
+                                     _mm_set1_epi32(2)))));
+    /* m mod 4 as -1..2 */
+    m3 = _mm_sub_epi32(_mm_and_si128(_mm_add_epi32(m, _mm_set1_epi32(1)), _mm_set1_epi32(3)),
+                       _mm_set1_epi32(1));
+    red = _mm_add_pd(_mm_mul_pd(_mm_cvtepi32_pd(m3), K->half_pi), r);
+    red = _mm_sub_pd(red, _mm_and_pd(_mm_cmpgt_pd(red, K->pi), K->two_pi));
+    *sp = s;
+    *cp = c;
+    return red;
+}
+
+/* turn_of of keys ka and kb; 0, having written nothing, when one of them
+ * has a tiny, NaN or infinite axis or an angle beyond kf3ds__sincos_d's
+ * fast path. */
+static int turn_of2(const kf3ds_key *ka, const kf3ds_key *kb, key_turn *ta, key_turn *tb)
+{
+    const pair_consts *K = pair_consts_get();
+    __m128d v[4], l, x, ok, s, c, red, f;
+    __m128 lo, hi;
+    quat_lanes(ka->value, kb->value, v, &lo, &hi);
+    l = _mm_sqrt_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(v[1], v[1]), _mm_mul_pd(v[2], v[2])),
+                               _mm_mul_pd(v[3], v[3])));
+    x = _mm_mul_pd(K->mhalf, v[0]);
+    ok = _mm_and_pd(_mm_cmpge_pd(l, K->tiny_axis), _mm_cmple_pd(l, K->max_axis));
+    ok = _mm_and_pd(ok, _mm_cmple_pd(_mm_andnot_pd(K->sign, x), K->sincos_max));
+    if (_mm_movemask_pd(ok) != 3)
+        return 0;
+    red = sincos_d2(K, x, &s, &c);
+    /* the turn */
+    f = _mm_div_pd(s, l);
+    quat_store2(_mm_mul_pd(f, v[1]), _mm_mul_pd(f, v[2]), _mm_mul_pd(f, v[3]), c, ta->q, tb->q);
+    red = _mm_andnot_pd(K->sign, red);
+    s = _mm_andnot_pd(K->sign, s);
+    _mm_storel_pd(&ta->phi, red);
+    _mm_storeh_pd(&tb->phi, red);
+    _mm_storel_pd(&ta->sin_phi, s);
+    _mm_storeh_pd(&tb->sin_phi, s);
+    _mm_storel_pd(&ta->cos_phi, c);
+    _mm_storeh_pd(&tb->cos_phi, c);
+    return 1;
+}
+
+/* kf3ds__atan2_near in two lanes, with its test (den > 0, |num| < 1e-4·den)
+ * and'ed into *ok. */
+static KF3DS__ALWAYS_INLINE __m128d atan2_near2(const pair_consts *K, __m128d y, __m128d x,
+                                                __m128d phi, __m128d sin_phi, __m128d cos_phi,
+                                                __m128d *ok)
+{
+    __m128d num = _mm_sub_pd(_mm_mul_pd(y, cos_phi), _mm_mul_pd(x, sin_phi));
+    __m128d den = _mm_add_pd(_mm_mul_pd(x, cos_phi), _mm_mul_pd(y, sin_phi)), d;
+    *ok = _mm_and_pd(*ok, _mm_and_pd(_mm_cmpgt_pd(den, _mm_setzero_pd()),
+                                     _mm_cmplt_pd(_mm_andnot_pd(K->sign, num),
+                                                  _mm_mul_pd(K->near, den))));
+    d = _mm_div_pd(num, den);
+    return _mm_add_pd(phi, _mm_sub_pd(d, _mm_mul_pd(_mm_mul_pd(_mm_mul_pd(d, d), d), K->third)));
+}
+
+/* step_ln(from_j, to_j, turn_j, g_j) and, where sl_j, slerp_constants(from_j,
+ * to_j, turn_j, sl_j) for the segments j = a, b; 0, having written nothing,
+ * when one of them takes a rare case of theirs. */
+static int segment_pair(const float from_a[4], const float to_a[4], const float from_b[4],
+                        const float to_b[4], const key_turn *ra, const key_turn *rb, double ga[3],
+                        double gb[3], float *sl_a, float *sl_b)
+{
+    const pair_consts *K = pair_consts_get();
+    const __m128d sign = K->sign, one = K->one;
+    __m128d F[4], T[4], q[4], p[4], neg, l, ok, s, phi, sin_phi, cos_phi, om, sl_need, sl_ok;
+    __m128 flo, fhi, tlo, thi, dot;
+    int d;
+    quat_lanes(from_a, from_b, F, &flo, &fhi);
+    quat_lanes(to_a, to_b, T, &tlo, &thi);
+    /* step_ln: the sign of kf3ds__quat_dot(to, from), in float */
+    {
+        __m128 plo = _mm_mul_ps(tlo, flo), phi4 = _mm_mul_ps(thi, fhi);
+        dot = _mm_add_ps(_mm_add_ps(_mm_add_ps(plo, _mm_movehl_ps(plo, plo)), phi4),
+                         _mm_movehl_ps(phi4, phi4));
+        neg = pd_mask32(_mm_castps_si128(_mm_cmplt_ps(dot, _mm_setzero_ps())));
+    }
+    l = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(F[0], F[0]), _mm_mul_pd(F[1], F[1])),
+                              _mm_mul_pd(F[2], F[2])),
+                   _mm_mul_pd(F[3], F[3]));
+    ok = _mm_cmpge_pd(_mm_andnot_pd(sign, l), K->tiny_ln);
+    for (d = 0; d < 4; d++)
+        q[d] = _mm_xor_pd(T[d], _mm_and_pd(neg, sign));
+    /* quat_mul_d(f, q) with f = (−F0, −F1, −F2, F3): −F_i·x is −(F_i·x) */
+    p[0] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(F[3], q[0]), _mm_mul_pd(F[0], q[3])),
+                                 _mm_mul_pd(F[1], q[2])),
+                      _mm_xor_pd(_mm_mul_pd(F[2], q[1]), sign));
+    p[1] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(F[3], q[1]), _mm_mul_pd(F[1], q[3])),
+                                 _mm_mul_pd(F[2], q[0])),
+                      _mm_xor_pd(_mm_mul_pd(F[0], q[2]), sign));
+    p[2] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(F[3], q[2]), _mm_mul_pd(F[2], q[3])),
+                                 _mm_mul_pd(F[0], q[1])),
+                      _mm_xor_pd(_mm_mul_pd(F[1], q[0]), sign));
+    p[3] = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(F[3], q[3]), _mm_mul_pd(F[0], q[0])),
+                                 _mm_mul_pd(F[1], q[1])),
+                      _mm_mul_pd(F[2], q[2]));
+    s = _mm_sqrt_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(p[0], p[0]), _mm_mul_pd(p[1], p[1])),
+                               _mm_mul_pd(p[2], p[2])));
+    ok = _mm_and_pd(ok, _mm_cmpge_pd(s, K->tiny_ln));
+    phi = _mm_set_pd(rb->phi, ra->phi);
+    sin_phi = _mm_set_pd(rb->sin_phi, ra->sin_phi);
+    cos_phi = _mm_set_pd(rb->cos_phi, ra->cos_phi);
+    om = atan2_near2(K, s, p[3], pd_sel(neg, _mm_sub_pd(K->pi, phi), phi), sin_phi,
+                     _mm_xor_pd(cos_phi, _mm_and_pd(neg, sign)), &ok);
+    om = _mm_div_pd(om, s);
+    /* slerp_constants, in the lanes that want them */
+    sl_need = _mm_castsi128_pd(_mm_set_epi32(sl_b ? -1 : 0, sl_b ? -1 : 0, sl_a ? -1 : 0,
+                                             sl_a ? -1 : 0));
+    l = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(F[0], T[0]), _mm_mul_pd(F[1], T[1])),
+                              _mm_mul_pd(F[2], T[2])),
+                   _mm_mul_pd(F[3], T[3]));
+    sl_ok = _mm_and_pd(_mm_cmpgt_pd(_mm_add_pd(one, l), K->tiny_slerp), _mm_cmple_pd(l, one));
+    s = _mm_sqrt_pd(_mm_mul_pd(_mm_sub_pd(one, l), _mm_add_pd(one, l)));
+    sl_ok = _mm_and_pd(sl_ok, _mm_cmpgt_pd(s, K->tiny_slerp));
+    phi = atan2_near2(K, s, l, phi, sin_phi, cos_phi, &sl_ok);
+    ok = _mm_and_pd(ok, _mm_or_pd(sl_ok, _mm_xor_pd(sl_need, _mm_castsi128_pd(_mm_set1_epi32(-1)))));
+    if (_mm_movemask_pd(ok) != 3)
+        return 0;
+    for (d = 0; d < 3; d++) {
+        __m128d g = _mm_mul_pd(p[d], om);
+        _mm_storel_pd(&ga[d], g);
+        _mm_storeh_pd(&gb[d], g);
+    }
+    if (sl_a || sl_b) {
+        float o[3][4];
+        _mm_storeu_ps(o[0], _mm_cvtpd_ps(phi));
+        _mm_storeu_ps(o[1], _mm_cvtpd_ps(l));
+        _mm_storeu_ps(o[2], _mm_cvtpd_ps(_mm_div_pd(one, s)));
+        if (sl_a) {
+            sl_a[0] = o[0][0];
+            sl_a[1] = o[1][0];
+            sl_a[2] = o[2][0];
+        }
+        if (sl_b) {
+            sl_b[0] = o[0][1];
+            sl_b[1] = o[1][1];
+            sl_b[2] = o[2][1];
+        }
+    }
+    return 1;
+}
+#endif
+
 /* Setup accumulates Q_k this many keys ahead of the controls, in one loop:
  * the turns and products of keys are independent but for the product's
  * chain, so the processor overlaps their latencies (a square root and a
  * division per key), which it cannot across the long per-key chain of the
  * controls. */
-#define ROT_AHEAD 32
-#define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 3 */
+#define ROT_AHEAD 33 /* (odd: the batches of ROT_AHEAD + 1 keys go in pairs) */
+#define TURN_SLOTS 64 /* a power of two above ROT_AHEAD + 4 */
 
 /* What the squad controls of one key after another share: the turns of the
  * keys last asked for (turn_get), by key index modulo TURN_SLOTS (setup runs
- * forward through the keys and needs at most ROT_AHEAD + 3 at a time), and
+ * forward through the keys and needs at most ROT_AHEAD + 4 at a time), and
  * G_j = ln(Q_j⁻¹ ⊗ ±Q_j+1), by j modulo TURN_SLOTS: g⁺ of key j is bit for
  * bit g⁻ of key j + 1 (the same products, negated or not, and the same sign
  * test), and both are worked out with the Q_k ahead of the controls. */
@@ -282,6 +583,74 @@ static inline const key_turn *turn_get(ln_cache *lc, const kf3ds_track *t, uint3
     return &lc->turn[slot];
 }
 
+/* The turn of key i, in the cache: accumulate_rotations' first loop puts
+ * those of its batch there. */
+static inline const key_turn *turn_at(const ln_cache *lc, uint32_t i)
+{
+    return &lc->turn[i & (TURN_SLOTS - 1u)];
+}
+
+/* Q_i of the chain below (its turn through lc when given). */
+static KF3DS__ALWAYS_INLINE void chain_step(kf3ds_track *t, uint32_t i, ln_cache *lc)
+{
+    kf3ds_key *k = &t->keys[i];
+    key_turn own;
+    const key_turn *tr = lc ? turn_at(lc, i) : (turn_of(k, &own), &own);
+    if (i == 0) {
+        memcpy(k->quat, tr->q, sizeof tr->q);
+    } else {
+#ifdef ROT_PAIRS
+        __m128d a01, a23, b01, b23, xy, zw;
+        quat_pd(tr->q, &a01, &a23);
+        quat_pd(t->keys[i - 1].quat, &b01, &b23);
+        quat_mul_pd(pair_consts_get(), a01, a23, b01, b23, &xy, &zw);
+        quat_store(xy, zw, k->quat); /* kf3ds__quat_mul's bits */
+#else
+        kf3ds__quat_mul(tr->q, t->keys[i - 1].quat, k->quat);
+#endif
+    }
+}
+
+/* Where accumulation writes the slerp constants of Q_j and Q_j+1 (record j,
+ * [20..22]): NULL when it does not, or when the segment is a turn or more
+ * (such a segment keeps axis and angle instead). */
+static inline float *segment_slerp(const kf3ds_track *t, uint32_t j, const ln_cache *lc)
+{
+    if (!lc->seg || fabsf(t->keys[j + 1].value[0]) >= (float)KF3DS__PI)
+        return NULL;
+    return lc->seg + (size_t)j * lc->stride + 20;
+}
+
+/* G_j and the slerp constants of segment j, once Q_j+1 is known. */
+static inline void segment_step(const kf3ds_track *t, uint32_t j, ln_cache *lc)
+{
+    unsigned slot = j & (TURN_SLOTS - 1u);
+    const key_turn *tr = turn_at(lc, j + 1);
+    float *sl = segment_slerp(t, j, lc);
+    step_ln(t->keys[j].quat, t->keys[j + 1].quat, tr, lc->G[slot]);
+    lc->g_key[slot] = j + 1;
+    if (sl)
+        slerp_constants(t->keys[j].quat, t->keys[j + 1].quat, tr, sl);
+}
+
+#ifdef ROT_PAIRS
+/* segment_step of segments j and j + 1, in two lanes when they allow. */
+static inline void segments2(const kf3ds_track *t, uint32_t j, ln_cache *lc)
+{
+    unsigned s0 = j & (TURN_SLOTS - 1u), s1 = (j + 1) & (TURN_SLOTS - 1u);
+    const kf3ds_key *k = &t->keys[j];
+    if (segment_pair(k[0].quat, k[1].quat, k[1].quat, k[2].quat, turn_at(lc, j + 1),
+                     turn_at(lc, j + 2), lc->G[s0], lc->G[s1], segment_slerp(t, j, lc),
+                     segment_slerp(t, j + 1, lc))) {
+        lc->g_key[s0] = j + 1;
+        lc->g_key[s1] = j + 2;
+        return;
+    }
+    segment_step(t, j, lc);
+    segment_step(t, j + 1, lc);
+}
+#endif
+
 /* Q_0 = q(a_0, −θ_0), Q_k = q(a_k, −θ_k) ⊗ Q_{k−1} over every key
  * (docs/evaluation.md, "Rotation tracks"): the increment rounded to float,
  * then the product of two float quaternions, exact in double and rounded
@@ -296,32 +665,39 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
      * other, so the processor overlaps their square roots and divisions,
      * which it cannot across the loop below (docs/architecture.md,
      * "Loading"). */
-    for (i = done; lc && i < upto; i++)
-        turn_get(lc, t, i);
-    for (i = done; i < upto; i++) {
-        kf3ds_key *k = &t->keys[i];
-        key_turn own;
-        const key_turn *tr = lc ? turn_get(lc, t, i) : (turn_of(k, &own), &own);
-        if (i == 0) {
-            memcpy(k->quat, tr->q, sizeof tr->q);
-        } else {
-            kf3ds__quat_mul(tr->q, t->keys[i - 1].quat, k->quat);
-            if (lc) {
-                unsigned slot = (i - 1) & (TURN_SLOTS - 1u);
-                step_ln(t->keys[i - 1].quat, k->quat, tr, lc->G[slot]);
-                lc->g_key[slot] = i;
-                /* (a segment of a turn or more keeps axis and angle instead) */
-                if (lc->seg && !(fabsf(k->value[0]) >= (float)KF3DS__PI))
-                    slerp_constants(t->keys[i - 1].quat, k->quat, tr,
-                                    lc->seg + (size_t)(i - 1) * lc->stride + 20);
-            }
+    for (i = done; lc && i < upto; i++) {
+#ifdef ROT_PAIRS
+        unsigned slot = i & (TURN_SLOTS - 1u), next = (i + 1) & (TURN_SLOTS - 1u);
+        if (i + 1 < upto && lc->turn_key[slot] != i + 1 && lc->turn_key[next] != i + 2 &&
+            turn_of2(&t->keys[i], &t->keys[i + 1], &lc->turn[slot], &lc->turn[next])) {
+            lc->turn_key[slot] = i + 1;
+            lc->turn_key[next] = i + 2;
+            i++;
+            continue;
         }
+#endif
+        turn_get(lc, t, i);
+    }
+    for (i = done; i < upto; i++) {
+        chain_step(t, i, lc);
+        if (!lc || i == 0)
+            continue;
+#ifdef ROT_PAIRS
+        /* with the next key's Q, the segments i − 1 and i at once */
+        if (i + 1 < upto) {
+            chain_step(t, i + 1, lc);
+            segments2(t, i - 1, lc);
+            i++;
+            continue;
+        }
+#endif
+        segment_step(t, i - 1, lc);
     }
     return upto > done ? upto : done;
 }
 
 /* G_j (ln_cache), from the cache or into it. */
-static inline const double *ln_get(ln_cache *lc, const kf3ds_track *t, uint32_t j)
+static KF3DS__ALWAYS_INLINE const double *ln_get(ln_cache *lc, const kf3ds_track *t, uint32_t j)
 {
     unsigned slot = j & (TURN_SLOTS - 1u);
     if (lc->g_key[slot] != j + 1) {
@@ -388,12 +764,72 @@ static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], fl
     for (d = 0; d < 3; d++)
         e[d] = v[d] * s;
     e[3] = c;
+#ifdef ROT_PAIRS
+    {
+        __m128d q01, q23, xy, zw;
+        quat_pd(q, &q01, &q23);
+        quat_mul_pd(pair_consts_get(), q01, q23, _mm_loadu_pd(e), _mm_loadu_pd(e + 2), &xy, &zw);
+        quat_store(xy, zw, out);
+        return;
+    }
+#endif
     for (d = 0; d < 4; d++)
         qd[d] = q[d];
     quat_mul_d(qd, e, p);
     for (d = 0; d < 4; d++)
         out[d] = (float)p[d];
 }
+
+#ifdef ROT_PAIRS
+/* mul_exp(qa, v_a, outa) and mul_exp(qb, v_b, outb) in two lanes, v_a and v_b
+ * the lanes of v; 0, having written nothing, when ω is beyond
+ * kf3ds__sincos_d's fast path. */
+static KF3DS__ALWAYS_INLINE int mul_exp2(const pair_consts *K, const float qa[4], const float qb[4],
+                                         const __m128d v[3], float outa[4], float outb[4])
+{
+    __m128d w2, sc, cc, e[3], q[4], p[4];
+    __m128 lo, hi;
+    int d, k, small;
+    w2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(v[0], v[0]), _mm_mul_pd(v[1], v[1])),
+                    _mm_mul_pd(v[2], v[2]));
+    small = _mm_movemask_pd(_mm_cmplt_pd(w2, K->exp_small));
+    sc = cc = w2;
+    if (small) { /* sin ω/ω and cos ω of ω = |v| from their series */
+        sc = K->exp_s[0];
+        cc = K->exp_c[0];
+        for (k = 1; k < 8; k++) {
+            sc = _mm_add_pd(K->exp_s[k], _mm_mul_pd(w2, sc));
+            cc = _mm_add_pd(K->exp_c[k], _mm_mul_pd(w2, cc));
+        }
+    }
+    if (small != 3) { /* or from sin ω and cos ω (a lane each, or both) */
+        __m128d om = _mm_sqrt_pd(w2), sl, cl, m = _mm_cmplt_pd(w2, K->exp_small);
+        if (_mm_movemask_pd(_mm_cmple_pd(om, K->sincos_max)) != 3)
+            return 0;
+        sincos_d2(K, om, &sl, &cl);
+        sc = pd_sel(m, sc, _mm_div_pd(sl, om));
+        cc = pd_sel(m, cc, cl);
+    }
+    for (d = 0; d < 3; d++)
+        e[d] = _mm_mul_pd(v[d], sc);
+    quat_lanes(qa, qb, q, &lo, &hi);
+    /* quat_mul_d(q, e) */
+    p[0] = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(q[3], e[0]), _mm_mul_pd(q[0], cc)),
+                                 _mm_mul_pd(q[1], e[2])),
+                      _mm_mul_pd(q[2], e[1]));
+    p[1] = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(q[3], e[1]), _mm_mul_pd(q[1], cc)),
+                                 _mm_mul_pd(q[2], e[0])),
+                      _mm_mul_pd(q[0], e[2]));
+    p[2] = _mm_sub_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(q[3], e[2]), _mm_mul_pd(q[2], cc)),
+                                 _mm_mul_pd(q[0], e[1])),
+                      _mm_mul_pd(q[1], e[0]));
+    p[3] = _mm_sub_pd(_mm_sub_pd(_mm_sub_pd(_mm_mul_pd(q[3], cc), _mm_mul_pd(q[0], e[0])),
+                                 _mm_mul_pd(q[1], e[1])),
+                      _mm_mul_pd(q[2], e[2]));
+    quat_store2(p[0], p[1], p[2], p[3], outa, outb);
+    return 1;
+}
+#endif
 
 /* The squad controls of rotation key c, tin = B_c and tout = A_c, from its
  * frame spacings and the logarithms gm = g⁻ and gp = g⁺ (docs/evaluation.md,
@@ -417,6 +853,15 @@ static KF3DS__ALWAYS_INLINE void squad_controls(const kf3ds_key *c, double dt_pr
         a[d] = 0.5 * (f[2] * gm[d] + (f[3] - 1.0) * gp[d]);
         b[d] = 0.5 * ((1.0 - f[0]) * gm[d] - f[1] * gp[d]);
     }
+#ifdef ROT_PAIRS
+    { /* the two exponentials at once */
+        __m128d v[3];
+        for (d = 0; d < 3; d++)
+            v[d] = _mm_set_pd(b[d], a[d]);
+        if (mul_exp2(pair_consts_get(), c->quat, c->quat, v, tout, tin))
+            return;
+    }
+#endif
     mul_exp(c->quat, a, tout);
     mul_exp(c->quat, b, tin);
 }
@@ -452,6 +897,53 @@ static KF3DS__ALWAYS_INLINE void interior_controls(const kf3ds_track *t, uint32_
     squad_controls(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, gp,
                    tin, tout);
 }
+
+#ifdef ROT_PAIRS
+/* interior_controls of keys i and i + 1 (both interior), in two lanes when
+ * neither has tension, continuity or bias (A = B, one exponential each):
+ * tcb_factors, squad_controls and mul_exp with their operations lane by
+ * lane. */
+static KF3DS__ALWAYS_INLINE void interior_controls2(const kf3ds_track *t, uint32_t i,
+                                                    ln_cache *lc, float in0[4], float out0[4],
+                                                    float in1[4], float out1[4])
+{
+    const pair_consts *K = pair_consts_get();
+    const kf3ds_key *c = &t->keys[i];
+    const double *g0 = ln_get(lc, t, i - 1), *g1 = ln_get(lc, t, i), *g2 = ln_get(lc, t, i + 1);
+    __m128d f0, f1, fp, fn, dt, v[3];
+    int d;
+    if (!((c[0].spline_flags | c[1].spline_flags) &
+          (KF3DS_KEY_TENSION | KF3DS_KEY_CONTINUITY | KF3DS_KEY_BIAS))) {
+        /* tcb_factors: the frame spacings to the neighbours, then fp and fn */
+        __m128i fr = _mm_set_epi32(0, 0, c[1].frame, c[0].frame);
+        __m128i fr_prev = _mm_set_epi32(0, 0, c[0].frame, c[-1].frame);
+        __m128i fr_next = _mm_set_epi32(0, 0, c[2].frame, c[1].frame);
+        __m128d dp = _mm_sub_pd(_mm_cvtepi32_pd(fr), _mm_cvtepi32_pd(fr_prev));
+        __m128d dn = _mm_sub_pd(_mm_cvtepi32_pd(fr_next), _mm_cvtepi32_pd(fr));
+        dt = _mm_mul_pd(K->half, _mm_add_pd(dp, dn));
+        if (_mm_movemask_pd(_mm_cmpeq_pd(dt, _mm_setzero_pd())))
+            goto one_by_one;
+        fp = _mm_div_pd(dp, dt);
+        fn = _mm_div_pd(dn, dt);
+        f1 = _mm_mul_pd(K->half, fp); /* ksp */
+        f0 = _mm_mul_pd(K->half, fn); /* kdm */
+        /* squad_controls: ½(kdm·g⁻ − ksp·g⁺) */
+        for (d = 0; d < 3; d++)
+            v[d] = _mm_mul_pd(K->half, _mm_sub_pd(_mm_mul_pd(f0, _mm_set_pd(g1[d], g0[d])),
+                                                  _mm_mul_pd(f1, _mm_set_pd(g2[d], g1[d]))));
+        if (!mul_exp2(K, c[0].quat, c[1].quat, v, out0, out1))
+            goto one_by_one;
+        memcpy(in0, out0, 4 * sizeof(float));
+        memcpy(in1, out1, 4 * sizeof(float));
+        return;
+    }
+one_by_one:
+    squad_controls(&c[0], (double)c[0].frame - c[-1].frame, (double)c[1].frame - c[0].frame, g0,
+                   g1, in0, out0);
+    squad_controls(&c[1], (double)c[1].frame - c[0].frame, (double)c[2].frame - c[1].frame, g1,
+                   g2, in1, out1);
+}
+#endif
 
 /* ω_i = iπ/64 (the double nearest), cos ω_i and sin ω_i (rounded from the
  * exact values): the starting angles of acos_float. */
@@ -529,10 +1021,9 @@ static const double acos_table[65][3] = {
  * = (l, s) turned back by ω_i, |d| < 0.025 and its series to d⁹ (the next
  * term is below 1e-18). With every rounding (the table's, s's) that is within
  * a few ulps of acos(l) for ω_0 = 0 and within 2e-15 for the others, where
- * ω >= π/128: within ACOS_REL·ω always, 15 times over. When a value within
+ * ω >= π/128: within ACOS_REL·ω always (ACOS_REL, above), 15 times over. When a value within
  * that of it could round to another float (about one in 40,000), libm's acos
  * decides, so the float is always (float)acos(l). */
-#define ACOS_REL 0x1p-40
 static KF3DS__ALWAYS_INLINE float acos_float(double l, double s)
 {
     double al = fabs(l), r, num, den, d, d2, om;
@@ -591,20 +1082,16 @@ static void slerp_constants(const float a[4], const float b[4], const key_turn *
  * same bits): l and s as given there; the floats in om. */
 static void acos_float2(__m128d l, __m128d s, float om[2])
 {
-    const __m128d one = _mm_set1_pd(1.0);
-    __m128d al = _mm_andnot_pd(_mm_set1_pd(-0.0), l), r, c0, s0, w0, num, den, d, d2, o, err;
+    const pair_consts *K = pair_consts_get();
+    __m128d al = _mm_andnot_pd(K->sign, l), r, c0, s0, w0, num, den, d, d2, o, err;
     const double *e0, *e1;
-    int i0, i1, same;
+    int i0, i1, same, k;
     double lv[2];
-    r = _mm_add_pd(_mm_set1_pd(0.0066700901), _mm_mul_pd(al, _mm_set1_pd(-0.0012624911)));
-    r = _mm_add_pd(_mm_set1_pd(-0.0170881256), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(0.0308918810), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(-0.0501743046), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(0.0889789874), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(-0.2145988016), _mm_mul_pd(al, r));
-    r = _mm_add_pd(_mm_set1_pd(1.5707963050), _mm_mul_pd(al, r));
-    r = _mm_mul_pd(_mm_sqrt_pd(_mm_sub_pd(one, al)), r);
-    r = _mm_add_pd(_mm_mul_pd(r, _mm_set1_pd(64.0 / KF3DS__PI)), _mm_set1_pd(0.5));
+    r = K->acos_poly[0];
+    for (k = 1; k < 8; k++)
+        r = _mm_add_pd(K->acos_poly[k], _mm_mul_pd(al, r));
+    r = _mm_mul_pd(_mm_sqrt_pd(_mm_sub_pd(K->one, al)), r);
+    r = _mm_add_pd(_mm_mul_pd(r, K->acos_index), K->half);
     _mm_storeu_pd(lv, l);
     i0 = _mm_cvttsd_si32(r);
     i1 = _mm_cvttsd_si32(_mm_unpackhi_pd(r, r));
@@ -617,11 +1104,11 @@ static void acos_float2(__m128d l, __m128d s, float om[2])
     den = _mm_add_pd(_mm_mul_pd(l, c0), _mm_mul_pd(s, s0));
     d = _mm_div_pd(num, den);
     d2 = _mm_mul_pd(d, d);
-    o = _mm_add_pd(_mm_set1_pd(-1.0 / 7), _mm_mul_pd(d2, _mm_set1_pd(1.0 / 9)));
-    o = _mm_add_pd(_mm_set1_pd(1.0 / 5), _mm_mul_pd(d2, o));
-    o = _mm_add_pd(_mm_set1_pd(-1.0 / 3), _mm_mul_pd(d2, o));
+    o = K->atan_poly[0];
+    for (k = 1; k < 4; k++)
+        o = _mm_add_pd(K->atan_poly[k], _mm_mul_pd(d2, o));
     o = _mm_add_pd(w0, _mm_add_pd(d, _mm_mul_pd(_mm_mul_pd(d, d2), o)));
-    err = _mm_mul_pd(_mm_set1_pd(ACOS_REL), o);
+    err = _mm_mul_pd(K->acos_rel, o);
     same = _mm_movemask_ps(_mm_cmpeq_ps(_mm_cvtpd_ps(_mm_sub_pd(o, err)),
                                         _mm_cvtpd_ps(_mm_add_pd(o, err))));
     _mm_storel_pi((__m64 *)(void *)om, _mm_cvtpd_ps(o));
@@ -841,6 +1328,10 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
 {
     uint32_t k, n = t->num_keys;
     float in[4] = { 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
+#ifdef ROT_PAIRS
+    /* key k + 2's controls, worked out with key k + 1's */
+    float next_in[4] = { 0, 0, 0, 0 }, next_out[4] = { 0, 0, 0, 0 };
+#endif
     ln_cache lc;
     if (rec == REC_ROTATION)
         ln_cache_init(&lc);
@@ -851,7 +1342,7 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
             lc.seg = seg;
             lc.stride = stride;
         }
-        done = accumulate_rotations(t, done, 2, &lc);
+        done = accumulate_rotations(t, done, n < 3 ? n : 3, &lc);
         rotation_controls(t, 0, &lc, in, out);
     } else {
         vector_tangents(t, 0, in, out);
@@ -861,9 +1352,17 @@ static KF3DS__ALWAYS_INLINE uint32_t fill_records(kf3ds_track *t, kf3ds_track_ki
         float *s = seg + (size_t)k * stride, a_out[4];
         memcpy(a_out, out, sizeof a_out);
         if (rec == REC_ROTATION) {
-            if (done < k + 3) /* the controls of key k + 1 need Q_k+2 */
-                done = accumulate_rotations(t, done, n - k > 3 + ROT_AHEAD ? k + 3 + ROT_AHEAD : n,
+            if (done < k + 4) /* the controls of keys k + 1 and k + 2 need Q_k+3 */
+                done = accumulate_rotations(t, done, n - k > 4 + ROT_AHEAD ? k + 4 + ROT_AHEAD : n,
                                             &lc);
+#ifdef ROT_PAIRS
+            if ((k & 1) && k + 2 < n) { /* (worked out with key k's) */
+                memcpy(in, next_in, sizeof in);
+                memcpy(out, next_out, sizeof out);
+            } else if (k + 3 < n) {
+                interior_controls2(t, k + 1, &lc, in, out, next_in, next_out);
+            } else
+#endif
             if (k + 2 < n)
                 interior_controls(t, k + 1, &lc, in, out);
             else
