@@ -20,6 +20,17 @@
 
 /* acos_float's bound, relative to ω (see there). */
 #define ACOS_REL 0x1p-40
+/* acos_float's first guess, acos |l| within 1e-7 (Abramowitz and Stegun
+ * 4.4.46): sqrt(1 − |l|)·(A0 + A1·|l| + … + A7·|l|⁷); acos_float2 reads the
+ * same coefficients from pair_consts_. */
+#define ACOS_A0 1.5707963050
+#define ACOS_A1 (-0.2145988016)
+#define ACOS_A2 0.0889789874
+#define ACOS_A3 (-0.0501743046)
+#define ACOS_A4 0.0308918810
+#define ACOS_A5 (-0.0170881256)
+#define ACOS_A6 0.0066700901
+#define ACOS_A7 (-0.0012624911)
 
 /* Loop bits 3: the track loops, and its tangents close the curve. */
 #define LOOP_CLOSED 3
@@ -270,8 +281,8 @@ static const pair_consts pair_consts_ = {
       PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320), PD2(-1.0 / 720),
       PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
     { 0.0, -0.0 },
-    { PD2(-0.0012624911), PD2(0.0066700901), PD2(-0.0170881256), PD2(0.0308918810),
-      PD2(-0.0501743046), PD2(0.0889789874), PD2(-0.2145988016), PD2(1.5707963050) },
+    { PD2(ACOS_A7), PD2(ACOS_A6), PD2(ACOS_A5), PD2(ACOS_A4), PD2(ACOS_A3), PD2(ACOS_A2),
+      PD2(ACOS_A1), PD2(ACOS_A0) },
     PD2(64.0 / KF3DS__PI),
     { PD2(1.0 / 9), PD2(-1.0 / 7), PD2(1.0 / 5), PD2(-1.0 / 3) },
     PD2(ACOS_REL),
@@ -1029,11 +1040,10 @@ static KF3DS__ALWAYS_INLINE float acos_float(double l, double s)
     double al = fabs(l), r, num, den, d, d2, om;
     const double *e;
     int i;
-    /* acos |l| within 1e-7 (Abramowitz and Stegun 4.4.46): which ω_i */
+    /* acos |l| within 1e-7 (ACOS_A0..A7): which ω_i */
     r = sqrt(1.0 - al) *
-        (1.5707963050 + al * (-0.2145988016 + al * (0.0889789874 + al * (-0.0501743046 +
-         al * (0.0308918810 + al * (-0.0170881256 + al * (0.0066700901 +
-         al * -0.0012624911)))))));
+        (ACOS_A0 + al * (ACOS_A1 + al * (ACOS_A2 + al * (ACOS_A3 + al * (ACOS_A4 +
+         al * (ACOS_A5 + al * (ACOS_A6 + al * ACOS_A7)))))));
     i = (int)(r * (64.0 / KF3DS__PI) + 0.5); /* 0..32 */
     e = acos_table[l < 0.0 ? 64 - i : i];
     num = s * e[1] - l * e[2];
