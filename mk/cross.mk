@@ -189,12 +189,15 @@ freestanding: $(FS_DIR)/kf3ds-core.o
 # src/track_eval.h: the squad batch, vectorised) whose results must be the
 # plain C code's, bit for bit: the same command built with -DKF3DS_PLAIN_C and
 # without vectorisation gives the same dump, info and eval output, numbers
-# compared exactly (tolerance 0).
+# compared exactly (tolerance 0). The renderer's vector paths likewise draw
+# the same pictures as the plain build, byte for byte (tests/cross/render_same.sh).
 PLAIN_DIR = build/plain
 plain-check:
-	@$(MAKE) --no-print-directory $(BUILD)/kf3ds $(BUILD)/cross-compare
+	@$(MAKE) --no-print-directory $(BUILD)/kf3ds $(BUILD)/cross-compare $(BUILD)/mk3ds
 	@$(MAKE) --no-print-directory BUILD=$(PLAIN_DIR) CFLAGS="-O3 -g -DKF3DS_PLAIN_C" \
 	  LIB_CFLAGS="-fno-math-errno -fno-trapping-math -fno-tree-vectorize -fno-tree-slp-vectorize" \
 	  $(PLAIN_DIR)/kf3ds
 	@CROSS_TOLERANCE=0 sh tests/cross/run.sh $(BUILD)/kf3ds $(PLAIN_DIR)/kf3ds "" \
 	  $(BUILD)/cross-compare $(PLAIN_DIR)/test "$(CROSS_CORPUS)" data
+	@sh tests/cross/render_same.sh $(BUILD)/kf3ds $(PLAIN_DIR)/kf3ds $(BUILD)/mk3ds \
+	  $(PLAIN_DIR)/render data

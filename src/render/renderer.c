@@ -356,6 +356,7 @@ static int prepare_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, kf3ds__render_me
 {
     uint32_t np = m->points ? m->num_points : 0, nf = m->faces ? m->num_faces : 0;
     uint32_t v, nc;
+    rm->class_slot = KF3DS__NO_SLOT;
     if (nf) {
         rm->face_normals = (float (*)[3])renderer_alloc(r, nf, sizeof *rm->face_normals);
         rm->corner_class = (uint32_t *)renderer_alloc(r, (size_t)nf * 3, sizeof *rm->corner_class);
@@ -389,6 +390,10 @@ static int prepare_mesh(kf3ds_renderer *r, const kf3ds_mesh *m, kf3ds__render_me
         memcpy(rm->class_vertex, t->class_vertex, nc * sizeof *rm->class_vertex);
         memcpy(rm->class_material, t->class_material, nc * sizeof *rm->class_material);
     }
+    rm->class_slot = nc ? rm->class_material[0] : KF3DS__NO_SLOT;
+    for (v = 1; v < nc; v++)
+        if (rm->class_material[v] != rm->class_slot)
+            rm->class_slot = KF3DS__NO_SLOT;
     if (nc > r->max_classes)
         r->max_classes = nc;
     return 1;

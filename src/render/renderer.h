@@ -51,6 +51,9 @@ typedef struct kf3ds__render_mesh {
     uint32_t *class_vertex;      /* per normal class: its vertex */
     uint32_t *class_material;    /* per normal class: its material slot (below) */
     uint32_t num_classes;
+    uint32_t class_slot;         /* the material slot of every class, KF3DS__NO_SLOT
+                                  * when they differ (or there are none): such a
+                                  * mesh's class colours can be lit together (draw.c) */
     float box_min[3], box_max[3]; /* the box of the finite points (has_box) */
     int has_box;
     int convex;                  /* a closed convex surface, its fronts outside (1)
