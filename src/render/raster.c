@@ -3,6 +3,7 @@
 #include "raster.h"
 #include "../geometry.h"
 #include <string.h>
+#include <stddef.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -84,6 +85,10 @@ int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int wi
 }
 
 #if defined(__SSE2__)
+/* transform4's stores assume the vertex is seven 4-byte fields, X at byte 16. */
+typedef char kf3ds__vertex_layout_check[offsetof(kf3ds__vertex, X) == 16 &&
+                                                sizeof(kf3ds__vertex) == 28 ? 1 : -1];
+
 /* Four points at a time: kf3ds__classify's operations lane by lane, in the
  * same order, so every vertex gets the same bits as the scalar code; the
  * meshes' vertices of the dense benchmark scenes are this loop's work
@@ -98,9 +103,6 @@ static void transform4(const kf3ds__projection *p, const float *m, const float *
     __m128 c = _mm_set_ps(pts[11], pts[8], pts[5], pts[2]);
     __m128 x, y, z, d, fxx, fyy, bad, w, sx, sy;
     __m128i code, clip, X, Y;
-    float xs[4], ys[4], ds[4], ws[4];
-    int32_t Xs[4], Ys[4], cs[4];
-    int j;
 #define ROW(i)                                                                            \
     _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(m[4 * (i)]), a),              \
                                      _mm_mul_ps(_mm_set1_ps(m[4 * (i) + 1]), b)),         \
@@ -153,21 +155,26 @@ static void transform4(const kf3ds__projection *p, const float *m, const float *
                                                                  (float)KF3DS__SUBPIXELS)),
                                                   _mm_set1_ps((float)KF3DS__FIX_OFFSET + 0.5f))),
                       _mm_set1_epi32(KF3DS__FIX_OFFSET));
-    _mm_storeu_ps(xs, x);
-    _mm_storeu_ps(ys, y);
-    _mm_storeu_ps(ds, d);
-    _mm_storeu_ps(ws, _mm_and_ps(w, _mm_castsi128_ps(clip)));
-    _mm_storeu_si128((__m128i *)(void *)Xs, _mm_and_si128(X, clip));
-    _mm_storeu_si128((__m128i *)(void *)Ys, _mm_and_si128(Y, clip));
-    _mm_storeu_si128((__m128i *)(void *)cs, code);
-    for (j = 0; j < 4; j++) {
-        out[j].x = xs[j];
-        out[j].y = ys[j];
-        out[j].d = ds[j];
-        out[j].w = ws[j];
-        out[j].X = Xs[j];
-        out[j].Y = Ys[j];
-        out[j].code = (uint32_t)cs[j];
+    /* Lanes to vertices: (x, y, d, w) and (X, Y, code, 0) of each vertex by two
+     * 4×4 transposes, each stored as 16 bytes. The second store of vertex j
+     * spills into vertex j + 1's x, which its own first store then replaces;
+     * the last vertex's second part is stored as 12 bytes. */
+    w = _mm_and_ps(w, _mm_castsi128_ps(clip));
+    _MM_TRANSPOSE4_PS(x, y, d, w);
+    {
+        __m128 i0 = _mm_castsi128_ps(_mm_and_si128(X, clip));
+        __m128 i1 = _mm_castsi128_ps(_mm_and_si128(Y, clip));
+        __m128 i2 = _mm_castsi128_ps(code), i3 = zero;
+        _MM_TRANSPOSE4_PS(i0, i1, i2, i3);
+        _mm_storeu_ps(&out[0].x, x);
+        _mm_storeu_ps((float *)(void *)&out[0].X, i0);
+        _mm_storeu_ps(&out[1].x, y);
+        _mm_storeu_ps((float *)(void *)&out[1].X, i1);
+        _mm_storeu_ps(&out[2].x, d);
+        _mm_storeu_ps((float *)(void *)&out[2].X, i2);
+        _mm_storeu_ps(&out[3].x, w);
+        _mm_storel_pi((__m64 *)(void *)&out[3].X, i3);
+        out[3].code = (uint32_t)_mm_cvtsi128_si32(_mm_castps_si128(_mm_movehl_ps(i3, i3)));
     }
 }
 #endif
