@@ -2,6 +2,11 @@
  * flat or wireframe) with the data kf3ds_renderer_create prepared. */
 #include "renderer.h"
 #include <string.h>
+/* class_colors_headlight_all: the class colours in SSE2 lanes */
+#if defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#define KF3DS__CLASS_BATCH 1
+#include <emmintrin.h>
+#endif
 
 /* Transforms the mesh's points by mv = view·placement into r->vertices, and
  * gives det(mv) and the rows that transform its normals.
@@ -96,35 +101,36 @@ static int face_back_clipped(const kf3ds__vertex *a, const kf3ds__vertex *b,
     return side > 0.0f;
 }
 
-/* Twice the signed area of face (a, b, c) on screen, from the snapped
- * positions, exact in 64 bits (the fill's own area: raster.h). */
+/* kf3ds__screen_area of face (a, b, c) (raster.h). */
 static inline int64_t screen_area(const kf3ds__vertex *a, const kf3ds__vertex *b,
                                   const kf3ds__vertex *c)
 {
-    return (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
+    return kf3ds__screen_area(a->X, a->Y, b->X, b->Y, c->X, c->Y);
+}
+
+/* The side a face whose corners are all on screen shows, from its
+ * kf3ds__screen_area: 1 its back (clockwise on screen, y down; flip, for a
+ * placement with det < 0, swaps the sides), 0 its front, −1 edge-on (nothing
+ * to draw). The fill judges the winding from the same area. */
+static inline int area_back(int64_t area, int flip)
+{
+    if (area == 0)
+        return -1;
+    return (area > 0) != flip;
 }
 
 /* Which side of face (a, b, c) the eye sees: 1 for its back. On screen that
- * is the winding of the snapped positions (screen_back; the fill uses the
- * same), for faces the clipper cuts the side of the eye (the view-space
- * origin) against the face's plane; a placement with det < 0 swaps the two. Returns -1 for a face
- * seen edge-on (nothing to draw). Inline in the face loop, since every face
- * of every mesh pays it; the faces the clipper cuts go out of line. */
-static inline int screen_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
-                              const kf3ds__vertex *c, int flip)
-{
-    const int64_t area = screen_area(a, b, c);
-    if (area == 0)
-        return -1;
-    return (area > 0) != flip; /* clockwise on screen (y down), swapped by flip */
-}
-
+ * is area_back; for faces the clipper cuts, the side of the eye (the
+ * view-space origin) against the face's plane, swapped for det < 0. Returns
+ * −1 for a face seen edge-on (nothing to draw). Inline in the face loop,
+ * since every face of every mesh pays it; the faces the clipper cuts go out
+ * of line. */
 static inline int face_back(const kf3ds__vertex *a, const kf3ds__vertex *b,
                             const kf3ds__vertex *c, float det)
 {
     int back;
     if (!((a->code | b->code | c->code) & (OC_CLIP | OC_BAD)))
-        return screen_back(a, b, c, det < 0.0f);
+        return area_back(screen_area(a, b, c), det < 0.0f);
     if ((back = face_back_clipped(a, b, c)) < 0)
         return -1;
     return det < 0.0f ? !back : back;
@@ -195,9 +201,7 @@ static uint32_t class_color_headlight(const kf3ds_renderer *r, const kf3ds__rend
                            add[2] + mul[2] * d[2]);
 }
 
-#if defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
-#include <emmintrin.h>
-#define KF3DS__CLASS_BATCH 1
+#if defined(KF3DS__CLASS_BATCH)
 /* class_color_headlight for every class of a mesh whose classes share one
  * material (class_slot), on the side `back`, four classes at once: lane j is
  * class ci + j and has the scalar code's operations in its order (each
@@ -469,11 +473,10 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
                 continue;
             st->triangles_submitted++;
             face_corners(V, &m->faces[f], vs);
-            /* screen_back, the area kept for the fill */
-            area = screen_area(vs[0], vs[1], vs[2]);
-            if (area == 0)
+            area = screen_area(vs[0], vs[1], vs[2]); /* kept for the fill */
+            back = area_back(area, flip);
+            if (back < 0)
                 continue;
-            back = (area > 0) != flip;
             if (back == away) {
                 r->away_faces[num_away++] = f;
                 continue;

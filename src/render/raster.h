@@ -179,6 +179,16 @@ static inline int kf3ds__framebuffer_ok(const kf3ds_framebuffer *fb)
 }
 
 /* A world point in view space. */
+/* Twice the signed area of the screen triangle (a, b, c) from the snapped
+ * fixed-point positions, exact in 64 bits: positive when it is clockwise on
+ * screen (y down). Its sign is a face's side (draw.c) and the fill's
+ * winding; the same value serves both, so draw.c hands it on. */
+static inline int64_t kf3ds__screen_area(int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                                         int32_t cx, int32_t cy)
+{
+    return (int64_t)(bx - ax) * (cy - ay) - (int64_t)(cx - ax) * (by - ay);
+}
+
 static inline void kf3ds__to_view(const kf3ds__projection *p, const float w[3], float out[3])
 {
     int i;

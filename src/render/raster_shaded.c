@@ -323,7 +323,7 @@ static int fill_shaded(kf3ds_framebuffer *fb, const shaded_vertex *a, const shad
     float inv = 0.0f;
     int nmaps = 0, nq, y, k, covered = 0, narrow;
 
-    area = (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
+    area = kf3ds__screen_area(a->X, a->Y, b->X, b->Y, c->X, c->Y);
     if (area == 0)
         return 0;
     if (area < 0) {

@@ -705,15 +705,10 @@ __attribute__((target("avx2"))) static int narrow_rows_avx2(kf3ds_framebuffer *f
 }
 #endif
 
-/* cull > 0 drops clockwise-on-screen triangles (back faces), cull < 0 drops
- * counter-clockwise ones. Returns 1 when a pixel centre was covered. */
-/* The doubled signed area of (a, b, c) on screen, as fill needs it: draw.c
- * has it already for the faces it sends (screen_area), so they pass it in. */
-static inline int64_t fill_area(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c)
-{
-    return (int64_t)(b->X - a->X) * (c->Y - a->Y) - (int64_t)(c->X - a->X) * (b->Y - a->Y);
-}
-
+/* area: kf3ds__screen_area of (a, b, c), which the callers have (draw.c
+ * computes it for the face's side). cull > 0 drops clockwise-on-screen
+ * triangles (back faces), cull < 0 drops counter-clockwise ones. Returns 1
+ * when a pixel centre was covered. */
 static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *b,
                 const fill_vertex *c, int64_t area, int cull, int flat, uint32_t flat_color)
 {
@@ -1011,8 +1006,10 @@ static int triangle_clipped(kf3ds_framebuffer *fb, const kf3ds__projection *p,
         fv[k].v[3] = c->a[2];
     }
     for (k = 1; k + 1 < n; k++)
-        covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1], fill_area(&fv[0], &fv[k], &fv[k + 1]), 0,
-                        flat, color[0] | 0xFF000000u);
+        covered |= fill(fb, &fv[0], &fv[k], &fv[k + 1],
+                        kf3ds__screen_area(fv[0].X, fv[0].Y, fv[k].X, fv[k].Y, fv[k + 1].X,
+                                           fv[k + 1].Y),
+                        0, flat, color[0] | 0xFF000000u);
     return covered;
 }
 
@@ -1062,9 +1059,7 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
     vs[2] = v2;
     if (all & OC_CLIP)
         return triangle_clipped(fb, p, vs, all, color, flat, cull);
-    return triangle_unclipped(fb, vs,
-                              (int64_t)(v1->X - v0->X) * (v2->Y - v0->Y) -
-                                  (int64_t)(v2->X - v0->X) * (v1->Y - v0->Y),
+    return triangle_unclipped(fb, vs, kf3ds__screen_area(v0->X, v0->Y, v1->X, v1->Y, v2->X, v2->Y),
                               color, flat, cull);
 }
 
