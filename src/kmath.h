@@ -131,13 +131,36 @@ static inline void kf3ds__quat_slerp(const float a[4], const float b[4], float t
  * accuracy while m·π/2 is exact in the two-part constant (|m| < 2^20). */
 #define KF3DS__SINCOS_D_MAX 1e5
 
+/* The Taylor coefficients of sin r = r·(1 + S1·r² + … + S8·r¹⁶) and
+ * cos r = 1 + C1·r² + … + C9·r¹⁸ (±1/k!), and π/2 as a 33-bit head (m·head
+ * is exact) and its tail: read by kf3ds__sincos_d, by loading's mul_exp and
+ * by its two-lane copies (track_setup.c), which must give the same bits. */
+#define KF3DS__SIN_S1 (-1.0 / 6)
+#define KF3DS__SIN_S2 (1.0 / 120)
+#define KF3DS__SIN_S3 (-1.0 / 5040)
+#define KF3DS__SIN_S4 (1.0 / 362880)
+#define KF3DS__SIN_S5 (-1.0 / 39916800)
+#define KF3DS__SIN_S6 (1.0 / 6227020800.0)
+#define KF3DS__SIN_S7 (-1.0 / 1307674368000.0)
+#define KF3DS__SIN_S8 (1.0 / 355687428096000.0)
+#define KF3DS__COS_C1 (-0.5)
+#define KF3DS__COS_C2 (1.0 / 24)
+#define KF3DS__COS_C3 (-1.0 / 720)
+#define KF3DS__COS_C4 (1.0 / 40320)
+#define KF3DS__COS_C5 (-1.0 / 3628800)
+#define KF3DS__COS_C6 (1.0 / 479001600.0)
+#define KF3DS__COS_C7 (-1.0 / 87178291200.0)
+#define KF3DS__COS_C8 (1.0 / 20922789888000.0)
+#define KF3DS__COS_C9 (-1.0 / 6402373705728000.0)
+#define KF3DS__HALF_PI_HEAD 1.57079632673412561417
+#define KF3DS__HALF_PI_TAIL 6.07710050650619224932e-11
+
 /* sin x and cos x in double, to within a few ulps (tests/test_track_setup.c), for
  * loading, which rounds what it derives to float: one polynomial pair
  * instead of libm's sincos. Returns x less whole turns, in [-π, π]. */
 static inline double kf3ds__sincos_d(double x, double *s, double *c)
 {
-    /* π/2 as a 33-bit head (m·head is exact) and its tail */
-    const double head = 1.57079632673412561417, tail = 6.07710050650619224932e-11;
+    const double head = KF3DS__HALF_PI_HEAD, tail = KF3DS__HALF_PI_TAIL;
     double r, r2, sr, cr, red;
     long m;
     if (!(fabs(x) <= KF3DS__SINCOS_D_MAX)) {
@@ -150,12 +173,12 @@ static inline double kf3ds__sincos_d(double x, double *s, double *c)
     r2 = r * r;
     /* Taylor series to r^17 and r^18: the first term left out is below 2e-19
      * on |r| <= π/4 */
-    sr = r + r * r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
-         r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0 +
-         r2 * (1.0 / 355687428096000.0))))))));
-    cr = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
-         r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600.0 + r2 * (-1.0 / 87178291200.0 +
-         r2 * (1.0 / 20922789888000.0 + r2 * (-1.0 / 6402373705728000.0)))))))));
+    sr = r + r * r2 * (KF3DS__SIN_S1 + r2 * (KF3DS__SIN_S2 + r2 * (KF3DS__SIN_S3 +
+         r2 * (KF3DS__SIN_S4 + r2 * (KF3DS__SIN_S5 + r2 * (KF3DS__SIN_S6 +
+         r2 * (KF3DS__SIN_S7 + r2 * KF3DS__SIN_S8)))))));
+    cr = 1.0 + r2 * (KF3DS__COS_C1 + r2 * (KF3DS__COS_C2 + r2 * (KF3DS__COS_C3 +
+         r2 * (KF3DS__COS_C4 + r2 * (KF3DS__COS_C5 + r2 * (KF3DS__COS_C6 +
+         r2 * (KF3DS__COS_C7 + r2 * (KF3DS__COS_C8 + r2 * KF3DS__COS_C9))))))));
     switch (((unsigned long)m) & 3u) {
     case 0: *s = sr; *c = cr; break;
     case 1: *s = cr; *c = -sr; break;

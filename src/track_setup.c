@@ -271,25 +271,25 @@ typedef struct pair_consts {
 #define PD2(c) { (c), (c) }
 static const pair_consts pair_consts_ = {
     PD2(-0.0), PD2(1.0), PD2(-0.5), PD2(0.5), PD2(2.0 / KF3DS__PI),
-    PD2(1.57079632673412561417), PD2(6.07710050650619224932e-11), /* as in kf3ds__sincos_d */
+    PD2(KF3DS__HALF_PI_HEAD), PD2(KF3DS__HALF_PI_TAIL),
     PD2(0.5 * KF3DS__PI), PD2(KF3DS__PI), PD2(2.0 * KF3DS__PI),
     PD2(1e-8), PD2(DBL_MAX), PD2(KF3DS__SINCOS_D_MAX), PD2(1e-8), PD2(1e-6), PD2(1e-4),
     PD2(1.0 / 3.0),
-    { PD2(1.0 / 355687428096000.0), PD2(-1.0 / 1307674368000.0), PD2(1.0 / 6227020800.0),
-      PD2(-1.0 / 39916800), PD2(1.0 / 362880), PD2(-1.0 / 5040), PD2(1.0 / 120), PD2(-1.0 / 6) },
-    { PD2(-1.0 / 6402373705728000.0), PD2(1.0 / 20922789888000.0), PD2(-1.0 / 87178291200.0),
-      PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320), PD2(-1.0 / 720),
-      PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
+    { PD2(KF3DS__SIN_S8), PD2(KF3DS__SIN_S7), PD2(KF3DS__SIN_S6), PD2(KF3DS__SIN_S5),
+      PD2(KF3DS__SIN_S4), PD2(KF3DS__SIN_S3), PD2(KF3DS__SIN_S2), PD2(KF3DS__SIN_S1) },
+    { PD2(KF3DS__COS_C9), PD2(KF3DS__COS_C8), PD2(KF3DS__COS_C7), PD2(KF3DS__COS_C6),
+      PD2(KF3DS__COS_C5), PD2(KF3DS__COS_C4), PD2(KF3DS__COS_C3), PD2(KF3DS__COS_C2),
+      PD2(KF3DS__COS_C1), PD2(1.0) },
     { 0.0, -0.0 },
     { PD2(ACOS_A7), PD2(ACOS_A6), PD2(ACOS_A5), PD2(ACOS_A4), PD2(ACOS_A3), PD2(ACOS_A2),
       PD2(ACOS_A1), PD2(ACOS_A0) },
     PD2(64.0 / KF3DS__PI),
     { PD2(1.0 / 9), PD2(-1.0 / 7), PD2(1.0 / 5), PD2(-1.0 / 3) },
     PD2(ACOS_REL),
-    { PD2(-1.0 / 1307674368000.0), PD2(1.0 / 6227020800.0), PD2(-1.0 / 39916800),
-      PD2(1.0 / 362880), PD2(-1.0 / 5040), PD2(1.0 / 120), PD2(-1.0 / 6), PD2(1.0) },
-    { PD2(-1.0 / 87178291200.0), PD2(1.0 / 479001600.0), PD2(-1.0 / 3628800), PD2(1.0 / 40320),
-      PD2(-1.0 / 720), PD2(1.0 / 24), PD2(-0.5), PD2(1.0) },
+    { PD2(KF3DS__SIN_S7), PD2(KF3DS__SIN_S6), PD2(KF3DS__SIN_S5), PD2(KF3DS__SIN_S4),
+      PD2(KF3DS__SIN_S3), PD2(KF3DS__SIN_S2), PD2(KF3DS__SIN_S1), PD2(1.0) },
+    { PD2(KF3DS__COS_C7), PD2(KF3DS__COS_C6), PD2(KF3DS__COS_C5), PD2(KF3DS__COS_C4),
+      PD2(KF3DS__COS_C3), PD2(KF3DS__COS_C2), PD2(KF3DS__COS_C1), PD2(1.0) },
     PD2(0.0625),
 };
 
@@ -763,10 +763,12 @@ static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], fl
     double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
     int d;
     if (w2 < 0.0625) {
-        s = 1.0 + w2 * (-1.0 / 6 + w2 * (1.0 / 120 + w2 * (-1.0 / 5040 + w2 * (1.0 / 362880 +
-            w2 * (-1.0 / 39916800 + w2 * (1.0 / 6227020800.0 + w2 * (-1.0 / 1307674368000.0)))))));
-        c = 1.0 + w2 * (-0.5 + w2 * (1.0 / 24 + w2 * (-1.0 / 720 + w2 * (1.0 / 40320 +
-            w2 * (-1.0 / 3628800 + w2 * (1.0 / 479001600.0 + w2 * (-1.0 / 87178291200.0)))))));
+        s = 1.0 + w2 * (KF3DS__SIN_S1 + w2 * (KF3DS__SIN_S2 + w2 * (KF3DS__SIN_S3 +
+            w2 * (KF3DS__SIN_S4 + w2 * (KF3DS__SIN_S5 + w2 * (KF3DS__SIN_S6 +
+            w2 * KF3DS__SIN_S7))))));
+        c = 1.0 + w2 * (KF3DS__COS_C1 + w2 * (KF3DS__COS_C2 + w2 * (KF3DS__COS_C3 +
+            w2 * (KF3DS__COS_C4 + w2 * (KF3DS__COS_C5 + w2 * (KF3DS__COS_C6 +
+            w2 * KF3DS__COS_C7))))));
     } else {
         double om = sqrt(w2);
         kf3ds__sincos_d(om, &s, &c);
