@@ -19,15 +19,41 @@
 
 #include "support.h"
 
+/* The one wording of the note, quoted in README.md ("Tests and the corpus"). */
+static void corpus_note(const char *dir, const char *why)
+{
+    fprintf(stderr, "note: no corpus at %s (%s; set KF3DS_CORPUS); corpus checks skipped\n", dir,
+            why);
+}
+
+static int has_3ds_file(const struct dirent *e)
+{
+    return support_is_3ds_name(e->d_name);
+}
+
 const char *support_corpus_dir(void)
 {
     const char *env = getenv("KF3DS_CORPUS");
     const char *dir = env && *env ? env : "../shared/corpus";
+    struct dirent **names;
     struct stat st;
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-        return dir;
-    fprintf(stderr, "note: no corpus at %s (set KF3DS_CORPUS); corpus checks skipped\n", dir);
-    return NULL;
+    int n, i;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        corpus_note(dir, "not a folder");
+        return NULL;
+    }
+    /* An empty folder (a fresh machine's KF3DS_CORPUS) is no corpus either:
+     * the corpus checks count files and would fail on none. */
+    n = scandir(dir, &names, has_3ds_file, NULL);
+    for (i = 0; i < n; i++)
+        free(names[i]);
+    if (n >= 0)
+        free(names);
+    if (n <= 0) {
+        corpus_note(dir, n < 0 ? "cannot be read" : "no .3ds file in it");
+        return NULL;
+    }
+    return dir;
 }
 
 int support_is_3ds_name(const char *name)

@@ -25,8 +25,8 @@
 /* ---- support.c: files, folders, the corpus ------------------------------ */
 
 /* The corpus folder, an optional test input: $KF3DS_CORPUS when set, else
- * ../shared/corpus; NULL, with a message on stderr, when it is not a folder,
- * so that the suites skip their corpus checks cleanly. */
+ * ../shared/corpus; NULL, with a note on stderr, when it is not a folder or
+ * holds no .3ds file, so that the suites skip their corpus checks cleanly. */
 const char *support_corpus_dir(void);
 /* Calls fn(path, name, user) for every regular file of `dir` whose name does
  * not start with '.', in name order. Returns the number of files, or -1 when

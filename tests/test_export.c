@@ -421,6 +421,8 @@ static void test_validator(void **state)
     }
     free(args);
     free_list(&l);
+    if (!have_node_tools())
+        skip(); /* the exports were made, but nobody validated them */
 }
 
 /* Every animated input played back by three.js, default and --cubic. */
