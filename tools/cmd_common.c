@@ -572,6 +572,11 @@ double cli_text_float(double v)
     return v == 0 ? 0.0 : v; /* no "-0" for people */
 }
 
+const char *cli_plural(unsigned long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 const char *cli_node_type(kf3ds_node_type type)
 {
     const char *n = kf3ds_node_type_name(type);
