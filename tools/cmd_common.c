@@ -390,8 +390,8 @@ int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag
         fflush(stdout);
         fputs("kf3ds: warning: ", stderr);
         put_file_name(stderr, file);
-        fprintf(stderr, ": %lu more diagnostics not shown\n",
-                (unsigned long)scene->num_dropped_diags);
+        fprintf(stderr, ": %lu more %s not shown\n", (unsigned long)scene->num_dropped_diags,
+                cli_plural(scene->num_dropped_diags, "diagnostic", "diagnostics"));
     }
     /* The first error is normally among the diagnostics; print it when not. */
     if (error && error->code != KF3DS_OK && !printed_error) {
