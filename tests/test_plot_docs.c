@@ -138,7 +138,7 @@ static void test_plot_missing_track(void **state)
         const char *args[] = { "plot", "data/arm.3ds", "--node", "Hand", "--track", "col", "-o",
                                out, NULL };
         support_run r;
-        char arm[4096];
+        char arm[1000];
         if (!getcwd(arm, sizeof arm - 20))
             fail();
         strcat(arm, "/data/arm.3ds");
