@@ -53,7 +53,8 @@ TEST_SUPPORT := $(BUILD)/tests/libsupport.a
 DATA      := data/orrery.3ds data/arm.3ds data/edge.3ds data/textured.3ds
 MANPAGE   := docs/kf3ds.1
 
-.PHONY: default all lib test check check-core run images bench bench-callgrind data install clean \
+.PHONY: default all lib test check check-core run images bench bench-callgrind data install \
+        uninstall check-install clean \
         deps-build deps-test deps-bench c99 npm-tools export-image
 # Plain `make`: the Debian packages the build needs (installed as root, or one
 # line that says what to type), then everything.
@@ -185,7 +186,8 @@ check: $(TEST_BIN) all
 	  --check examples/play "$(BUILD)/play data/arm.3ds > /dev/null" \
 	  --check examples/save "$(BUILD)/save $(BUILD)/box.3ds data/arm.3ds $(BUILD)/arm-copy.3ds && \
 	    $(BUILD)/kf3ds info $(BUILD)/box.3ds > /dev/null && cmp data/arm.3ds $(BUILD)/arm-copy.3ds" \
-	  --check "man page" "sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE)"
+	  --check "man page" "sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE)" \
+	  --check install "$(MAKE) -s --no-print-directory check-install"
 
 # The core's own tests with nothing but a C compiler and cmocka: no SDL2,
 # libpng, lib3ds, pkg-config, the renderer or the command.
@@ -302,7 +304,17 @@ $(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_common.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
 
+# `make install` puts these files, each under $(DESTDIR)$(PREFIX); `make
+# uninstall` removes exactly them. The .pc files name PREFIX, not DESTDIR: a
+# staged tree is built against with PKG_CONFIG_SYSROOT_DIR=$(DESTDIR) (README,
+# "Building and linking"; tests/check_install.sh does it).
 INSTALL_HDR := include/kf3ds.h include/kf3ds_chunks.h include/kf3ds_render.h include/kf3ds_kfb.h
+INSTALLED := $(INSTALL_HDR) \
+             lib/libkf3ds.a lib/libkf3ds_render.a \
+             lib/libkf3ds.so.$(VERSION) lib/$(SONAME) lib/libkf3ds.so \
+             lib/libkf3ds_render.so.$(VERSION) lib/$(RENDER_SONAME) lib/libkf3ds_render.so \
+             bin/kf3ds share/man/man1/kf3ds.1 lib/pkgconfig/kf3ds.pc lib/pkgconfig/kf3ds-render.pc
+INSTALL_DIRS := lib/pkgconfig share/man/man1 share/man share include lib bin
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
@@ -320,6 +332,22 @@ install: all
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' kf3ds-render.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds-render.pc
+
+# Removes the files install put there (give the same PREFIX and DESTDIR);
+# with DESTDIR, also the folders of the staged tree left empty (without it
+# the system's folders stay, even empty).
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	@if [ -n '$(DESTDIR)' ]; then \
+	  for d in $(INSTALL_DIRS); do rmdir '$(DESTDIR)$(PREFIX)'/$$d 2>/dev/null; done; \
+	  d='$(DESTDIR)$(PREFIX)'; stop='$(DESTDIR)'; \
+	  while [ "$${d%/}" != "$${stop%/}" ] && rmdir "$$d" 2>/dev/null; do d=$${d%/*}; done; \
+	fi; true
+
+# make install into a temporary DESTDIR, examples/play.c built against the
+# staged tree through pkg-config and run, make uninstall: nothing may be left.
+check-install: all
+	@sh tests/check_install.sh '$(BUILD)' '$(CC)' '$(LDFLAGS)'
 
 clean:
 	rm -rf build

@@ -90,11 +90,13 @@ static void report_counts_and_root(kf3ds__ctx *ctx, const kf3ds_chunk *root,
                     (unsigned long)ctx->limits.max_nodes);
     if (rr == KF3DS_NEXT_CLAMPED)
         kf3ds__diag(ctx, KF3DS_WARN_OVERRUN, 0, root->id,
-                    "file ends %lu bytes before the chunk does; clamped",
-                    (unsigned long)(root->length - size));
+                    "file ends %lu %s before the chunk does; clamped",
+                    (unsigned long)(root->length - size),
+                    root->length - size == 1 ? "byte" : "bytes");
     else if (root->end < size)
         kf3ds__diag(ctx, KF3DS_WARN_TRAILING, root->end, 0,
-                    "%lu bytes after the root chunk ignored", (unsigned long)(size - root->end));
+                    "%lu %s after the root chunk ignored", (unsigned long)(size - root->end),
+                    size - root->end == 1 ? "byte" : "bytes");
 }
 
 /* Fills the caller's *error for a load that gives no scene. */

@@ -228,8 +228,9 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
             num_smooth = (uint32_t)(kf3ds_reader_left(&sb) / 4);
             if (num_smooth < n)
                 kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, c.offset, c.id,
-                            "%lu smoothing groups for %lu faces", (unsigned long)num_smooth,
-                            (unsigned long)n);
+                            "%lu smoothing %s for %lu %s", (unsigned long)num_smooth,
+                            num_smooth == 1 ? "group" : "groups", (unsigned long)n,
+                            n == 1 ? "face" : "faces");
         }
     }
     p = b.data + b.pos;
@@ -703,8 +704,8 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
     }
     if (bad) {
         kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, KF3DS_CHUNK_FACE_ARRAY,
-                    "mesh '%s': %lu faces index missing vertices; made degenerate",
-                    m->name, (unsigned long)bad);
+                    "mesh '%s': %lu %s missing vertices; made degenerate", m->name,
+                    (unsigned long)bad, bad == 1 ? "face indexes" : "faces index");
         if (!m->num_points)
             m->num_faces = 0;
     }
@@ -735,8 +736,9 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
             }
         if (kept < g->num_faces)
             kf3ds__diag(ctx, KF3DS_WARN_VALUE, 0, KF3DS_CHUNK_MSH_MAT_GROUP,
-                        "mesh '%s': %lu material face indices out of range dropped",
-                        m->name, (unsigned long)(g->num_faces - kept));
+                        "mesh '%s': %lu material face %s out of range dropped", m->name,
+                        (unsigned long)(g->num_faces - kept),
+                        g->num_faces - kept == 1 ? "index" : "indices");
         g->num_faces = kept;
     }
     if (!kf3ds_mat4_invert(&m->matrix, &m->inv_matrix))

@@ -264,8 +264,8 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
         read_key_checked(ctx, &b, kind, k);
         if (b.short_read) {
             kf3ds__diag(ctx, KF3DS_ERR_TRUNCATED, (uint32_t)key_at, c->id,
-                        "key %lu of %lu is cut short; %lu keys kept", (unsigned long)i,
-                        (unsigned long)count, (unsigned long)i);
+                        "key %lu of %lu is cut short; %lu %s kept", (unsigned long)i,
+                        (unsigned long)count, (unsigned long)i, i == 1 ? "key" : "keys");
             break;
         }
         flags |= k->spline_flags;

@@ -63,12 +63,12 @@ void kf3ds__warn_cleaned(kf3ds__ctx *ctx, uint32_t bad, uint32_t big, uint32_t o
 {
     if (bad)
         kf3ds__diag(ctx, KF3DS_WARN_VALUE, offset, chunk_id,
-                    "%s: %lu NaN or infinite values replaced%s", what, (unsigned long)bad,
-                    big ? ", huge values clamped" : "");
+                    "%s: %lu NaN or infinite %s replaced%s", what, (unsigned long)bad,
+                    bad == 1 ? "value" : "values", big ? ", huge values clamped" : "");
     else if (big)
         kf3ds__diag(ctx, KF3DS_WARN_VALUE, offset, chunk_id,
-                    "%s: %lu values outside the supported range clamped", what,
-                    (unsigned long)big);
+                    "%s: %lu %s outside the supported range clamped", what,
+                    (unsigned long)big, big == 1 ? "value" : "values");
 }
 
 int kf3ds__sanitize(kf3ds__ctx *ctx, float *v, size_t n, float fallback, float limit,
@@ -93,15 +93,16 @@ int kf3ds__next_chunk(kf3ds__ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
         return 1;
     case KF3DS_NEXT_CLAMPED:
         kf3ds__diag(ctx, KF3DS_WARN_OVERRUN, chunk->offset, chunk->id,
-                    "length %lu overruns its parent by %lu bytes; clamped",
-                    (unsigned long)chunk->length, (unsigned long)(chunk->length - left));
+                    "length %lu overruns its parent by %lu %s; clamped",
+                    (unsigned long)chunk->length, (unsigned long)(chunk->length - left),
+                    chunk->length - left == 1 ? "byte" : "bytes");
         return 1;
     case KF3DS_NEXT_BAD:
     default:
         if (left < 6)
             kf3ds__diag(ctx, KF3DS_WARN_TRAILING, chunk->offset, parent_id,
-                        "%lu stray bytes at the end, too few for a chunk header",
-                        (unsigned long)left);
+                        "%lu stray %s at the end, too few for a chunk header",
+                        (unsigned long)left, left == 1 ? "byte" : "bytes");
         else
             kf3ds__diag(ctx, KF3DS_ERR_CHUNK, chunk->offset, chunk->id,
                         "chunk length %lu is less than 6; rest of the parent skipped",

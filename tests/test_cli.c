@@ -549,7 +549,7 @@ static void test_text_outputs(void **state)
 
     r = run_tool("info", simple_path, NULL);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "meshes: 1 (3 vertices, 1 faces)"));
+    assert_non_null(strstr(r.out, "meshes: 1 (3 vertices, 1 face)"));
     assert_non_null(strstr(r.out, "[0] object Box"));
     assert_non_null(strstr(r.out, "pos 1"));
     run_free(&r);

@@ -160,6 +160,9 @@ void cli_text_cstr(FILE *out, const char *s);
 void cli_text_name(FILE *out, const char *s);
 /* v, with -0 turned into 0 (for text output). */
 double cli_text_float(double v);
+/* `one` when n is 1, else `many`: "1 face", "2 faces", "0 faces" in every
+ * count the command prints (docs/output.md). */
+const char *cli_plural(unsigned long long n, const char *one, const char *many);
 
 /* Writes fb as an 8-bit RGB PNG through libpng (cmd_png.c); path "-" is
  * standard output. Returns 0 on success; on failure prints

@@ -267,17 +267,22 @@ static void report(const bake_opts *o, const bake_plan *plan, const bake_image *
         cli_text_cstr(out, o->c_source);
         fputs(".h", out);
     }
-    fprintf(out, " (%lu bytes): %lu frames ", (unsigned long)img->size,
-            (unsigned long)plan->num_frames);
+    fprintf(out, " (%lu bytes): %lu %s ", (unsigned long)img->size,
+            (unsigned long)plan->num_frames, cli_plural(plan->num_frames, "frame", "frames"));
     cli_print_decimal(out, plan->frame_first, plan->frame_scale);
     fputs("..", out);
     cli_print_decimal(out, plan->frame_first + (int64_t)plan->frame_step * (plan->num_frames - 1),
                 plan->frame_scale);
     fputs(" step ", out);
     cli_print_decimal(out, plan->frame_step, plan->frame_scale);
-    fprintf(out, ", %lu nodes, %lu channels, %lu meshes, %lu materials, ",
-            (unsigned long)plan->num_nodes, (unsigned long)img->num_channels,
-            (unsigned long)img->num_meshes, (unsigned long)(plan->meshes ? s->num_materials : 0));
+    {
+        unsigned long materials = plan->meshes ? (unsigned long)s->num_materials : 0;
+        fprintf(out, ", %lu %s, %lu %s, %lu %s, %lu %s, ", (unsigned long)plan->num_nodes,
+                cli_plural(plan->num_nodes, "node", "nodes"), (unsigned long)img->num_channels,
+                cli_plural(img->num_channels, "channel", "channels"),
+                (unsigned long)img->num_meshes, cli_plural(img->num_meshes, "mesh", "meshes"),
+                materials, cli_plural(materials, "material", "materials"));
+    }
     describe_format(out, plan, img);
     fputc('\n', out);
 }

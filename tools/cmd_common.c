@@ -390,8 +390,8 @@ int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag
         fflush(stdout);
         fputs("kf3ds: warning: ", stderr);
         put_file_name(stderr, file);
-        fprintf(stderr, ": %lu more diagnostics not shown\n",
-                (unsigned long)scene->num_dropped_diags);
+        fprintf(stderr, ": %lu more %s not shown\n", (unsigned long)scene->num_dropped_diags,
+                cli_plural(scene->num_dropped_diags, "diagnostic", "diagnostics"));
     }
     /* The first error is normally among the diagnostics; print it when not. */
     if (error && error->code != KF3DS_OK && !printed_error) {
@@ -570,6 +570,11 @@ double cli_text_float(double v)
     if (isnan(v))
         return fabs(v); /* "nan", not "-nan" */
     return v == 0 ? 0.0 : v; /* no "-0" for people */
+}
+
+const char *cli_plural(unsigned long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
 }
 
 const char *cli_node_type(kf3ds_node_type type)

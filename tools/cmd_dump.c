@@ -117,7 +117,8 @@ static int run_dump(const char *file, int json, int full)
     if (d.dropped) {
         fputs("kf3ds: warning: ", stderr);
         cli_text_cstr(stderr, file);
-        fprintf(stderr, ": %lu more diagnostics not shown\n", d.dropped);
+        fprintf(stderr, ": %lu more %s not shown\n", d.dropped,
+                cli_plural(d.dropped, "diagnostic", "diagnostics"));
     }
     /* The library's findings that the walk does not see (references, parents,
      * key order, values), and its errors in case the walk missed one. */

@@ -172,8 +172,8 @@ static unsigned long array_count(dumper *d, const kf3ds_chunk *c, kf3ds_reader *
     dump_fld_uint(d, "count", n);
     avail = (unsigned long)(kf3ds_reader_left(r) / size);
     if (avail < n) {
-        dump_chunk_diag(d, KF3DS_ERR_TRUNCATED, c, "%lu %s declared, the payload holds only %lu", n,
-                        what, avail);
+        dump_chunk_diag(d, KF3DS_ERR_TRUNCATED, c, "%s: %lu declared, the payload holds only %lu",
+                        what, n, avail);
         return avail;
     }
     return n;
@@ -270,8 +270,9 @@ int dump_dec_smooth(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *
         n = ctx->num_faces;
         if (avail < n) {
             dump_chunk_diag(d, KF3DS_ERR_TRUNCATED, c,
-                            "%lu faces need %lu smoothing groups, the payload holds only %lu", n, n,
-                            avail);
+                            "%lu %s %lu smoothing %s, the payload holds only %lu", n,
+                            cli_plural(n, "face needs", "faces need"), n,
+                            cli_plural(n, "group", "groups"), avail);
             n = avail;
         }
     }

@@ -78,7 +78,8 @@ int cli_kfb_info(const char *file, const unsigned char *data, size_t size)
         return status;
     fputs("file: ", out);
     cli_text_cstr(out, file);
-    fprintf(out, " (%lu bytes)\nkfb: version %d, ", (unsigned long)size, KF3DS_KFB_VERSION);
+    fprintf(out, " (%lu %s)\nkfb: version %d, ", (unsigned long)size,
+            cli_plural(size, "byte", "bytes"), KF3DS_KFB_VERSION);
     print_format(out, &f);
     fputs(f.flags & KF3DS_KFB_FLAG_MESHES ? ", with meshes\n" : ", no meshes\n", out);
     fprintf(out, "frames: %lu: ", (unsigned long)f.num_frames);
@@ -87,8 +88,9 @@ int cli_kfb_info(const char *file, const unsigned char *data, size_t size)
     cli_print_decimal(out, frame_numerator(&f, f.num_frames - 1), f.frame_scale);
     fputs(" step ", out);
     cli_print_decimal(out, f.frame_step, f.frame_scale);
-    fprintf(out, " (the .3ds segment %ld..%ld), %lu bytes each\n", (long)f.segment_start,
-            (long)f.segment_end, (unsigned long)f.frame_stride);
+    fprintf(out, " (the .3ds segment %ld..%ld), %lu %s each\n", (long)f.segment_start,
+            (long)f.segment_end, (unsigned long)f.frame_stride,
+            cli_plural(f.frame_stride, "byte", "bytes"));
     fprintf(out, "nodes: %lu\n", (unsigned long)f.num_nodes);
     for (i = 0; i < f.num_nodes; i++) {
         kf3ds_kfb_node n;
@@ -112,7 +114,8 @@ int cli_kfb_info(const char *file, const unsigned char *data, size_t size)
         if (n.mesh >= 0) {
             kf3ds_kfb_mesh m;
             kf3ds_kfb_mesh_get(&f, (uint32_t)n.mesh, &m);
-            fprintf(out, ": mesh %ld (%lu vertices)", (long)n.mesh, (unsigned long)m.num_vertices);
+            fprintf(out, ": mesh %ld (%lu %s)", (long)n.mesh, (unsigned long)m.num_vertices,
+                    cli_plural(m.num_vertices, "vertex", "vertices"));
         }
         for (c = 0; c < f.num_channels; c++) {
             kf3ds_kfb_channel ch;
@@ -128,9 +131,10 @@ int cli_kfb_info(const char *file, const unsigned char *data, size_t size)
         kf3ds_kfb_channel_get(&f, c, &ch);
         varying += ch.first != KF3DS_KFB_NONE;
     }
-    fprintf(out, "channels: %lu (%lu varying: %lu values per frame)\n",
+    fprintf(out, "channels: %lu (%lu varying: %lu %s per frame)\n",
             (unsigned long)f.num_channels, (unsigned long)varying,
-            (unsigned long)f.num_channel_values);
+            (unsigned long)f.num_channel_values,
+            cli_plural(f.num_channel_values, "value", "values"));
     for (i = 0; i < f.num_meshes; i++) {
         kf3ds_kfb_mesh m;
         kf3ds_kfb_mesh_get(&f, i, &m);
@@ -139,8 +143,10 @@ int cli_kfb_info(const char *file, const unsigned char *data, size_t size)
         normals += m.num_normals;
         uvs += m.num_uvs;
     }
-    fprintf(out, "meshes: %lu (%lu vertices, %lu faces, %lu normals, %lu texture coordinates)\n",
-            (unsigned long)f.num_meshes, verts, faces, normals, uvs);
+    fprintf(out, "meshes: %lu (%lu %s, %lu %s, %lu %s, %lu %s)\n", (unsigned long)f.num_meshes,
+            verts, cli_plural(verts, "vertex", "vertices"), faces,
+            cli_plural(faces, "face", "faces"), normals, cli_plural(normals, "normal", "normals"),
+            uvs, cli_plural(uvs, "texture coordinate", "texture coordinates"));
     fprintf(out, "materials: %lu\n", (unsigned long)f.num_materials);
     fputs("sections:", out);
     for (i = 0; i < 7; i++)
@@ -422,8 +428,9 @@ int cli_kfb_dump(const char *file, const unsigned char *data, size_t size, int j
             for (i = 0; i < n; i++)
                 dump_frame(&d, &f, i);
             if (!json && n < f.num_frames)
-                fprintf(d.out, "  ... %lu more frames (--full shows all)\n",
-                        (unsigned long)(f.num_frames - n));
+                fprintf(d.out, "  ... %lu more %s (--full shows all)\n",
+                        (unsigned long)(f.num_frames - n),
+                        cli_plural(f.num_frames - n, "frame", "frames"));
             break;
         case KF3DS_KFB_SECTION_MESHES:
             for (i = 0; i < f.num_meshes; i++)

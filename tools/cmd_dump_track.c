@@ -172,8 +172,9 @@ int dump_dec_track(dumper *d, const kf3ds_chunk *c, kf3ds_reader *r, dump_ctx *c
         int b;
         if (kf3ds_reader_left(r) == 0) {
             dump_chunk_diag(d, KF3DS_ERR_TRUNCATED, c,
-                            "track declares %lu keys, the payload ends after %lu",
-                            (unsigned long)declared, (unsigned long)i);
+                            "track declares %lu %s, the payload ends after %lu",
+                            (unsigned long)declared, cli_plural(declared, "key", "keys"),
+                            (unsigned long)i);
             ok = 0;
             break;
         }

@@ -44,8 +44,8 @@ static void walk(dumper *d, kf3ds_reader *parent, uint16_t parent_id, uint32_t p
         if (left < 6) {
             dump_add_diag(d, KF3DS_WARN_TRAILING, (uint32_t)before, parent_id, parent_start,
                           (uint32_t)parent->end,
-                          "%lu stray bytes at the end, too few for a chunk header",
-                          (unsigned long)left);
+                          "%lu stray %s at the end, too few for a chunk header",
+                          (unsigned long)left, cli_plural(left, "byte", "bytes"));
             parent->pos = parent->end;
             return;
         }
@@ -77,8 +77,9 @@ static void walk(dumper *d, kf3ds_reader *parent, uint16_t parent_id, uint32_t p
         }
         if (res == KF3DS_NEXT_CLAMPED)
             dump_add_diag(d, KF3DS_WARN_OVERRUN, c.offset, c.id, c.offset, c.end,
-                          "length %lu overruns its parent by %lu bytes; clamped",
-                          (unsigned long)c.length, (unsigned long)(c.length - left));
+                          "length %lu overruns its parent by %lu %s; clamped",
+                          (unsigned long)c.length, (unsigned long)(c.length - left),
+                          cli_plural(c.length - left, "byte", "bytes"));
         dump_chunk(d, &c, &body, res == KF3DS_NEXT_CLAMPED, depth, ctx);
         if (parent->pos <= before) /* cannot happen: a chunk has >= 6 bytes */
             return;
@@ -101,7 +102,8 @@ void dump_walk_file(dumper *d, const unsigned char *data, size_t size)
     }
     if (size < 6) {
         dump_add_diag(d, KF3DS_ERR_NOT_3DS, 0, 0, 0, (uint32_t)size,
-                      "file shorter than a chunk header (%lu bytes)", (unsigned long)size);
+                      "file shorter than a chunk header (%lu %s)", (unsigned long)size,
+                      cli_plural(size, "byte", "bytes"));
         return;
     }
     res = kf3ds_chunk_next(&top, &c, &body);
@@ -120,10 +122,11 @@ void dump_walk_file(dumper *d, const unsigned char *data, size_t size)
     }
     if (res == KF3DS_NEXT_CLAMPED)
         dump_add_diag(d, KF3DS_WARN_OVERRUN, 0, c.id, 0, c.end,
-                      "file ends %lu bytes before the chunk does; clamped",
-                      (unsigned long)(c.length - size));
+                      "file ends %lu %s before the chunk does; clamped",
+                      (unsigned long)(c.length - size), cli_plural(c.length - size, "byte", "bytes"));
     dump_chunk(d, &c, &body, res == KF3DS_NEXT_CLAMPED, 0, ctx);
     if (c.end < size)
         dump_add_diag(d, KF3DS_WARN_TRAILING, c.end, 0, c.end, (uint32_t)size,
-                      "%lu bytes after the root chunk ignored", (unsigned long)(size - c.end));
+                      "%lu %s after the root chunk ignored", (unsigned long)(size - c.end),
+                      cli_plural(size - c.end, "byte", "bytes"));
 }

@@ -362,9 +362,11 @@ static int run_export(const export_opts *o)
     }
     if (built && write_output(&c) == 0) {
         if (!o->quiet) {
-            printf("wrote %s (%lu nodes, %lu meshes, %lu animation channels", o->out,
-                   (unsigned long)c.num_nodes, (unsigned long)c.meshes.count,
-                   (unsigned long)c.anim_channels.count);
+            printf("wrote %s (%lu %s, %lu %s, %lu %s", o->out, (unsigned long)c.num_nodes,
+                   cli_plural(c.num_nodes, "node", "nodes"), (unsigned long)c.meshes.count,
+                   cli_plural(c.meshes.count, "mesh", "meshes"),
+                   (unsigned long)c.anim_channels.count,
+                   cli_plural(c.anim_channels.count, "animation channel", "animation channels"));
             if (c.animate)
                 printf(", frames %.0f..%.0f at %g fps", c.first, c.last, o->fps);
             else

@@ -141,8 +141,9 @@ static void print_diag_list(FILE *out, const kf3ds_scene *s, const kf3ds_diag *e
     }
     if (err->code != KF3DS_OK && nerr == 0)
         nerr = 1; /* the load's error is not in the list: show it too */
-    fprintf(out, "diagnostics: %lu error%s, %lu warning%s", (unsigned long)nerr,
-            nerr == 1 ? "" : "s", (unsigned long)nwarn, nwarn == 1 ? "" : "s");
+    fprintf(out, "diagnostics: %lu %s, %lu %s", (unsigned long)nerr,
+            cli_plural(nerr, "error", "errors"), (unsigned long)nwarn,
+            cli_plural(nwarn, "warning", "warnings"));
     if (s->num_dropped_diags)
         fprintf(out, " (+%lu not stored)", (unsigned long)s->num_dropped_diags);
     fputc('\n', out);
@@ -260,7 +261,7 @@ static int run_info(const char *file, const map_search *given)
 
     fputs("file: ", out);
     cli_text_cstr(out, file);
-    fprintf(out, " (%lu bytes)\n", (unsigned long)size);
+    fprintf(out, " (%lu %s)\n", (unsigned long)size, cli_plural(size, "byte", "bytes"));
     fprintf(out, "version: %lu, mesh version %lu, master scale %g\n", (unsigned long)s->version,
             (unsigned long)s->mesh_version, (double)s->master_scale);
     for (i = 0; i < s->num_meshes; i++) {
@@ -269,8 +270,8 @@ static int run_info(const char *file, const map_search *given)
     }
     for (i = 0; i < s->num_lights; i++)
         spots += s->lights[i].spot != 0;
-    fprintf(out, "meshes: %lu (%llu vertices, %llu faces)\n", (unsigned long)s->num_meshes,
-            verts, faces);
+    fprintf(out, "meshes: %lu (%llu %s, %llu %s)\n", (unsigned long)s->num_meshes, verts,
+            cli_plural(verts, "vertex", "vertices"), faces, cli_plural(faces, "face", "faces"));
     fprintf(out, "materials: %lu\n", (unsigned long)s->num_materials);
     {
         map_search ms;
@@ -300,7 +301,7 @@ static int run_info(const char *file, const map_search *given)
         dummies += s->nodes[i].is_dummy != 0;
     fprintf(out, "nodes: %lu", (unsigned long)s->num_nodes);
     if (dummies)
-        fprintf(out, " (%lu dummy)", (unsigned long)dummies);
+        fprintf(out, " (%lu %s)", (unsigned long)dummies, cli_plural(dummies, "dummy", "dummies"));
     fputc('\n', out);
     if (print_tree(out, s) != 0)
         fputs("  (out of memory listing the nodes)\n", out);

@@ -6,6 +6,7 @@
  * --all: small multiples of every animated node on one sheet. The layout is
  * in docs/output.md, 'plot'. */
 #include "cmd.h"
+#include "plot_axis.h"
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -27,6 +28,12 @@
 #define SAMPLES_PER_FRAME 8
 #define MAX_SAMPLES 4000
 #define MAX_PANELS 400
+/* At most this many intervals between ticks along the frames and the values
+ * of one panel (of a small --all panel); the steps are round (plot_axis.h). */
+#define FRAME_TICKS 8
+#define VALUE_TICKS 8
+#define SMALL_FRAME_TICKS 5
+#define SMALL_VALUE_TICKS 5
 #define PI 3.14159265358979323846
 
 static const char *const track_words[KF3DS_TRACK_COUNT] = {
@@ -176,6 +183,14 @@ static int sample(const kf3ds_scene *s, uint32_t ni, int kind, unsigned flags, c
     return 1;
 }
 
+/* The value axis: the padded range widened to the round ticks around it, so
+ * that both ends carry a label. */
+static void value_axis(curves *c, int intervals, plot_ticks *t)
+{
+    plot_ticks_choose(c->lo, c->hi, intervals, t);
+    plot_ticks_round_out(t, &c->lo, &c->hi);
+}
+
 /* The value of each component at sample index nearest `frame`. */
 static int nearest_sample(const curves *c, double frame)
 {
@@ -192,13 +207,16 @@ typedef struct area {
 static double ax(const area *a, double f) { return a->x0 + (f - a->f0) / (a->f1 - a->f0) * (a->x1 - a->x0); }
 static double ay(const area *a, double v) { return a->y1 - (v - a->lo) / (a->hi - a->lo) * (a->y1 - a->y0); }
 
-static void text_at(cairo_t *cr, double x, double y, const char *s, double size, int right)
+/* Text with its start (align 0), end (1) or middle (2) at x; returns its
+ * advance. */
+static double text_at(cairo_t *cr, double x, double y, const char *s, double size, int align)
 {
     cairo_text_extents_t e;
     cairo_set_font_size(cr, size);
     cairo_text_extents(cr, s, &e);
-    cairo_move_to(cr, right ? x - e.x_advance : x, y);
+    cairo_move_to(cr, align == 1 ? x - e.x_advance : align == 2 ? x - e.x_advance / 2 : x, y);
     cairo_show_text(cr, s);
+    return e.x_advance;
 }
 
 /* A label in a readable form: printable ASCII as it is, other bytes as '?'. */
@@ -210,16 +228,20 @@ static void clean_label(char *dst, size_t cap, const char *src)
     dst[i] = '\0';
 }
 
-/* One panel at (px, py) of size pw × ph: title, axes with ticks, the curves,
- * the key markers (and their values with --keys). */
-static void draw_panel(cairo_t *cr, const kf3ds_scene *s, uint32_t ni, int kind, const curves *c,
+/* One panel at (px, py) of size pw × ph: title, axes with round ticks, the
+ * curves, the key markers (and their values with --keys), and the legend in
+ * the bottom margin, where the key values running down from the top of the
+ * plot area cannot cover it. */
+static void draw_panel(cairo_t *cr, const kf3ds_scene *s, uint32_t ni, int kind, curves *c,
                        int keys, double px, double py, double pw, double ph, int small)
 {
     const kf3ds_track *t = &s->nodes[ni].tracks[kind];
     char buf[200], name[80];
     area a;
-    int i, k, ticks = 5;
-    double fs = small ? 9 : 11;
+    plot_ticks ft, vt;
+    int i, k;
+    double fs = small ? 9 : 11, last_label = -1e9, lx;
+    value_axis(c, small ? SMALL_VALUE_TICKS : VALUE_TICKS, &vt);
     a.x0 = px + MARGIN_L * (small ? 0.8 : 1);
     a.x1 = px + pw - MARGIN_R;
     a.y0 = py + MARGIN_T;
@@ -233,32 +255,39 @@ static void draw_panel(cairo_t *cr, const kf3ds_scene *s, uint32_t ni, int kind,
     cairo_fill(cr);
     /* title */
     clean_label(name, sizeof name, s->nodes[ni].name);
-    snprintf(buf, sizeof buf, "[%lu] %s: %s (%lu keys)%s", (unsigned long)ni, name,
-             track_words[kind], (unsigned long)t->num_keys,
+    snprintf(buf, sizeof buf, "[%lu] %s: %s (%lu %s)%s", (unsigned long)ni, name,
+             track_words[kind], (unsigned long)t->num_keys, cli_plural(t->num_keys, "key", "keys"),
              kind == KF3DS_TRACK_ROT ? ", degrees" : "");
     cairo_set_source_rgb(cr, 0, 0, 0);
     text_at(cr, a.x0, py + MARGIN_T - 10, buf, fs + 1, 0);
-    /* grid and ticks */
+    /* grid and ticks: frames on the round values within the segment, values
+     * on the round values that bound the axis */
+    plot_ticks_choose(a.f0, a.f1, small ? SMALL_FRAME_TICKS : FRAME_TICKS, &ft);
     cairo_set_line_width(cr, 0.5);
-    for (i = 0; i <= ticks; i++) {
-        double f = a.f0 + (a.f1 - a.f0) * i / ticks, v = a.lo + (a.hi - a.lo) * i / ticks;
+    for (i = 0; i < ft.count; i++) {
+        double f = plot_tick_value(&ft, i);
         cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
         cairo_move_to(cr, ax(&a, f), a.y0);
         cairo_line_to(cr, ax(&a, f), a.y1);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+        plot_tick_label(buf, sizeof buf, &ft, f);
+        text_at(cr, ax(&a, f), a.y1 + fs + 3, buf, fs, 2);
+    }
+    for (i = 0; i < vt.count; i++) {
+        double v = plot_tick_value(&vt, i);
+        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
         cairo_move_to(cr, a.x0, ay(&a, v));
         cairo_line_to(cr, a.x1, ay(&a, v));
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        snprintf(buf, sizeof buf, "%g", floor(f * 100 + 0.5) / 100);
-        text_at(cr, ax(&a, f) - 8, a.y1 + fs + 3, buf, fs, 0);
-        snprintf(buf, sizeof buf, "%.4g", v);
+        plot_tick_label(buf, sizeof buf, &vt, v);
         text_at(cr, a.x0 - 4, ay(&a, v) + 3, buf, fs, 1);
     }
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, a.x0, a.y0, a.x1 - a.x0, a.y1 - a.y0);
     cairo_stroke(cr);
-    text_at(cr, a.x1, a.y1 + 2 * fs + 4, "frame", fs, 1);
     /* the curves, clipped to the area */
     cairo_save(cr);
     cairo_rectangle(cr, a.x0, a.y0, a.x1 - a.x0, a.y1 - a.y0);
@@ -298,8 +327,12 @@ static void draw_panel(cairo_t *cr, const kf3ds_scene *s, uint32_t ni, int kind,
                             MARKER);
             cairo_fill(cr);
         }
-        if (keys) {
+        /* a key's values run down from the top of the area beside it; one
+         * that would overprint the previous label is left out (its marker
+         * stays) */
+        if (keys && ax(&a, f) - last_label >= fs) {
             size_t n = 0;
+            last_label = ax(&a, f);
             buf[0] = '\0';
             n += (size_t)snprintf(buf + n, sizeof buf - n, "%ld", (long)key->frame);
             if (key->spline_flags & KF3DS_KEY_TENSION)
@@ -321,14 +354,26 @@ static void draw_panel(cairo_t *cr, const kf3ds_scene *s, uint32_t ni, int kind,
             cairo_restore(cr);
         }
     }
-    /* legend */
+    /* legend: on the line of "frame", below the frame ticks */
+    lx = a.x0;
     for (k = 0; k < c->comps; k++) {
-        double lx = a.x0 + 8 + k * (small ? 62 : 90);
+        double ly = a.y1 + 2 * fs + 4;
         cairo_set_source_rgb(cr, comp_rgb[k][0], comp_rgb[k][1], comp_rgb[k][2]);
-        cairo_move_to(cr, lx, a.y0 + 10);
-        cairo_line_to(cr, lx + 14, a.y0 + 10);
+        cairo_set_line_width(cr, k == 3 ? 2.0 : 1.4);
+        cairo_move_to(cr, lx, ly - fs / 3);
+        cairo_line_to(cr, lx + 14, ly - fs / 3);
         cairo_stroke(cr);
-        text_at(cr, lx + 17, a.y0 + 13, c->names[k], fs, 0);
+        lx += 17 + text_at(cr, lx + 17, ly, c->names[k], fs, 0) + (small ? 8 : 14);
+    }
+    /* the frame axis's name at its end, where the legend leaves room */
+    {
+        cairo_text_extents_t e;
+        cairo_set_font_size(cr, fs);
+        cairo_text_extents(cr, "frame", &e);
+        if (lx + e.x_advance <= a.x1) {
+            cairo_set_source_rgb(cr, 0, 0, 0);
+            text_at(cr, a.x1, a.y1 + 2 * fs + 4, "frame", fs, 1);
+        }
     }
 }
 
@@ -337,6 +382,28 @@ typedef struct panel {
     uint32_t node;
     int track;
 } panel;
+
+/* "node 'Box01' (object) has no fov track; its tracks: pos, rot, scl", or
+ * "... has no keys" for a node without any (kind -1: none asked for). */
+static void no_track(const char *file, const kf3ds_scene *s, uint32_t ni, int kind)
+{
+    const kf3ds_node *n = &s->nodes[ni];
+    char have[120];
+    size_t len = 0;
+    int k;
+    have[0] = '\0';
+    for (k = 0; k < KF3DS_TRACK_COUNT; k++)
+        if (n->tracks[k].num_keys > 0)
+            len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", len ? ", " : "",
+                                    track_words[k]);
+    if (!len)
+        cli_print_error(file, "node '%s' (%s) has no keys", n->name ? n->name : "",
+                        cli_node_type(n->type));
+    else
+        cli_print_error(file, "node '%s' (%s) has no %s track; its tracks: %s",
+                        n->name ? n->name : "",
+                        cli_node_type(n->type), kind >= 0 ? track_words[kind] : "", have);
+}
 
 static int make_surface(const char *out, double w, double h, cairo_surface_t **sf, int *png)
 {
@@ -385,28 +452,37 @@ static int run_plot(const plot_opts *o)
             panels[np].track = k;
             np++;
         }
+        /* what the file holds, not the command line: exit 1 (docs/output.md,
+         * 'plot') */
         if (!np) {
+            if (o->track >= 0)
+                cli_print_error(o->file, "no node has an animated %s track (more than one key) "
+                                         "to plot", track_words[o->track]);
+            else
+                cli_print_error(o->file, "nothing to plot: no node has an animated track (more "
+                                         "than one key)%s",
+                                s->num_nodes ? "; --node NAME plots a node's constant tracks" : "");
             free(panels);
             cli_scene_free(&cs);
-            return cli_usage_error(VERB, "the file has no animated node%s%s",
-                                   o->track >= 0 ? " with a track " : "",
-                                   o->track >= 0 ? track_words[o->track] : "");
+            return CLI_EXIT_INPUT;
         }
     } else {
         int32_t n = kf3ds_scene_find_node(s, o->node);
         int k;
         if (n < 0) {
+            cli_print_error(o->file, "--node '%s': no such node", o->node);
             free(panels);
             cli_scene_free(&cs);
-            return cli_usage_error(VERB, "--node '%s': no such node", o->node);
+            return CLI_EXIT_INPUT;
         }
         k = o->track >= 0 ? o->track : first_animated(&s->nodes[n], 2);
         if (k < 0)
             k = first_animated(&s->nodes[n], 1);
-        if (k < 0) {
+        if (k < 0 || s->nodes[n].tracks[k].num_keys == 0) {
+            no_track(o->file, s, (uint32_t)n, o->track);
             free(panels);
             cli_scene_free(&cs);
-            return cli_usage_error(VERB, "--node '%s' has no keys", o->node);
+            return CLI_EXIT_INPUT;
         }
         panels[0].node = (uint32_t)n;
         panels[0].track = k;
@@ -532,5 +608,9 @@ const cli_verb cmd_plot_verb = {
     "y and z (Euler angles of R = Rz Ry Rx, in degrees, unwrapped from sample to\n"
     "sample, so a spin keeps climbing) and as the accumulated angle turned since\n"
     "the segment's start. hide is 0 or 1 (hidden); morph is the index of the\n"
-    "current key.\n",
+    "current key. Ticks are at round values (steps of 1, 2 or 5 x 10^k).\n"
+    "\n"
+    "Exit status 1 when the file lacks what was asked for: the --node, the\n"
+    "--track on that node (the message lists the node's tracks), or with --all\n"
+    "any animated node.\n",
 };

@@ -83,8 +83,9 @@ static uint32_t report_repairs(const char *file, const kf3ds_scene *s)
         cli_print_diag(file, &d);
     }
     if (s->num_dropped_diags)
-        cli_print_error(file, "warning: %lu more repairs not listed",
-                        (unsigned long)s->num_dropped_diags);
+        cli_print_error(file, "warning: %lu more %s not listed",
+                        (unsigned long)s->num_dropped_diags,
+                        cli_plural(s->num_dropped_diags, "repair", "repairs"));
     return s->num_diags + s->num_dropped_diags;
 }
 
