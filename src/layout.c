@@ -309,6 +309,14 @@ static long foreign_container_prefix(uint16_t id)
         return 4;
     case KF3DS_CHUNK_FOG: case KF3DS_CHUNK_DISTANCE_CUE: case KF3DS_CHUNK_LAYER_FOG:
         return 16;
+    /* the display settings lib3ds decodes (docs/writer.md, "kf3ds rewrite"):
+       a viewport layout's seven words (style, active view, swap flags), then
+       its VIEWPORT_SIZE and VIEWPORT_DATA chunks; a default view's VIEW_*
+       chunks. lib3ds loops for ever on a sub-chunk of length 0 there. */
+    case KF3DS_CHUNK_VIEWPORT_LAYOUT:
+        return 14;
+    case KF3DS_CHUNK_DEFAULT_VIEW:
+        return 0;
     default:
         return -1;
     }
@@ -354,9 +362,12 @@ static void record_child(recorder *r, const kf3ds_chunk *c, kf3ds_reader b, gkin
         return;
     }
     if (kind == G_NONE) {
-        if (r->entries)
-            r->entries[i].kind = foreign_chunk_sound(c->id, b) ? KF3DS__LAY_UNKNOWN
-                                                               : KF3DS__LAY_SHADOWED;
+        if (r->entries && !foreign_chunk_sound(c->id, b)) {
+            r->entries[i].kind = KF3DS__LAY_SHADOWED;
+            r->entries[i].reserved[1] = 1; /* reported by the loader (kf3ds__layout_damaged) */
+        } else if (r->entries) {
+            r->entries[i].kind = KF3DS__LAY_UNKNOWN;
+        }
         return;
     }
     if (kind == G_SETTING) { /* kept whole: saving decides how to write the settings */
@@ -529,4 +540,10 @@ const kf3ds__lay *kf3ds__layout_record(kf3ds__arena *arena, const void *data, si
     src->num_nodes = r.nodes;
     src->layout = r.entries;
     return r.entries;
+}
+
+int kf3ds__layout_damaged(const kf3ds__lay *e)
+{
+    return e->kind == KF3DS__LAY_SHADOWED && e->reserved[1] == 1 &&
+           foreign_container_prefix(e->id) >= 0;
 }

@@ -11,4 +11,9 @@
 const kf3ds__lay *kf3ds__layout_record(kf3ds__arena *arena, const void *data, size_t size,
                                        uint32_t max_nodes, kf3ds__source *src);
 
+/* 1 for a chunk the loader skips but other readers descend into whose
+ * sub-chunks are damaged (lengths that do not tile it): kept verbatim by a
+ * lossless save, dropped by a repairing one, so the loader warns of it. */
+int kf3ds__layout_damaged(const kf3ds__lay *e);
+
 #endif

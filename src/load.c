@@ -100,6 +100,19 @@ static void report_counts_and_root(kf3ds__ctx *ctx, const kf3ds_chunk *root,
 }
 
 /* Fills the caller's *error for a load that gives no scene. */
+/* The chunks the loader skips but other readers decode whose sub-chunks are
+ * damaged (layout.c): a repairing save drops them, so say which
+ * (docs/writer.md, "kf3ds rewrite"). */
+static void report_damaged_foreign(kf3ds__ctx *ctx, const kf3ds__lay *lay, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (kf3ds__layout_damaged(&lay[i]))
+            kf3ds__diag(ctx, KF3DS_WARN_OVERRUN, lay[i].offset - 6, lay[i].id,
+                        "its sub-chunks' lengths do not fill it (other readers may loop on "
+                        "it); kept as it is, left out by a repairing save");
+}
+
 static kf3ds_scene *fail(kf3ds_diag *error, kf3ds_status code, uint16_t id, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
@@ -186,7 +199,9 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
         kf3ds__finish_editor(&ctx);
         kf3ds__finish_keyframer(&ctx);
         if (ctx.source) {
-            kf3ds__layout_record(ctx.arena, data, size, ctx.cap_nodes, ctx.source);
+            const kf3ds__lay *lay =
+                kf3ds__layout_record(ctx.arena, data, size, ctx.cap_nodes, ctx.source);
+            report_damaged_foreign(&ctx, lay, lay ? ctx.source->num_layout : 0);
             ctx.source->environment = ctx.scene->environment;
             ctx.scene->source_ = ctx.source;
         }

@@ -57,7 +57,8 @@ typedef struct kf3ds__lay {
     uint32_t offset;            /* where its payload was in the file */
     /* tracks: the two reserved words of the header; NAMED_OBJECT (while
      * recording): the length of its name; SETTING: 1 when it is well formed
-     * (its data whole, its sub-chunks sound) */
+     * (its data whole, its sub-chunks sound); reserved[1] of a SHADOWED
+     * chunk the loader skips: 1 when its sub-chunks are damaged */
     uint32_t reserved[2];
 } kf3ds__lay;
 

@@ -10,7 +10,10 @@
  *    rewritten chunk lengths and counts), 10 variants of each: lib3ds loads
  *    and evaluates every rewrite without a crash (and assimp loads it) while
  *    it crashes on some originals. lib3ds runs in a child process so that its
- *    crashes are counted, not fatal. */
+ *    crashes are counted, not fatal;
+ *  - display chunks kf3ds copies but lib3ds decodes (VIEWPORT_LAYOUT,
+ *    DEFAULT_VIEW), damaged so that lib3ds loops for ever: the rewrite leaves
+ *    them out with a warning naming each, and lib3ds loads it. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +41,7 @@ static const float lib3ds_frames[] = { 0, 7.5f, 33, 100 };
 
 static char orig_path[1024], rw_path[1024], probe_a[1024], probe_b[1024];
 static int have_assimp;
+static unsigned probe_seconds = 20;
 
 /* ---- lib3ds in a child ------------------------------------------------------ */
 
@@ -63,7 +67,7 @@ static void probe_child(const char *path, const char *out_path)
     Lib3dsMesh *m;
     FILE *out;
     size_t i;
-    alarm(20); /* a hang counts as a crash */
+    alarm(probe_seconds); /* a hang counts as a crash */
     f = lib3ds_file_load(path);
     if (!f)
         _exit(3);
@@ -393,6 +397,126 @@ static void test_peers_on_damaged_files(void **state)
     assert_int_equal(t.assimp_fails, 0);
 }
 
+/* ---- damaged display chunks --------------------------------------------------- */
+
+static void put16(unsigned char *p, unsigned v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    put16(p, v & 0xFFFFu);
+    put16(p + 2, v >> 16);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* data/arm.3ds with `extra` appended to its editor section (MDATA) or, when
+ * `in_kfdata`, to its keyframer section (KFDATA); the lengths of the section
+ * and the root grow by it. */
+static unsigned char *arm_with(const unsigned char *extra, size_t n, int in_kfdata, size_t *size)
+{
+    size_t len, at, sec = 0;
+    unsigned char *arm = support_read_file("data/arm.3ds", &len), *d;
+    unsigned want = in_kfdata ? 0xB000u : 0x3D3Du;
+    assert_non_null(arm);
+    for (at = 6; at + 6 <= len && get32(arm + at + 2) >= 6; at += get32(arm + at + 2))
+        if ((unsigned)(arm[at] | arm[at + 1] << 8) == want)
+            sec = at;
+    assert_true(sec != 0);
+    at = sec + get32(arm + sec + 2);
+    d = malloc(len + n);
+    assert_non_null(d);
+    memcpy(d, arm, at);
+    memcpy(d + at, extra, n);
+    memcpy(d + at + n, arm + at, len - at);
+    put32(d + 2, get32(arm + 2) + (uint32_t)n);
+    put32(d + sec + 2, get32(arm + sec + 2) + (uint32_t)n);
+    free(arm);
+    *size = len + n;
+    return d;
+}
+
+/* A VIEWPORT_LAYOUT: its seven words, then a VIEWPORT_SIZE whose length
+ * field is `size_len` (14 when sound), then a sound VIEWPORT_DATA_3. */
+static size_t viewport_layout(unsigned char *p, uint32_t size_len)
+{
+    size_t n = 6 + 14 + 14 + 6 + 4;
+    memset(p, 0, n);
+    put16(p, 0x7001);
+    put32(p + 2, (uint32_t)n);
+    put16(p + 6, 3);                 /* the layout style */
+    put16(p + 20, 0x7020);           /* VIEWPORT_SIZE: x, y, w, h */
+    put32(p + 22, size_len);
+    put16(p + 28, 640);
+    put16(p + 30, 480);
+    put16(p + 34, 0x7012);           /* VIEWPORT_DATA_3, cut to 4 bytes */
+    put32(p + 36, 10);
+    return n;
+}
+
+static void expect_dropped(const unsigned char *d, size_t n, const char *what, const char *chunk)
+{
+    char path[1024];
+    support_run r;
+    support_set_what("%s", what);
+    support_write_file(orig_path, d, n);
+    assert_int_equal(lib3ds_probe(orig_path, probe_a), PROBE_CRASHED); /* it loops */
+    support_tmp_path(path, sizeof path, "display-rewrite.3ds");
+    r = support_run_tool(NULL, "rewrite", orig_path, "-o", path, NULL);
+    support_expect_status(&r, 0);
+    if (!strstr(r.err, chunk) || !strstr(r.err, "warning"))
+        fail_msg("%s: the rewrite's warnings do not name %s:\n%s", what, chunk, r.err);
+    support_run_free(&r);
+    assert_int_equal(lib3ds_probe(path, probe_b), PROBE_OK);
+    print_message("  %s: lib3ds loops on the original; the rewrite drops %s, lib3ds loads it\n",
+                  what, chunk);
+}
+
+static void test_damaged_display_chunks(void **state)
+{
+    unsigned char vp[64], dv[32], *d, *rw;
+    size_t n, m, rn;
+    (void)state;
+    probe_seconds = 2;
+    /* a VIEWPORT_SIZE of length 0 in the editor's and in the keyframer's layout */
+    m = viewport_layout(vp, 0);
+    d = arm_with(vp, m, 0, &n);
+    expect_dropped(d, n, "VIEWPORT_LAYOUT in MDATA, a sub-chunk of length 0",
+                   "chunk 0x7001 VIEWPORT_LAYOUT");
+    free(d);
+    d = arm_with(vp, m, 1, &n);
+    expect_dropped(d, n, "VIEWPORT_LAYOUT in KFDATA, a sub-chunk of length 0",
+                   "chunk 0x7001 VIEWPORT_LAYOUT");
+    free(d);
+    /* a DEFAULT_VIEW whose VIEW_TOP has length 0 */
+    memset(dv, 0, sizeof dv);
+    put16(dv, 0x3000);
+    put32(dv + 2, 6 + 6 + 16);
+    put16(dv + 6, 0x3010);
+    d = arm_with(dv, 6 + 6 + 16, 0, &n);
+    expect_dropped(d, n, "DEFAULT_VIEW, a sub-chunk of length 0", "chunk 0x3000 DEFAULT_VIEW");
+    free(d);
+    /* a sound layout is kept byte for byte */
+    m = viewport_layout(vp, 14);
+    d = arm_with(vp, m, 0, &n);
+    support_write_file(orig_path, d, n);
+    support_run_ok(NULL, "rewrite", orig_path, "-o", rw_path, NULL);
+    rw = support_read_file(rw_path, &rn);
+    assert_non_null(rw);
+    assert_int_equal(rn, n);
+    assert_memory_equal(rw, d, n);
+    assert_int_equal(lib3ds_probe(rw_path, probe_b), PROBE_OK);
+    free(rw);
+    free(d);
+    probe_seconds = 20;
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -421,6 +545,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         support_unit_test(test_peers_load_rewrites),
         support_unit_test(test_peers_on_damaged_files),
+        support_unit_test(test_damaged_display_chunks),
     };
     return support_run_tests(tests, setup, teardown);
 }
