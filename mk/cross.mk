@@ -44,7 +44,8 @@ CROSS_CC   := $(shell command -v i686-linux-gnu-gcc >/dev/null 2>&1 && echo i686
 endif
 CROSS_ARCH  = -m32 -march=i686
 CROSS_QEMU  =
-CROSS_PKGS  = $(if $(filter i686-linux-gnu-gcc,$(CROSS_CC)),gcc-i686-linux-gnu)
+CROSS_QEMU_FALLBACK = qemu-i386
+CROSS_PKGS  = $(if $(filter i686-linux-gnu-gcc,$(CROSS_CC)),gcc-i686-linux-gnu) qemu-user
 else
 CROSS_CC   ?= $(TARGET)-gcc
 CROSS_ARCH  =
@@ -73,7 +74,7 @@ test-cross: cross-deps
 	@$(MAKE) --no-print-directory cross-build $(call CROSS_RUN,kf3ds) $(call CROSS_RUN,embed) \
 	  TARGET=$(TARGET)
 	@$(MAKE) --no-print-directory $(BUILD)/kf3ds $(BUILD)/cross-compare $(BUILD)/embed
-	@sh tests/cross/run.sh $(BUILD)/kf3ds $(call CROSS_RUN,kf3ds) "$(CROSS_QEMU)" \
+	@CROSS_QEMU_FALLBACK=$(CROSS_QEMU_FALLBACK) sh tests/cross/run.sh $(BUILD)/kf3ds $(call CROSS_RUN,kf3ds) "$(CROSS_QEMU)" \
 	  $(BUILD)/cross-compare $(CROSS_DIR)/test "$(CROSS_CORPUS)" data \
 	  $(BUILD)/embed $(call CROSS_RUN,embed)
 

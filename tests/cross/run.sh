@@ -31,6 +31,21 @@ if [ -n "$qemu" ] && ! command -v "$qemu" >/dev/null 2>&1; then
   echo "test-cross: $qemu not found (Debian package qemu-user)" >&2
   exit 2
 fi
+# A kernel without 32-bit x86 support (CONFIG_IA32_EMULATION off, or
+# ia32_emulation=0) cannot exec the i686 build: run it under the emulator that
+# mk/cross.mk names in CROSS_QEMU_FALLBACK instead.
+if [ -z "$qemu" ] && [ -n "${CROSS_QEMU_FALLBACK:-}" ]; then
+  "$other" --version >/dev/null 2>&1
+  if [ $? -eq 126 ]; then
+    if command -v "$CROSS_QEMU_FALLBACK" >/dev/null 2>&1; then
+      echo "test-cross: this kernel cannot run $other; running it under $CROSS_QEMU_FALLBACK"
+      qemu=$CROSS_QEMU_FALLBACK
+    else
+      echo "test-cross: this kernel cannot run $other and $CROSS_QEMU_FALLBACK is missing (Debian package qemu-user)" >&2
+      exit 2
+    fi
+  fi
+fi
 mkdir -p "$out"
 rm -f "$out"/*.n.* "$out"/*.x.* 2>/dev/null
 
