@@ -187,4 +187,57 @@ const char *cli_node_type(kf3ds_node_type type);
 /* "[i] type name (instance) id N": how info and eval name a node. */
 void cli_node_label(FILE *out, const kf3ds_scene *s, uint32_t i);
 
+/* ---- output files (docs/output.md, "Output files") ----------------------- */
+
+/* -q: warning lines are not printed (cli_print_diag, the map warnings);
+ * errors still are. Set by every verb that prints warnings. */
+void cli_set_quiet(int quiet);
+int cli_quiet(void);
+/* 1 when an output path means standard output ("-"). */
+int cli_is_stdout(const char *path);
+/* Checks an output option before anything is read: when `path` is "-",
+ * `binary` (a format name such as "PNG", NULL for text) is not written to a
+ * terminal. Returns CLI_EXIT_OK or, after the usage line
+ *   kf3ds: VERB: refusing to write binary PNG to a terminal; redirect
+ *   standard output or give -o FILE (see 'kf3ds help VERB'),
+ * CLI_EXIT_USAGE. `option` is the option's name ("-o", "--screenshot"). */
+int cli_check_output(const char *verb, const char *option, const char *path, const char *binary);
+/* The one refusal for an output that cannot stream, e.g.
+ *   kf3ds: render: -o -: --frames cannot be written to standard output (one
+ *   PNG per frame) (see 'kf3ds help render')
+ * Returns CLI_EXIT_USAGE. */
+int cli_refuse_stdout(const char *verb, const char *option, const char *what, const char *why);
+/* 1 when path ends in a filename extension (a dot after the last '/', not
+ * leading the name) and that extension is none of the NULL-terminated list
+ * (compared without case): such a name asks for a format the verb does not
+ * write. */
+int cli_other_extension(const char *path, const char *const *allowed);
+
+/* One output file being written: to a temporary file beside it that is
+ * renamed over it when complete, so a failure leaves no partial file (a path
+ * that is not a regular file, such as /dev/null, is written in place); "-"
+ * is standard output. */
+typedef struct cli_output {
+    const char *path;   /* as given, for messages */
+    FILE *file;         /* write here */
+    char *tmp;          /* the temporary name, NULL when written in place */
+    int to_stdout;
+    int created;        /* written in place to a file this call created */
+    int error;          /* errno of the first failed cli_output_write, or 0 */
+} cli_output;
+/* Opens it; on failure prints "kf3ds: PATH: cannot write: REASON" and
+ * returns -1 (then nothing is left to close). */
+int cli_output_open(cli_output *o, const char *path);
+/* fwrite that remembers the first failure; returns 0 or -1. */
+int cli_output_write(cli_output *o, const void *data, size_t len);
+/* Flushes and closes it and renames it into place; on any failure (also an
+ * earlier write's) prints "kf3ds: PATH: cannot write: REASON", removes what
+ * was written and returns -1. */
+int cli_output_close(cli_output *o);
+/* Gives it up without a message (the caller printed why): removes what was
+ * written. */
+void cli_output_abort(cli_output *o);
+/* cli_output_open, the bytes, cli_output_close: 0 or -1 (printed). */
+int cli_write_output(const char *path, const void *data, size_t len);
+
 #endif

@@ -7,7 +7,6 @@
 #include "cmd_bake.h"
 #include "kf3ds_kfb.h"
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,22 +153,7 @@ static int plan_nodes(const bake_opts *o, const kf3ds_scene *s, bake_plan *plan)
 
 static int write_bytes(const char *path, const void *data, size_t size)
 {
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "wb");
-    int ok;
-    if (!f) {
-        cli_print_error(path, "cannot write: %s", strerror(errno));
-        return CLI_EXIT_INPUT;
-    }
-    ok = fwrite(data, 1, size, f) == size;
-    ok = (to_stdout ? fflush(f) : fclose(f)) == 0 && ok;
-    if (!ok) {
-        cli_print_error(path, "cannot write: %s", strerror(errno ? errno : EIO));
-        if (!to_stdout)
-            remove(path);
-        return CLI_EXIT_INPUT;
-    }
-    return CLI_EXIT_OK;
+    return cli_write_output(path, data, size) == 0 ? CLI_EXIT_OK : CLI_EXIT_INPUT;
 }
 
 /* The C identifier of --c-source NAME: its last path component. */
@@ -192,6 +176,7 @@ static int write_c_source(const char *name, const char *id, const char *source,
     size_t n = strlen(name) + 3, i;
     char *path = malloc(n);
     char upper[256];
+    cli_output out;
     FILE *f;
     int ok;
     if (!path) {
@@ -203,12 +188,11 @@ static int write_c_source(const char *name, const char *id, const char *source,
     upper[i] = '\0';
 
     snprintf(path, n, "%s.h", name);
-    f = fopen(path, "w");
-    if (!f) {
-        cli_print_error(path, "cannot write: %s", strerror(errno));
+    if (cli_output_open(&out, path) != 0) {
         free(path);
         return CLI_EXIT_INPUT;
     }
+    f = out.file;
     fprintf(f, "/* %s.h: %s baked by kf3ds bake (docs/kfb.md). */\n", id, source);
     fprintf(f, "#ifndef %s_KFB_H\n#define %s_KFB_H\n#include \"kf3ds_kfb.h\"\n\n", upper, upper);
     fprintf(f, "#define %s_KFB_SIZE %luUL\n", upper, (unsigned long)img->size);
@@ -217,15 +201,14 @@ static int write_c_source(const char *name, const char *id, const char *source,
     fprintf(f, "extern const unsigned char %s_kfb[%s_KFB_SIZE];\n", id, upper);
     fprintf(f, "/* kf3ds_kfb_open on them: KF3DS_KFB_OK, and *f ready for the accessors. */\n");
     fprintf(f, "int %s_open(kf3ds_kfb_file *f);\n\n#endif\n", id);
-    ok = fclose(f) == 0;
+    ok = cli_output_close(&out) == 0;
 
     snprintf(path, n, "%s.c", name);
-    f = ok ? fopen(path, "w") : NULL;
-    if (!f) {
-        cli_print_error(path, "cannot write: %s", strerror(errno));
+    if (!ok || cli_output_open(&out, path) != 0) {
         free(path);
         return CLI_EXIT_INPUT;
     }
+    f = out.file;
     fprintf(f, "/* %s.c: %s baked by kf3ds bake, %lu bytes (docs/kfb.md). */\n", id, source,
             (unsigned long)img->size);
     fprintf(f, "#include \"%s.h\"\n\n", id);
@@ -235,9 +218,7 @@ static int write_c_source(const char *name, const char *id, const char *source,
         fprintf(f, "%s0x%02x,", i % 12 ? " " : "\n    ", img->data[i]);
     fprintf(f, "\n};\n\nint %s_open(kf3ds_kfb_file *f)\n{\n"
                "    return kf3ds_kfb_open(f, %s_kfb, %s_KFB_SIZE);\n}\n", id, id, upper);
-    ok = fclose(f) == 0 && ok;
-    if (!ok)
-        cli_print_error(path, "cannot write: %s", strerror(errno ? errno : EIO));
+    ok = cli_output_close(&out) == 0;
     free(path);
     return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
 }
@@ -254,9 +235,9 @@ static void describe_format(FILE *out, const bake_plan *plan, const bake_image *
 static void report(const bake_opts *o, const bake_plan *plan, const bake_image *img,
                    const kf3ds_scene *s)
 {
-    FILE *out = o->out && strcmp(o->out, "-") == 0 ? stderr : stdout;
-    if (o->quiet)
-        return;
+    FILE *out = stdout;
+    if (o->quiet || cli_is_stdout(o->out))
+        return; /* standard output holds the .kfb */
     fputs("wrote ", out);
     if (o->out)
         cli_text_cstr(out, o->out);
@@ -384,6 +365,7 @@ static int cmd_bake(int argc, char **argv)
             o.no_meshes = 1;
         } else if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
             o.quiet = 1;
+            cli_set_quiet(1);
         } else if ((got = cli_option_value(&a, "-o", &v)) != 0 ||
                    (got = cli_option_value(&a, "--output", &v)) != 0) {
             if (got < 0)
@@ -429,6 +411,10 @@ static int cmd_bake(int argc, char **argv)
         return CLI_EXIT_USAGE;
     if (!o.out && !o.c_source)
         return cli_usage_error(VERB, "say where to write: -o OUT.kfb and/or --c-source NAME");
+    if (cli_is_stdout(o.c_source))
+        return cli_refuse_stdout(VERB, "--c-source", "C source", "NAME.c and NAME.h");
+    if (cli_check_output(VERB, "-o", o.out, "kfb") != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
     return run_bake(&o);
 }
 
@@ -463,7 +449,7 @@ const cli_verb cmd_bake_verb = {
     "  --c-source NAME     also (or instead of -o) write NAME.c and NAME.h: the same\n"
     "                      bytes as a const array NAME_kfb and int NAME_open(kf3ds_kfb_file\n"
     "                      *f); the name after the last / must be a C identifier\n"
-    "  -q, --quiet         no summary line\n"
+    "  -q, --quiet         no summary line, no warnings\n"
     "\n"
     "A file that cannot be read soundly (any error, see kf3ds info) is not baked.\n",
 };

@@ -1,11 +1,17 @@
 /* Helpers shared by the verbs of the kf3ds command: option parsing, reading
  * the input, printing diagnostics, JSON and text escaping. */
+#define _POSIX_C_SOURCE 200809L /* isatty, fdopen, lstat: the output files */
 #include "cmd.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 /* ---- usage and help ---------------------------------------------------- */
 
@@ -321,6 +327,8 @@ size_t cli_diag_message_len(const kf3ds_diag *d)
 void cli_print_diag(const char *file, const kf3ds_diag *d)
 {
     const char *name = d->chunk_name;
+    if (d->severity != KF3DS_ERROR && cli_quiet())
+        return; /* -q */
     fflush(stdout);
     fputs(d->severity == KF3DS_ERROR ? "kf3ds: " : "kf3ds: warning: ", stderr);
     put_file_name(stderr, file);
@@ -386,7 +394,7 @@ int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag
         if (scene->diags[i].severity == KF3DS_ERROR)
             printed_error = 1;
     }
-    if (scene->num_dropped_diags) {
+    if (scene->num_dropped_diags && !cli_quiet()) {
         fflush(stdout);
         fputs("kf3ds: warning: ", stderr);
         put_file_name(stderr, file);
@@ -595,4 +603,212 @@ void cli_node_label(FILE *out, const kf3ds_scene *s, uint32_t i)
     }
     if (n->has_node_id)
         fprintf(out, " id %ld", (long)n->id);
+}
+
+/* ---- output files (docs/output.md, "Output files") ----------------------- */
+
+static int quiet_warnings;
+
+void cli_set_quiet(int quiet)
+{
+    quiet_warnings = quiet;
+}
+
+int cli_quiet(void)
+{
+    return quiet_warnings;
+}
+
+int cli_is_stdout(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
+int cli_check_output(const char *verb, const char *option, const char *path, const char *binary)
+{
+    /* Binary bytes on a terminal garble it; what a user meant was a file or
+     * a pipe (as gzip and curl refuse). */
+    if (!cli_is_stdout(path) || !binary || !isatty(STDOUT_FILENO))
+        return CLI_EXIT_OK;
+    return cli_usage_error(verb, "refusing to write binary %s to a terminal; redirect standard "
+                           "output or give %s FILE", binary, option);
+}
+
+int cli_refuse_stdout(const char *verb, const char *option, const char *what, const char *why)
+{
+    return cli_usage_error(verb, "%s -: %s cannot be written to standard output (%s)", option,
+                           what, why);
+}
+
+int cli_other_extension(const char *path, const char *const *allowed)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base || !dot[1])
+        return 0; /* no extension: the verb's own format */
+    for (; *allowed; allowed++)
+        if (strcasecmp(dot + 1, *allowed) == 0)
+            return 0;
+    return 1;
+}
+
+static int output_fail(const char *path, int e)
+{
+    cli_print_error(path, "cannot write: %s", strerror(e ? e : EIO));
+    return -1;
+}
+
+/* Writes in place (a device, a FIFO, a symbolic link, a name too long for a
+ * temporary suffix). */
+static int output_in_place(cli_output *o, int existed)
+{
+    errno = 0;
+    o->file = fopen(o->path, "wb");
+    if (!o->file)
+        return output_fail(o->path, errno);
+    o->created = !existed;
+    return 0;
+}
+
+int cli_output_open(cli_output *o, const char *path)
+{
+    static unsigned serial;
+    struct stat st, lst;
+    mode_t mode = 0666;
+    int existed, fd = -1, tries;
+    size_t n;
+
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    if (cli_is_stdout(path)) {
+        o->file = stdout;
+        o->to_stdout = 1;
+        return 0;
+    }
+    if (!path[0])
+        return output_fail(path, ENOENT);
+    existed = stat(path, &st) == 0;
+    if (existed && S_ISDIR(st.st_mode))
+        return output_fail(path, EISDIR);
+    if (existed && (!S_ISREG(st.st_mode) ||
+                    (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))))
+        return output_in_place(o, 1);
+    if (existed) {
+        /* The rename would replace a file the user may not write: refuse as
+         * writing it directly would. Keep its permissions. */
+        if (access(path, W_OK) != 0)
+            return output_fail(path, errno);
+        mode = st.st_mode & 07777;
+    }
+    n = strlen(path) + 48;
+    o->tmp = malloc(n);
+    if (!o->tmp)
+        return output_fail(path, ENOMEM);
+    for (tries = 0; tries < 100 && fd < 0; tries++) {
+        snprintf(o->tmp, n, "%s.kf3ds-%ld-%u.tmp", path, (long)getpid(), serial++);
+        errno = 0;
+        fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        if (e == ENAMETOOLONG)
+            return output_in_place(o, existed);
+        return output_fail(path, e);
+    }
+    if (existed)
+        (void)fchmod(fd, mode); /* open's mode went through the umask */
+    o->file = fdopen(fd, "wb");
+    if (!o->file) {
+        int e = errno;
+        close(fd);
+        remove(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        return output_fail(path, e);
+    }
+    return 0;
+}
+
+int cli_output_write(cli_output *o, const void *data, size_t len)
+{
+    if (o->error)
+        return -1;
+    errno = 0;
+    if (len && fwrite(data, 1, len, o->file) != len) {
+        o->error = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* Removes what was written (never a file that was there before, nor a
+ * device) and frees the name. */
+static void output_remove(cli_output *o)
+{
+    if (o->tmp)
+        remove(o->tmp);
+    else if (o->created)
+        remove(o->path);
+    free(o->tmp);
+    o->tmp = NULL;
+    o->file = NULL;
+}
+
+int cli_output_close(cli_output *o)
+{
+    int e = o->error;
+    if (!o->file)
+        return -1;
+    errno = 0;
+    if (fflush(o->file) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (ferror(o->file) && !e)
+        e = EIO;
+    if (o->to_stdout) {
+        o->file = NULL;
+        if (!e)
+            return 0;
+        clearerr(stdout); /* reported here, with its reason: once */
+        return output_fail(o->path, e);
+    }
+    errno = 0;
+    if (fclose(o->file) != 0 && !e)
+        e = errno ? errno : EIO;
+    o->file = NULL;
+    errno = 0;
+    if (!e && o->tmp && rename(o->tmp, o->path) != 0)
+        e = errno ? errno : EIO;
+    if (e) {
+        output_remove(o);
+        return output_fail(o->path, e);
+    }
+    free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+void cli_output_abort(cli_output *o)
+{
+    if (!o->file)
+        return;
+    if (o->to_stdout) {
+        fflush(stdout);
+        o->file = NULL;
+        return;
+    }
+    fclose(o->file);
+    output_remove(o);
+}
+
+int cli_write_output(const char *path, const void *data, size_t len)
+{
+    cli_output o;
+    if (cli_output_open(&o, path) != 0)
+        return -1;
+    cli_output_write(&o, data, len);
+    return cli_output_close(&o);
 }

@@ -114,7 +114,7 @@ static int run_dump(const char *file, int json, int full)
     status = d.errors ? CLI_EXIT_INPUT : CLI_EXIT_OK;
     for (i = 0; i < d.num_diags; i++)
         cli_print_diag(file, &d.diags[i].d);
-    if (d.dropped) {
+    if (d.dropped && !cli_quiet()) {
         fputs("kf3ds: warning: ", stderr);
         cli_text_cstr(stderr, file);
         fprintf(stderr, ": %lu more %s not shown\n", d.dropped,
@@ -163,6 +163,8 @@ static int cmd_dump(int argc, char **argv)
             json = 1;
         else if (strcmp(cli_option(&a), "--full") == 0)
             full = 1;
+        else if (strcmp(cli_option(&a), "-q") == 0 || strcmp(cli_option(&a), "--quiet") == 0)
+            cli_set_quiet(1);
         else
             return cli_unknown_option(&a);
     }
@@ -174,7 +176,7 @@ static int cmd_dump(int argc, char **argv)
 const cli_verb cmd_dump_verb = {
     "dump",
     cmd_dump,
-    "dump FILE [--json] [--full]",
+    "dump FILE [--json] [--full] [-q]",
     "Print the chunk tree with every known chunk's decoded payload.",
     "Each chunk is one line, indented by depth:\n"
     "  OFFSET ID NAME len LENGTH: decoded fields\n"
@@ -188,6 +190,7 @@ const cli_verb cmd_dump_verb = {
     "           \"length\", \"clamped_length\"?, \"fields\": {...}, \"children\": [...]}]\n"
     "  --full   print every entry of big arrays (points, faces, texture\n"
     "           coordinates, ...), not only the first 8\n"
+    "  -q, --quiet  no warning lines on standard error (errors still)\n"
     "\n"
     "A chunk that overruns its parent is clamped (a warning). A chunk length below 6,\n"
     "a payload shorter than its counts, or nesting deeper than 64 levels is an\n"

@@ -166,6 +166,8 @@ static int cmd_eval(int argc, char **argv)
             o.verts = 1;
         } else if (strcmp(opt, "--no-ease") == 0) {
             o.no_ease = 1;
+        } else if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
+            cli_set_quiet(1);
         } else if ((v = cli_option_value(&a, "--frame", &value)) != 0) {
             if (v < 0) {
                 free(o.frames);
@@ -198,7 +200,7 @@ static int cmd_eval(int argc, char **argv)
 const cli_verb cmd_eval_verb = {
     "eval",
     cmd_eval,
-    "eval FILE --frame F [--frame F ...] [--json] [--verts] [--no-ease]",
+    "eval FILE --frame F [--frame F ...] [--json] [--verts] [--no-ease] [-q]",
     "Evaluate every keyframer node at the given frames.",
     "Options:\n"
     "  --frame F   a frame to evaluate (any finite number; 12.5 is halfway between\n"
@@ -209,6 +211,7 @@ const cli_verb cmd_eval_verb = {
     "  --verts     also the placed mesh vertices N(t)*T(-pivot)*MESH_MATRIX^-1*v of\n"
     "              every object node that has a mesh\n"
     "  --no-ease   ignore ease-to/ease-from (what lib3ds and other readers do)\n"
+    "  -q, --quiet no warning lines on standard error (errors still)\n"
     "\n"
     "Without --json: per frame, per node its index, type, name (instance), id, parent\n"
     "and world matrix N(t) as 4 rows (column vectors, translation in the last column).\n"

@@ -95,6 +95,7 @@ static int parse_options(int argc, char **argv, export_opts *o)
             o->no_ease = 1;
         } else if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
             o->quiet = 1;
+            cli_set_quiet(1);
         } else {
             return cli_unknown_option(&a);
         }
@@ -104,7 +105,9 @@ static int parse_options(int argc, char **argv, export_opts *o)
     o->file = a.file;
     if (!o->out)
         return cli_usage_error(VERB, "no output given: -o OUT.glb (or OUT.gltf)");
-    if (ends_with(o->out, ".glb"))
+    /* Standard output takes the one-file .glb; a .gltf has its .bin beside
+     * it, which has no place there. */
+    if (ends_with(o->out, ".glb") || cli_is_stdout(o->out))
         o->glb = 1;
     else if (!ends_with(o->out, ".gltf"))
         return cli_usage_error(VERB, "-o '%s': the name must end in .glb or .gltf", o->out);
@@ -113,7 +116,7 @@ static int parse_options(int argc, char **argv, export_opts *o)
                                      "--rate or --cubic");
     if (o->has_static_frame)
         o->no_animation = 1;
-    return CLI_EXIT_OK;
+    return cli_check_output(VERB, "-o", o->out, "glTF (.glb)");
 }
 
 /* ---- the document -------------------------------------------------------------- */
@@ -361,7 +364,7 @@ static int run_export(const export_opts *o)
             cli_print_error(o->file, "export: out of memory");
     }
     if (built && write_output(&c) == 0) {
-        if (!o->quiet) {
+        if (!o->quiet && !cli_is_stdout(o->out)) {
             printf("wrote %s (%lu %s, %lu %s, %lu %s", o->out, (unsigned long)c.num_nodes,
                    cli_plural(c.num_nodes, "node", "nodes"), (unsigned long)c.meshes.count,
                    cli_plural(c.meshes.count, "mesh", "meshes"),
@@ -398,7 +401,7 @@ const cli_verb cmd_export_verb = {
     "Write the scene and its animation as glTF 2.0.",
     "Options:\n"
     "  -o, --output OUT   the glTF file: OUT.glb (binary, one file) or OUT.gltf (JSON\n"
-    "                     with OUT.bin beside it)\n"
+    "                     with OUT.bin beside it); - is standard output, as .glb\n"
     "  --frames A:B       export frames A to B (whole numbers; default: the file's\n"
     "                     segment); glTF time t = (frame - A) / fps\n"
     "  --fps N            frames per second of the glTF timeline (default 30)\n"
@@ -411,7 +414,7 @@ const cli_verb cmd_export_verb = {
     "  --embed-images     put the texture images into the output (else they are\n"
     "                     referenced by a relative URI)\n"
     "  --no-ease          ignore ease-to/ease-from, as kf3ds eval --no-ease\n"
-    "  -q, --quiet        no summary line, no texture warnings\n"
+    "  -q, --quiet        no summary line, no warnings\n"
     "\n"
     "The glTF scene's root node turns 3DS's Z-up into glTF's Y-up; below it one node\n"
     "per keyframer node with \"extras\": {\"kf3ds_index\": I} (I as in kf3ds eval), its\n"

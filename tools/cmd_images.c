@@ -95,7 +95,7 @@ static int load_named(const char *file, const char *name, const char *what,
     char why[256];
     char *path = map_find(ms, name);
     if (!path) {
-        if (!seen_before(warned, name)) {
+        if (!seen_before(warned, name) && !cli_quiet()) { /* -q */
             fflush(stdout);
             fputs("kf3ds: warning: ", stderr);
             cli_text_cstr(stderr, file);
@@ -109,7 +109,7 @@ static int load_named(const char *file, const char *name, const char *what,
         return 0;
     }
     if (image_load(path, pic, why, sizeof why) != 0) {
-        if (!seen_before(warned, name)) {
+        if (!seen_before(warned, name) && !cli_quiet()) { /* -q */
             fflush(stdout);
             fputs("kf3ds: warning: ", stderr);
             cli_text_cstr(stderr, path);

@@ -321,6 +321,11 @@ static int cmd_info(int argc, char **argv)
     cli_args_begin(&a, "info", argc, argv);
     while ((r = cli_next_option(&a)) > 0) {
         int m = map_search_option(&a, &given);
+        if (m == 0 && (strcmp(cli_option(&a), "-q") == 0 ||
+                       strcmp(cli_option(&a), "--quiet") == 0)) {
+            cli_set_quiet(1); /* the report still lists them */
+            continue;
+        }
         if (m == 0)
             m = (cli_unknown_option(&a), -1);
         if (m < 0) {
@@ -340,7 +345,7 @@ static int cmd_info(int argc, char **argv)
 const cli_verb cmd_info_verb = {
     "info",
     cmd_info,
-    "info FILE [--maps DIR]...",
+    "info FILE [--maps DIR]... [-q]",
     "Summarise a file: size, version, counts, frame range, node tree, problems.",
     "Prints the file size, M3D_VERSION, MESH_VERSION and MASTER_SCALE, the number of\n"
     "meshes (with their total vertices and faces), materials (with the maps each one\n"
@@ -355,5 +360,7 @@ const cli_verb cmd_info_verb = {
     "\n"
     "Options:\n"
     "  --maps DIR         also look for texture maps in DIR (repeatable; after the\n"
-    "                     .3ds file's folder, before the folders of $KF3DS_MAPS)\n",
+    "                     .3ds file's folder, before the folders of $KF3DS_MAPS)\n"
+    "  -q, --quiet        no warning lines on standard error (the report still lists\n"
+    "                     them; errors are still printed)\n",
 };

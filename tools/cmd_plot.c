@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define VERB "plot"
 #define PANEL_W 800          /* one panel, in points (pixels for PNG) */
@@ -48,8 +49,11 @@ static const double comp_rgb[4][3] = {
 typedef struct plot_opts {
     const char *file, *out, *node;
     int track;               /* -1: the node's first animated track */
-    int keys, all, no_ease;
+    int keys, all, no_ease, quiet;
+    int format;              /* PLOT_PNG, PLOT_SVG, PLOT_PDF: from -o's extension */
 } plot_opts;
+
+enum { PLOT_PNG, PLOT_SVG, PLOT_PDF };
 
 /* One curve set: n samples of up to 4 components. */
 typedef struct curves {
@@ -405,18 +409,23 @@ static void no_track(const char *file, const kf3ds_scene *s, uint32_t ni, int ki
                         cli_node_type(n->type), kind >= 0 ? track_words[kind] : "", have);
 }
 
-static int make_surface(const char *out, double w, double h, cairo_surface_t **sf, int *png)
+/* cairo's write callback: every format goes through one cli_output, so
+ * "-" is standard output and a failed plot leaves no file (docs/output.md,
+ * "Output files"). */
+static cairo_status_t write_out(void *closure, const unsigned char *data, unsigned int length)
 {
-    size_t n = strlen(out);
-    *png = 0;
-    if (n >= 4 && strcmp(out + n - 4, ".svg") == 0)
-        *sf = cairo_svg_surface_create(out, w, h);
-    else if (n >= 4 && strcmp(out + n - 4, ".pdf") == 0)
-        *sf = cairo_pdf_surface_create(out, w, h);
-    else {
-        *png = 1;
+    return cli_output_write((cli_output *)closure, data, length) == 0 ? CAIRO_STATUS_SUCCESS
+                                                                      : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static int make_surface(int format, cli_output *out, double w, double h, cairo_surface_t **sf)
+{
+    if (format == PLOT_SVG)
+        *sf = cairo_svg_surface_create_for_stream(write_out, out, w, h);
+    else if (format == PLOT_PDF)
+        *sf = cairo_pdf_surface_create_for_stream(write_out, out, w, h);
+    else
         *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-    }
     return cairo_surface_status(*sf) == CAIRO_STATUS_SUCCESS;
 }
 
@@ -425,7 +434,8 @@ static int run_plot(const plot_opts *o)
     cli_scene cs;
     const kf3ds_scene *s;
     panel *panels = NULL;
-    int np = 0, status, i, cols, rows, png;
+    int np = 0, status, i, cols, rows, png = o->format == PLOT_PNG;
+    cli_output out;
     double pw, ph;
     cairo_surface_t *sf;
     cairo_t *cr;
@@ -492,9 +502,15 @@ static int run_plot(const plot_opts *o)
     rows = (np + cols - 1) / cols;
     pw = np == 1 ? PANEL_W : SMALL_W;
     ph = np == 1 ? PANEL_H : SMALL_H;
-    if (!make_surface(o->out, pw * cols, ph * rows, &sf, &png)) {
+    if (cli_output_open(&out, o->out) != 0) {
+        free(panels);
+        cli_scene_free(&cs);
+        return CLI_EXIT_INPUT;
+    }
+    if (!make_surface(o->format, &out, pw * cols, ph * rows, &sf)) {
         cli_print_error(o->out, "cannot write: %s", cairo_status_to_string(cairo_surface_status(sf)));
         cairo_surface_destroy(sf);
+        cli_output_abort(&out);
         free(panels);
         cli_scene_free(&cs);
         return CLI_EXIT_INPUT;
@@ -516,17 +532,24 @@ static int run_plot(const plot_opts *o)
     }
     cairo_destroy(cr);
     cairo_surface_flush(sf);
-    if (status == CLI_EXIT_OK && png && cairo_surface_write_to_png(sf, o->out) != CAIRO_STATUS_SUCCESS) {
+    if (status == CLI_EXIT_OK && png &&
+        cairo_surface_write_to_png_stream(sf, write_out, &out) != CAIRO_STATUS_SUCCESS &&
+        !out.error) {
         cli_print_error(o->out, "cannot write the PNG");
         status = CLI_EXIT_INPUT;
     }
     cairo_surface_finish(sf);
-    if (status == CLI_EXIT_OK && cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) {
+    if (status == CLI_EXIT_OK && !out.error &&
+        cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) {
         cli_print_error(o->out, "cannot write: %s", cairo_status_to_string(cairo_surface_status(sf)));
         status = CLI_EXIT_INPUT;
     }
     cairo_surface_destroy(sf);
-    if (status == CLI_EXIT_OK) {
+    if (status != CLI_EXIT_OK)
+        cli_output_abort(&out);
+    else if (cli_output_close(&out) != 0) /* also reports a failed write */
+        status = CLI_EXIT_INPUT;
+    if (status == CLI_EXIT_OK && !o->quiet && !cli_is_stdout(o->out)) {
         fputs("wrote ", stdout);
         cli_text_cstr(stdout, o->out);
         printf(" (%d panel%s, %gx%g)\n", np, np == 1 ? "" : "s", pw * cols, ph * rows);
@@ -565,6 +588,9 @@ static int cmd_plot(int argc, char **argv)
             if (r < 0 || (o.track = parse_track(v)) < 0)
                 return cli_usage_error(VERB, "--track needs pos, rot, scl, fov, roll, col, hot, "
                                              "fall, hide or morph");
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o.quiet = 1;
+            cli_set_quiet(1);
         } else if ((r = cli_option_value(&args, "-o", &v)) != 0 ||
                    (r = cli_option_value(&args, "--output", &v)) != 0) {
             if (r < 0 || !*v)
@@ -579,6 +605,20 @@ static int cmd_plot(int argc, char **argv)
     o.file = args.file;
     if (!o.out)
         return cli_usage_error(VERB, "no output given (-o OUT.svg, OUT.png or OUT.pdf)");
+    {
+        static const char *const names[] = { "png", "svg", "pdf", NULL };
+        size_t n = strlen(o.out);
+        if (cli_other_extension(o.out, names))
+            return cli_usage_error(VERB, "-o '%s': plot writes SVG, PDF or PNG (name it .svg, "
+                                         ".pdf or .png)", o.out);
+        if (n > 4 && strcasecmp(o.out + n - 4, ".svg") == 0)
+            o.format = PLOT_SVG;
+        else if (n > 4 && strcasecmp(o.out + n - 4, ".pdf") == 0)
+            o.format = PLOT_PDF;
+        if (cli_check_output(VERB, "-o", o.out,
+                             o.format == PLOT_SVG ? NULL : o.format == PLOT_PDF ? "PDF" : "PNG"))
+            return CLI_EXIT_USAGE;
+    }
     if (!o.node && !o.all)
         return cli_usage_error(VERB, "--node NAME or --all is needed");
     if (o.node && o.all)
@@ -589,7 +629,7 @@ static int cmd_plot(int argc, char **argv)
 const cli_verb cmd_plot_verb = {
     VERB,
     cmd_plot,
-    "plot FILE (--node NAME | --all) [--track KIND] [--keys] [--no-ease] -o OUT",
+    "plot FILE (--node NAME | --all) [--track KIND] [--keys] [--no-ease] [-q] -o OUT",
     "Plot a node's animation curves over the segment to SVG, PNG or PDF (cairo).",
     "What to plot:\n"
     "  --node NAME        the node (the first one of that name)\n"
@@ -600,7 +640,9 @@ const cli_verb cmd_plot_verb = {
     "  --keys             write each key's frame, tension, continuity, bias and ease\n"
     "                     values beside it (those the key stores)\n"
     "  --no-ease          evaluate without ease-to/ease-from\n"
-    "  -o, --output OUT   OUT.svg, OUT.pdf, or any other name for PNG\n"
+    "  -o, --output OUT   OUT.svg, OUT.pdf or OUT.png (PNG also without an extension;\n"
+    "                     another extension is refused); - is standard output (PNG)\n"
+    "  -q, --quiet        no 'wrote OUT' line, no warnings\n"
     "\n"
     "Each component's value is sampled 8 times a frame (at most 4000 samples) over\n"
     "the segment and drawn against the frame; every key within the segment is a\n"

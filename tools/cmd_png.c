@@ -1,13 +1,11 @@
 /* Writing a framebuffer as PNG through libpng (8-bit RGB, no alpha: every
  * pixel of a rendered frame is opaque). Shared by `kf3ds render` and the
  * viewer's --screenshot. */
-#define _POSIX_C_SOURCE 200809L
 #include "cmd.h"
 #include <errno.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* What the libpng callbacks share with the writer. */
 typedef struct png_sink {
@@ -123,8 +121,8 @@ int cli_write_png(const char *path, const kf3ds_framebuffer *fb)
 {
     png_sink sink;
     png_bytep row;
-    struct stat st;
-    int status, to_stdout, regular = 0, end_errno = 0;
+    cli_output out;
+    int status;
 
     memset(&sink, 0, sizeof sink);
     if (!path)
@@ -140,37 +138,23 @@ int cli_write_png(const char *path, const kf3ds_framebuffer *fb)
         cli_print_error(path, "cannot write: %s", strerror(ENOMEM));
         return -1;
     }
-    to_stdout = strcmp(path, "-") == 0;
-    errno = 0;
-    sink.file = to_stdout ? stdout : fopen(path, "wb");
-    if (!sink.file) {
-        cli_print_error(path, "cannot write: %s", strerror(errno ? errno : EACCES));
+    /* A temporary file renamed into place: no truncated picture is left
+     * behind (docs/output.md, "Output files"). */
+    if (cli_output_open(&out, path) != 0) {
         free(row);
         return -1;
     }
-    if (!to_stdout && fstat(fileno(sink.file), &st) == 0 && S_ISREG(st.st_mode))
-        regular = 1;
+    sink.file = out.file;
     status = encode(&sink, fb, row);
     free(row);
-    errno = 0;
-    if (to_stdout) {
-        if (fflush(stdout) != 0 && status == 0) {
-            end_errno = errno ? errno : EIO;
-            status = -1;
-        }
-    } else if (fclose(sink.file) != 0 && status == 0) {
-        end_errno = errno ? errno : EIO;
-        status = -1;
-    }
     if (status != 0) {
-        if (regular)
-            remove(path); /* leave no truncated picture behind (never a device) */
-        if (end_errno)
-            cli_print_error(path, "cannot write: %s", strerror(end_errno));
+        cli_output_abort(&out);
+        if (sink.write_errno)
+            cli_print_error(path, "cannot write: %s", strerror(sink.write_errno));
         else
             cli_print_error(path, "cannot write: %s",
                             sink.message[0] ? sink.message : "libpng error");
         return -1;
     }
-    return 0;
+    return cli_output_close(&out);
 }

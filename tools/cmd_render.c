@@ -618,6 +618,9 @@ static int run_render(render_opts *o)
 
 /* ---- the verb ------------------------------------------------------------ */
 
+/* The names -o may end in (docs/output.md, "Output files"). */
+static const char *const png_names[] = { "png", NULL };
+
 /* Parses the command line into *o and runs the verb; the caller frees what
  * *o holds. */
 static int cmd_render_parsed(render_opts *o, int argc, char **argv)
@@ -650,6 +653,7 @@ static int cmd_render_parsed(render_opts *o, int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
+            cli_set_quiet(1);
         } else if ((bit = overlay_switch(a)) != 0) {
             o->overlays |= bit;
         } else if ((r = cli_option_value(&args, "-o", &v)) != 0 ||
@@ -738,12 +742,16 @@ static int cmd_render_parsed(render_opts *o, int argc, char **argv)
                                    "%ld in all): make --size or --sheet smaller",
                                    w, h, MAX_SIDE, MAX_PIXELS);
     }
+    if (cli_other_extension(o->out, png_names) && !strchr(strrchr(o->out, '.'), '%'))
+        return cli_usage_error(VERB, "-o '%s': render writes PNG only (name it .png)", o->out);
     if (o->has_frames) {
-        if (strcmp(o->out, "-") == 0)
-            return cli_usage_error(VERB, "--frames writes several files: -o needs a pattern");
+        if (cli_is_stdout(o->out))
+            return cli_refuse_stdout(VERB, "-o", "--frames", "one PNG per frame");
         if (!parse_pattern(o->out, &o->pattern, &why))
             return cli_usage_error(VERB, "-o '%s' %s", o->out, why);
     }
+    if (cli_check_output(VERB, "-o", o->out, "PNG") != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
     return run_render(o);
 }
 
@@ -779,7 +787,8 @@ const cli_verb cmd_render_verb = {
     "                     each cell labelled with its frame number\n"
     "\n"
     "Picture:\n"
-    "  -o, --output OUT   the PNG to write (8-bit RGB); - is standard output\n"
+    "  -o, --output OUT   the PNG to write (8-bit RGB; a name ending in another\n"
+    "                     extension than .png is refused); - is standard output\n"
     "  --size WxH         picture size in pixels (default 640x480); with --sheet the\n"
     "                     size of one cell (default 200x150)\n"
     "  --camera NAME      look through this camera node with its animated position,\n"
@@ -813,7 +822,7 @@ const cli_verb cmd_render_verb = {
     "                     lights, grid, names, or all / none\n"
     "  --no-ease          evaluate without ease-to/ease-from (as lib3ds does)\n"
     "  --no-label         do not draw the frame number in the bottom-left corner\n"
-    "  -q, --quiet        do not print a 'wrote OUT (WxH, frame F)' line per file\n"
+    "  -q, --quiet        no 'wrote OUT (WxH, frame F)' line per file, no warnings\n"
     "\n"
     "A file without keyframer nodes (editor data only) is drawn as stored.\n"
     "Errors: the input is checked before anything is rendered (exit 1 with the\n"

@@ -60,6 +60,7 @@ static int parse_options(int argc, char **argv, cli_args *a, rewrite_opts *o)
             o->flags |= KF3DS_SAVE_CANONICAL;
         } else if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
             o->quiet = 1;
+            cli_set_quiet(1);
         } else {
             return cli_unknown_option(a);
         }
@@ -68,7 +69,7 @@ static int parse_options(int argc, char **argv, cli_args *a, rewrite_opts *o)
         return CLI_EXIT_USAGE;
     if (!o->out)
         return cli_usage_error(VERB, "no output file (-o OUT)");
-    return CLI_EXIT_OK;
+    return cli_check_output(VERB, "-o", o->out, "3DS");
 }
 
 /* Every diagnostic of the load is something the rewrite changed (a value
@@ -82,7 +83,7 @@ static uint32_t report_repairs(const char *file, const kf3ds_scene *s)
         d.severity = KF3DS_WARNING;
         cli_print_diag(file, &d);
     }
-    if (s->num_dropped_diags)
+    if (s->num_dropped_diags && !cli_quiet())
         cli_print_error(file, "warning: %lu more %s not listed",
                         (unsigned long)s->num_dropped_diags,
                         cli_plural(s->num_dropped_diags, "repair", "repairs"));
@@ -130,19 +131,11 @@ static int cmd_rewrite(int argc, char **argv)
     }
     kf3ds_scene_free(s);
     {
-        int to_stdout = strcmp(o.out, "-") == 0;
-        FILE *f = to_stdout ? stdout : fopen(o.out, "wb");
-        int ok = f && fwrite(bytes, 1, out_size, f) == out_size;
-        if (f && !to_stdout && fclose(f) != 0)
-            ok = 0;
+        int ok = cli_write_output(o.out, bytes, out_size) == 0;
         kf3ds_save_free(bytes, &so);
-        if (!ok) {
-            cli_print_error(o.out, "cannot write");
-            if (f && !to_stdout)
-                remove(o.out);
-            return CLI_EXIT_INPUT;
-        }
-        if (!o.quiet && !to_stdout)
+        if (!ok)
+            return CLI_EXIT_INPUT; /* printed, no partial file left */
+        if (!o.quiet && !cli_is_stdout(o.out))
             printf("wrote %s (%lu bytes, %lu %s)\n", o.out, (unsigned long)out_size,
                    (unsigned long)repairs, repairs == 1 ? "repair" : "repairs");
     }
@@ -169,7 +162,7 @@ const cli_verb cmd_rewrite_verb = {
     "                     the keys are kept, so those frames play as before\n"
     "  --canonical        write the chunks in kf3ds's own order (the one 3D Studio\n"
     "                     writes) instead of the file's\n"
-    "  -q, --quiet        no summary line\n"
+    "  -q, --quiet        no summary line, no warnings (the repairs are still made)\n"
     "\n"
     "Exit status 0 means OUT was written (warnings list what was repaired); 1 means\n"
     "FILE could not be read at all or OUT could not be written.\n"

@@ -704,9 +704,12 @@ static const char *base_name(const char *path)
 static void window_error(const char *what)
 {
     fflush(stdout);
+    /* The suggestion must terminate: the dummy driver alone would play for
+     * ever where nobody sees it (docs/viewer.md). */
     fprintf(stderr,
-            "kf3ds: view: cannot open a window (%s: %s); without a display run with "
-            "SDL_VIDEODRIVER=dummy or use 'kf3ds render FILE -o OUT.png'\n",
+            "kf3ds: view: cannot open a window (%s: %s); without a display run "
+            "SDL_VIDEODRIVER=dummy kf3ds view FILE --exit-after-frames N --screenshot "
+            "OUT.png, or use 'kf3ds render FILE -o OUT.png' for a PNG\n",
             what, SDL_GetError());
 }
 
@@ -1069,9 +1072,17 @@ static int cmd_view_parsed(view_opts *o, int argc, char **argv)
             if (r < 0 || !parse_count(value, &o->exit_after))
                 return cli_usage_error("view", "--exit-after-frames needs a count of 1 or more");
         } else if ((r = cli_option_value(&args, "--screenshot", &value)) != 0) {
+            static const char *const png_names[] = { "png", NULL };
             if (r < 0 || !value[0])
                 return cli_usage_error("view", "--screenshot needs a PNG file name");
+            if (cli_other_extension(value, png_names))
+                return cli_usage_error("view", "--screenshot '%s': view writes PNG only (name "
+                                               "it .png)", value);
+            if (cli_check_output("view", "--screenshot", value, "PNG") != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
             o->screenshot = value;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            cli_set_quiet(1);
         } else if ((r = cli_option_value(&args, "--size", &value)) != 0) {
             if (r < 0 || !parse_size(value, &o->width, &o->height))
                 return cli_usage_error("view", "--size needs WIDTHxHEIGHT, like 640x480");
@@ -1122,7 +1133,8 @@ const cli_verb cmd_view_verb = {
     "                  [--orbit AZ,EL] [--shading smooth|flat|wire] [--hierarchy]\n"
     "                  [--pivots] [--cameras] [--lights] [--grid] [--names]\n"
     "                  [--overlays LIST] [--cull] [--paths] [--maps DIR]... [--no-textures]\n"
-    "                  [--no-environment] [--exit-after-frames N] [--screenshot OUT.png]",
+    "                  [--no-environment] [--exit-after-frames N] [--screenshot OUT.png]\n"
+    "                  [-q]",
     "Play the animation in a window (SDL2), looping over the file's segment.",
     "Options:\n"
     "  --fps N            playback rate in frames per second (default 30)\n"
@@ -1150,7 +1162,9 @@ const cli_verb cmd_view_verb = {
     "                     quit after N drawn frames; playback then steps exactly one\n"
     "                     frame (times the speed) per drawn frame, so runs repeat\n"
     "  --screenshot OUT.png\n"
-    "                     on quitting, write the last drawn frame as PNG\n"
+    "                     on quitting, write the last drawn frame as PNG (- is\n"
+    "                     standard output)\n"
+    "  -q, --quiet        no warnings\n"
     "\n"
     "Keys:\n"
     "  space        play / pause\n"
@@ -1175,6 +1189,6 @@ const cli_verb cmd_view_verb = {
     "\n"
     "The status line shows the frame / segment, play state and speed, the view (orbit\n"
     "or the camera's name), the shading mode and the time to evaluate and draw a frame.\n"
-    "Without a display, run with SDL_VIDEODRIVER=dummy (with --exit-after-frames and\n"
-    "--screenshot) or use 'kf3ds render'.\n",
+    "Without a display, run SDL_VIDEODRIVER=dummy kf3ds view FILE --exit-after-frames N\n"
+    "--screenshot OUT.png, or use 'kf3ds render FILE -o OUT.png' for a PNG.\n",
 };

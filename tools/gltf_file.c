@@ -3,7 +3,6 @@
  * its buffer in a .bin beside it. */
 #include "gltf.h"
 #include "cmd.h"
-#include <errno.h>
 #include <string.h>
 
 static void put_u32(unsigned char *p, uint32_t v)
@@ -14,29 +13,17 @@ static void put_u32(unsigned char *p, uint32_t v)
     p[3] = (unsigned char)(v >> 24);
 }
 
-/* Writes `n` pieces to `path`; on failure prints why and removes the file. */
+/* Writes `n` pieces to `path` ("-": standard output) through a temporary
+ * file renamed into place; on failure prints why and leaves no file. */
 static int write_pieces(const char *path, const void *const *data, const size_t *len, int n)
 {
-    FILE *f;
-    int i, ok = 1;
-    errno = 0;
-    f = fopen(path, "wb");
-    if (!f) {
-        cli_print_error(path, "cannot write: %s", strerror(errno ? errno : EIO));
+    cli_output out;
+    int i;
+    if (cli_output_open(&out, path) != 0)
         return -1;
-    }
-    for (i = 0; i < n && ok; i++)
-        if (len[i] && fwrite(data[i], 1, len[i], f) != len[i])
-            ok = 0;
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok) {
-        int e = errno ? errno : EIO;
-        remove(path);
-        cli_print_error(path, "cannot write: %s", strerror(e));
-        return -1;
-    }
-    return 0;
+    for (i = 0; i < n; i++)
+        cli_output_write(&out, data[i], len[i]);
+    return cli_output_close(&out);
 }
 
 int gltf_write_glb(const char *path, const char *json, size_t json_len, const gltf_buffer *b)
@@ -73,15 +60,17 @@ int gltf_write_glb(const char *path, const char *json, size_t json_len, const gl
 int gltf_write_gltf(const char *path, const char *json, size_t json_len, const char *bin_path,
                     const gltf_buffer *b)
 {
-    const void *data[1];
-    size_t len[1];
-    if (b->len) {
-        data[0] = b->data, len[0] = b->len;
-        if (write_pieces(bin_path, data, len, 1) != 0)
-            return -1;
+    cli_output out;
+    /* OUT.gltf first, so that an unwritable OUT is reported by its own name;
+     * it is renamed into place only once OUT.bin is complete. */
+    if (cli_output_open(&out, path) != 0)
+        return -1;
+    cli_output_write(&out, json, json_len);
+    if (b->len && cli_write_output(bin_path, b->data, b->len) != 0) {
+        cli_output_abort(&out);
+        return -1;
     }
-    data[0] = json, len[0] = json_len;
-    if (write_pieces(path, data, len, 1) != 0) {
+    if (cli_output_close(&out) != 0) {
         if (b->len)
             remove(bin_path);
         return -1;
