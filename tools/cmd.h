@@ -84,9 +84,16 @@ int cli_parse_frame(const char *s, double *out);
 
 /* ---- input --------------------------------------------------------------- */
 
-/* Reads the whole file ("-" is stdin). On failure prints
- * "kf3ds: FILE: cannot open: <reason>" and returns CLI_EXIT_INPUT. */
+/* Reads the whole file ("-" is stdin), at most the input limit (1 GiB, or
+ * $KF3DS_MAX_INPUT; docs/output.md). On failure prints "kf3ds: FILE: cannot
+ * open: <reason>" or why it is over the limit and returns CLI_EXIT_INPUT
+ * (CLI_EXIT_USAGE when KF3DS_MAX_INPUT is not a size). */
 int cli_read_file(const char *path, unsigned char **data, size_t *size);
+/* cli_read_file for the FILE of a verb: the first bytes must be a 3DS root
+ * chunk (or, when kfb is set, the .kfb magic), checked as soon as they arrive;
+ * otherwise prints "kf3ds: FILE: not a 3DS file: it is a PNG image" (what
+ * the bytes say it is) and returns CLI_EXIT_INPUT without reading further. */
+int cli_read_3ds(const char *path, int kfb, unsigned char **data, size_t *size);
 /* Reads FILE and loads it. Returns CLI_EXIT_OK with *scene set (a damaged
  * file's scene too: its diagnostics are in the scene and *error, not yet
  * printed), or, when nothing could be loaded, the exit status after printing

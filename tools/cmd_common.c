@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- usage and help ---------------------------------------------------- */
 
@@ -133,27 +134,176 @@ static void put_file_name(FILE *out, const char *file)
     cli_text_cstr(out, file ? file : "-");
 }
 
-int cli_read_file(const char *path, unsigned char **data, size_t *size)
+/* The input limit (docs/output.md, "Input size"): a regular file larger than
+ * it is refused before it is read, a stream is read up to it and no further.
+ * KF3DS_MAX_INPUT raises or lowers it: bytes, or a number with K, M or G
+ * (powers of 1024). The library reads at most 4 GiB - 1 (kf3ds_load_memory). */
+#define CLI_INPUT_DEFAULT_LIMIT (1024ul * 1024ul * 1024ul)
+#define CLI_INPUT_MAX_LIMIT 0xFFFFFFFFul
+
+/* The limit in bytes; 0 after printing why KF3DS_MAX_INPUT is not a size. */
+static unsigned long input_limit(void)
+{
+    const char *s = getenv("KF3DS_MAX_INPUT");
+    unsigned long long v = 0, unit = 1;
+    const char *p;
+    if (!s || !*s)
+        return CLI_INPUT_DEFAULT_LIMIT;
+    for (p = s; *p >= '0' && *p <= '9' && v <= CLI_INPUT_MAX_LIMIT; p++)
+        v = v * 10 + (unsigned)(*p - '0');
+    if (*p == 'K' || *p == 'k')
+        unit = 1024ull;
+    else if (*p == 'M' || *p == 'm')
+        unit = 1024ull * 1024ull;
+    else if (*p == 'G' || *p == 'g')
+        unit = 1024ull * 1024ull * 1024ull;
+    if (unit > 1)
+        p++;
+    if (p == s || *p != '\0' || v == 0 || v > CLI_INPUT_MAX_LIMIT) {
+        cli_usage_error(NULL, "KF3DS_MAX_INPUT='%s' is not a size such as 2G, 512M or 1000000",
+                        s);
+        return 0;
+    }
+    v *= unit;
+    return v > CLI_INPUT_MAX_LIMIT ? CLI_INPUT_MAX_LIMIT : (unsigned long)v;
+}
+
+/* The limit for people: "1 GiB", "512 MiB", "1000 bytes". */
+static void format_size(char *buf, size_t cap, unsigned long long n)
+{
+    if (n >= 1024ull * 1024ull * 1024ull && n % (1024ull * 1024ull * 1024ull) == 0)
+        snprintf(buf, cap, "%llu GiB", n / (1024ull * 1024ull * 1024ull));
+    else if (n >= 1024ull * 1024ull && n % (1024ull * 1024ull) == 0)
+        snprintf(buf, cap, "%llu MiB", n / (1024ull * 1024ull));
+    else if (n >= 1024ull && n % 1024ull == 0)
+        snprintf(buf, cap, "%llu KiB", n / 1024ull);
+    else
+        snprintf(buf, cap, "%llu bytes", n);
+}
+
+static void print_over_limit(const char *path, unsigned long long size, unsigned long limit)
+{
+    char lim[40];
+    format_size(lim, sizeof lim, limit);
+    if (size)
+        cli_print_error(path,
+                        "%llu bytes, over the input limit of %s (set KF3DS_MAX_INPUT, "
+                        "e.g. KF3DS_MAX_INPUT=4G, to raise it; at most 4G)",
+                        size, lim);
+    else
+        cli_print_error(path,
+                        "more than %s, the input limit; stopped reading (set "
+                        "KF3DS_MAX_INPUT, e.g. KF3DS_MAX_INPUT=4G, to raise it; at most 4G)",
+                        lim);
+}
+
+/* What the first bytes of a file that is not a 3DS file say it is, for the
+ * error line (docs/output.md, "Not a 3DS file"). p: the first n bytes;
+ * whole: they are the whole file. */
+static void describe_not_3ds(char *buf, size_t cap, const unsigned char *p, size_t n, int whole)
+{
+    size_t i, zeros = 0, text = 0;
+    for (i = 0; i < n; i++) {
+        zeros += p[i] == 0;
+        text += p[i] == '\t' || p[i] == '\n' || p[i] == '\r' || (p[i] >= 0x20 && p[i] != 0x7F);
+    }
+    if (n == 0)
+        snprintf(buf, cap, "it is empty");
+    else if (cli_is_kfb(p, n))
+        snprintf(buf, cap,
+                 "it is a kf3ds baked file (.kfb); read it with 'kf3ds info' or 'kf3ds dump'");
+    else if (n >= 8 && memcmp(p, "\x89PNG\r\n\x1a\n", 8) == 0)
+        snprintf(buf, cap, "it is a PNG image");
+    else if (n >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF)
+        snprintf(buf, cap, "it is a JPEG image");
+    else if (n >= 6 && (memcmp(p, "GIF87a", 6) == 0 || memcmp(p, "GIF89a", 6) == 0))
+        snprintf(buf, cap, "it is a GIF image");
+    else if (n >= 14 && p[0] == 'B' && p[1] == 'M' && p[6] == 0 && p[7] == 0 && p[8] == 0 &&
+             p[9] == 0)
+        snprintf(buf, cap, "it is a BMP image");
+    else if (n >= 4 && memcmp(p, "glTF", 4) == 0)
+        snprintf(buf, cap, "it is a binary glTF file (.glb)");
+    else if (n >= 2 && p[0] == 0x1F && p[1] == 0x8B)
+        snprintf(buf, cap, "it is a gzip-compressed file; uncompress it first");
+    else if (n >= 4 && memcmp(p, "PK\x03\x04", 4) == 0)
+        snprintf(buf, cap, "it is a ZIP archive; extract the .3ds file first");
+    else if (zeros == n)
+        snprintf(buf, cap, whole ? "it is all zero bytes" : "it starts with zero bytes");
+    else if (text == n) {
+        const unsigned char *q = p, *end = p + n;
+        if (end - q >= 3 && q[0] == 0xEF && q[1] == 0xBB && q[2] == 0xBF)
+            q += 3; /* a UTF-8 byte order mark */
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+            q++;
+        if (q < end && *q == '{') {
+            int gltf = 0;
+            for (i = 0; i + 7 <= n && !gltf; i++)
+                gltf = memcmp(p + i, "\"asset\"", 7) == 0;
+            snprintf(buf, cap, gltf ? "it is a glTF file (.gltf)" : "it is a JSON file");
+        } else {
+            snprintf(buf, cap, "it is a text file");
+        }
+    } else if (n < 6)
+        snprintf(buf, cap, "it is %lu bytes long, shorter than a chunk header (6 bytes)",
+                 (unsigned long)n);
+    else
+        snprintf(buf, cap, "it starts with chunk 0x%04X, not a 3DS magic such as 0x%04X (%s)",
+                 (unsigned)(p[0] | p[1] << 8), (unsigned)KF3DS_CHUNK_M3DMAGIC,
+                 kf3ds_chunk_name(KF3DS_CHUNK_M3DMAGIC));
+}
+
+/* 1 when the first bytes (at least 6, or the whole file) are the start of a
+ * file this verb reads: a 3DS root chunk, or a .kfb when kfb is set. */
+static int accepted_start(const unsigned char *p, size_t n, int kfb)
+{
+    if (kfb && cli_is_kfb(p, n))
+        return 1;
+    return n >= 6 && kf3ds_chunk_is_root((uint16_t)(p[0] | p[1] << 8));
+}
+
+/* Reads FILE ("-" is stdin) into *data, at most the input limit. check: 0
+ * any content (textures), 1 a 3DS file, 2 a 3DS or .kfb file; the first bytes
+ * are checked as soon as they arrive, so that an endless stream that is not
+ * one ends at once. */
+static int read_input(const char *path, int check, unsigned char **data, size_t *size)
 {
     FILE *f;
     unsigned char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int oom = 0, read_errno = 0;
+    size_t len = 0, cap = 0, want;
+    unsigned long limit = input_limit();
+    int oom = 0, read_errno = 0, at_end = 0, checked = !check;
     int is_stdin = strcmp(path, "-") == 0;
+    struct stat st;
 
     *data = NULL;
     *size = 0;
+    if (!limit)
+        return CLI_EXIT_USAGE;
     errno = 0;
     f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         cli_print_error(path, "cannot open: %s", strerror(errno ? errno : ENOENT));
         return CLI_EXIT_INPUT;
     }
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((unsigned long long)st.st_size > limit) { /* refused before reading */
+            if (!is_stdin)
+                fclose(f);
+            print_over_limit(path, (unsigned long long)st.st_size, limit);
+            return CLI_EXIT_INPUT;
+        }
+        cap = (size_t)st.st_size + 1; /* one read, no copies; +1 sees growth */
+        buf = malloc(cap);
+        if (!buf)
+            cap = 0;
+    }
     for (;;) {
         size_t got;
         if (len == cap) {
             size_t ncap = cap ? cap * 2 : 65536;
             unsigned char *nbuf;
+            if (ncap > (size_t)limit + 1)
+                ncap = (size_t)limit + 1; /* one byte past the limit tells it is over */
             nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
             if (!nbuf) {
                 oom = 1;
@@ -162,13 +312,42 @@ int cli_read_file(const char *path, unsigned char **data, size_t *size)
             buf = nbuf;
             cap = ncap;
         }
+        /* Until the start is checked, read only what the check needs: 6 bytes,
+         * then up to 512 to say what a file that is not 3DS is. */
+        want = cap - len;
+        if (!checked && want > (len < 6 ? 6 - len : 512 - len))
+            want = len < 6 ? 6 - len : 512 - len;
         errno = 0;
-        got = fread(buf + len, 1, cap - len, f);
+        got = fread(buf + len, 1, want, f);
         len += got;
-        if (got == 0) {
+        if (got < want) {
             read_errno = errno;
-            break;
+            at_end = !ferror(f);
+            if (!at_end)
+                break;
         }
+        if (!checked && (len >= 6 || at_end)) {
+            if (accepted_start(buf, len, check == 2)) {
+                checked = 1;
+            } else if (len >= 512 || at_end) {
+                char what[160];
+                describe_not_3ds(what, sizeof what, buf, len, at_end);
+                if (!is_stdin)
+                    fclose(f);
+                free(buf);
+                cli_print_error(path, "not a 3DS file: %s", what);
+                return CLI_EXIT_INPUT;
+            }
+        }
+        if (len > limit) {
+            if (!is_stdin)
+                fclose(f);
+            free(buf);
+            print_over_limit(path, 0, limit);
+            return CLI_EXIT_INPUT;
+        }
+        if (at_end)
+            break;
     }
     if (oom || ferror(f)) {
         int e = oom ? ENOMEM : read_errno ? read_errno : EIO;
@@ -192,11 +371,21 @@ int cli_read_file(const char *path, unsigned char **data, size_t *size)
     return CLI_EXIT_OK;
 }
 
+int cli_read_file(const char *path, unsigned char **data, size_t *size)
+{
+    return read_input(path, 0, data, size);
+}
+
+int cli_read_3ds(const char *path, int kfb, unsigned char **data, size_t *size)
+{
+    return read_input(path, kfb ? 2 : 1, data, size);
+}
+
 int cli_load(const char *file, kf3ds_scene **scene, kf3ds_diag *error, size_t *file_size)
 {
     unsigned char *data;
     size_t size;
-    int status = cli_read_file(file, &data, &size);
+    int status = cli_read_3ds(file, 0, &data, &size);
     *scene = NULL;
     if (status)
         return status;

@@ -85,7 +85,7 @@ static int run_dump(const char *file, int json, int full)
     kf3ds_diag err;
     kf3ds_scene *scene;
     dumper d;
-    int status = cli_read_file(file, &data, &size);
+    int status = cli_read_3ds(file, 1, &data, &size);
     if (status)
         return status;
     if (cli_is_kfb(data, size)) { /* a baked file (docs/kfb.md) */

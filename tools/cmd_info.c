@@ -244,7 +244,7 @@ static int run_info(const char *file, const map_search *given)
     uint32_t i, spots = 0, dummies = 0;
     unsigned long long verts = 0, faces = 0;
     unsigned char *data;
-    int status = cli_read_file(file, &data, &size);
+    int status = cli_read_3ds(file, 1, &data, &size);
     FILE *out = stdout;
     if (status)
         return status;

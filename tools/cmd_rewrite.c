@@ -104,7 +104,7 @@ static int cmd_rewrite(int argc, char **argv)
     int status = parse_options(argc, argv, &a, &o);
     if (status)
         return status;
-    status = cli_read_file(a.file, &data, &size);
+    status = cli_read_3ds(a.file, 0, &data, &size);
     if (status)
         return status;
     memset(&lo, 0, sizeof lo);

@@ -27,6 +27,21 @@ static const cli_verb *find_verb(const char *name)
     return NULL;
 }
 
+/* 1 when the first argument is a file rather than a misspelt verb: it exists,
+ * or its name ends with .3ds (any case). */
+static int looks_like_file(const char *arg)
+{
+    size_t n = strlen(arg);
+    FILE *f;
+    if (n >= 4 && arg[n - 4] == '.' && (arg[n - 3] | 0x20) == '3' &&
+        (arg[n - 2] | 0x20) == 'd' && (arg[n - 1] | 0x20) == 's')
+        return 1;
+    f = fopen(arg, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
 static void print_help(FILE *out)
 {
     size_t i, width = 0;
@@ -86,6 +101,11 @@ int main(int argc, char **argv)
     if (!verb) {
         if (argv[1][0] == '-')
             return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+        /* `kf3ds FILE.3ds`: a newcomer's first try; name the verb that shows
+         * what the file holds (issue 24, docs/output.md "Exit status"). */
+        if (looks_like_file(argv[1]))
+            return cli_usage_error(NULL, "no verb given; to see what '%s' holds: kf3ds info %s",
+                                   argv[1], argv[1]);
         return cli_usage_error(NULL, "unknown verb '%s'", argv[1]);
     }
     if (cli_wants_help(argc - 1, argv + 1)) {
