@@ -473,6 +473,105 @@ static void test_no_verb(void **state)
     run_free(&r);
 }
 
+/* ------------------------------------------------------------------------ */
+/* 5. Exit codes mean one thing                                             */
+/* ------------------------------------------------------------------------ */
+
+/* A sound static model (no keyframer) given to bake: a clear refusal with
+ * status 1 (it depends on the file), not a "malformed input" error. */
+static void test_bake_static_model(void **state)
+{
+    char want[1000];
+    run_result r;
+    (void)state;
+    r = support_run_tool(NULL, "info", static_path, NULL);
+    support_expect_status(&r, 0);
+    assert_string_equal(r.err, "");
+    run_free(&r);
+    r = support_run_tool(NULL, "bake", static_path, "-o", "static.kfb", NULL);
+    support_expect_status(&r, 1);
+    snprintf(want, sizeof want,
+             "kf3ds: %s: no keyframer nodes: a static model, nothing to bake (a .kfb holds "
+             "keyframer animation; 'kf3ds export' writes a static model)\n",
+             static_path);
+    expect_line(r.err, want);
+    run_free(&r);
+    support_expect_exit(support_run_tool(NULL, "export", static_path, "-o", "static.glb", "-q",
+                                         NULL),
+                        0);
+}
+
+/* Names the file lacks are the file's content (1); a bad command line is 2
+ * whatever the file holds. */
+static void test_content_is_1_usage_is_2(void **state)
+{
+    char want[1000];
+    run_result r;
+    (void)state;
+    r = support_run_tool(NULL, "bake", anim_path, "-o", "x.kfb", "--nodes", "Nope", NULL);
+    support_expect_status(&r, 1);
+    snprintf(want, sizeof want,
+             "kf3ds: %s: --nodes: no node is called 'Nope' ('kf3ds info %s' lists them)\n",
+             anim_path, anim_path);
+    expect_line(r.err, want);
+    run_free(&r);
+    r = support_run_tool(NULL, "plot", anim_path, "--node", "Nope", "-o", "x.svg", NULL);
+    support_expect_status(&r, 1);
+    snprintf(want, sizeof want, "kf3ds: %s: --node 'Nope': no such node\n", anim_path);
+    expect_line(r.err, want);
+    run_free(&r);
+    r = support_run_tool(NULL, "render", anim_path, "-o", "x.png", "--camera", "Nope", NULL);
+    support_expect_status(&r, 1);
+    expect_line(r.err, "kf3ds: render: --camera 'Nope': the file has no camera\n");
+    run_free(&r);
+    /* usage: the same on a sound file and on one that is not 3DS at all */
+    support_expect_exit(support_run_tool(NULL, "eval", anim_path, "--frame", "x", NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "eval", "/dev/null", "--frame", "x", NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "info", anim_path, "--bogus", NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "info", "/dev/null", "--bogus", NULL), 2);
+}
+
+/* `kf3ds help VERB`: one exit-status paragraph per verb, the same pattern. */
+static void test_help_exit_paragraph(void **state)
+{
+    static const char *const all[] = { "info",   "dump",   "eval", "bake", "rewrite",
+                                       "export", "render", "view", "plot" };
+    static const char *const usage =
+        "2 wrong usage (an unknown option, a bad or missing value, no FILE).\n";
+    size_t i, k;
+    (void)state;
+    for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+        run_result r = support_run_tool(NULL, "help", all[i], NULL);
+        const char *p, *q;
+        char para[2000];
+        size_t n = 0;
+        support_expect_status(&r, 0);
+        p = strstr(r.out, "\nExit status: 0 ");
+        if (!p)
+            fail_msg("help %s: no exit-status paragraph:\n%s", all[i], r.out);
+        assert_null(strstr(p + 2, "Exit status")); /* only one */
+        /* the paragraph, its lines (at most 80 columns) joined */
+        for (q = p + 1, k = 0; *q && n + 1 < sizeof para; q++, k++) {
+            if (*q == '\n') {
+                assert_true(k <= 80);
+                k = (size_t)-1;
+            }
+            para[n++] = *q == '\n' ? ' ' : *q;
+        }
+        para[n] = '\0';
+        if (n && para[n - 1] == ' ')
+            para[n - 1] = '\n';
+        assert_non_null(strstr(para, "; 1 "));
+        if (strlen(para) < strlen(usage) ||
+            strcmp(para + strlen(para) - strlen(usage), usage) != 0)
+            fail_msg("help %s: %s", all[i], para);
+        if (strcmp(all[i], "rewrite") != 0)
+            assert_non_null(strstr(para, ", warnings allowed; 1 FILE could not be read, is not "
+                                         "a 3DS file or has an error"));
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +582,9 @@ int main(void)
         cmocka_unit_test(test_not_3ds_kinds),
         cmocka_unit_test(test_kfb_to_3ds_verb),
         cmocka_unit_test(test_no_verb),
+        cmocka_unit_test(test_bake_static_model),
+        cmocka_unit_test(test_content_is_1_usage_is_2),
+        cmocka_unit_test(test_help_exit_paragraph),
     };
     return support_run_tests(tests, setup, teardown);
 }

@@ -124,7 +124,8 @@ void cli_scene_free(cli_scene *cs);
  * found is KF3DS_NONE. When neither is found, prints the usage error
  *   kf3ds: VERB: --camera 'NAME': no such camera (the file has: Cam01, Cam02)
  * (the camera nodes, or without any the editor cameras when those count), or
- * "... the file has no camera", and returns CLI_EXIT_USAGE. */
+ * "... the file has no camera", and returns CLI_EXIT_INPUT (it depends on the
+ * file, not on the command line). */
 int cli_find_camera(const char *verb, const kf3ds_scene *s, const char *name, int32_t *node,
                     int32_t *editor_camera);
 /* Prints one diagnostic as a single line on stderr:

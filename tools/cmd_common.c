@@ -29,14 +29,82 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+/* Each verb's exit-status paragraph, one pattern for all (docs/output.md,
+ * "Exit status"): what 0 means, then what besides "FILE could not be read, is
+ * not a 3DS file or has an error" makes it 1. */
+static const struct {
+    const char *verb, *ok, *input;
+} exit_words[] = {
+    { "info", "the report was printed",
+      "(FILE may also be a .kfb; what could be read is still reported)" },
+    { "dump", "the chunks were printed",
+      "(FILE may also be a .kfb; what could be read is still printed)" },
+    { "eval", "the poses were printed", "(what could be read is still printed)" },
+    { "bake", "OUT was written",
+      "or has no keyframer nodes (a static model), or --nodes names a node it lacks, or the "
+      "values do not fit, or OUT could not be written" },
+    { "rewrite", "OUT was written (the warnings list what was repaired)",
+      "only when FILE could not be read at all or is not a 3DS file, or OUT could not be "
+      "written; errors in FILE are repaired, not a failure" },
+    { "export", "OUT was written",
+      "(OUT is still written from what could be read), or OUT could not be written" },
+    { "render", "the picture was written",
+      "or --camera names a camera it lacks, or OUT could not be written" },
+    { "view", "the window was closed",
+      "or --camera names a camera it lacks, or no window could be opened, or the screenshot "
+      "could not be written" },
+    { "plot", "OUT was written",
+      "or --node names a node it lacks or one without keys, or OUT could not be written" },
+};
+
+/* Prints `text` on `out` folded at 80 columns (at spaces). */
+static void print_folded(FILE *out, const char *text)
+{
+    size_t col = 0;
+    while (*text) {
+        const char *sp = strchr(text, ' ');
+        size_t n = sp ? (size_t)(sp - text) : strlen(text);
+        if (col && col + 1 + n > 80) {
+            fputc('\n', out);
+            col = 0;
+        } else if (col) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(text, 1, n, out);
+        col += n;
+        text += n;
+        while (*text == ' ')
+            text++;
+    }
+    fputc('\n', out);
+}
+
 void cli_print_verb_help(FILE *out, const cli_verb *verb)
 {
+    char para[1024];
+    size_t i;
+    const char *ok = "success", *input = "";
     fprintf(out, "usage: kf3ds %s\n\n%s\n", verb->synopsis, verb->summary);
     if (verb->help && verb->help[0])
         fprintf(out, "\n%s", verb->help);
-    fputs("\nExit status: 0 success (warnings allowed), 1 the input could not be read or is\n"
-          "malformed (what could be read is still printed), 2 wrong usage.\n",
-          out);
+    for (i = 0; i < sizeof exit_words / sizeof exit_words[0]; i++)
+        if (strcmp(exit_words[i].verb, verb->name) == 0) {
+            ok = exit_words[i].ok;
+            input = exit_words[i].input;
+        }
+    snprintf(para, sizeof para,
+             "Exit status: 0 %s, warnings allowed; 1 FILE could not be read, is not a 3DS "
+             "file or has an error%s%s; 2 wrong usage (an unknown option, a bad or missing "
+             "value, no FILE).",
+             ok, input[0] == '(' ? " " : input[0] ? ", " : "", input);
+    if (strcmp(verb->name, "rewrite") == 0) /* rewrite's contract (docs/output.md) */
+        snprintf(para, sizeof para,
+                 "Exit status: 0 %s; 1 %s; 2 wrong usage (an unknown "
+                 "option, a bad or missing value, no FILE).",
+                 ok, input);
+    fputc('\n', out);
+    print_folded(out, para);
 }
 
 int cli_wants_help(int argc, char **argv)
@@ -493,10 +561,13 @@ int cli_find_camera(const char *verb, const kf3ds_scene *s, const char *name, in
                                   s->cameras[i].name ? s->cameras[i].name : "");
             count++;
         }
+    /* The file's content, not the command line: status 1 (docs/output.md,
+     * "Exit status"); the verb names the line as the option does. */
     if (!count)
-        return cli_usage_error(verb, "--camera '%s': the file has no camera", name);
-    return cli_usage_error(verb, "--camera '%s': no such camera (the file has: %s)", name,
-                           list);
+        cli_print_error(verb, "--camera '%s': the file has no camera", name);
+    else
+        cli_print_error(verb, "--camera '%s': no such camera (the file has: %s)", name, list);
+    return CLI_EXIT_INPUT;
 }
 
 size_t cli_diag_message_len(const kf3ds_diag *d)

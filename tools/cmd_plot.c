@@ -388,9 +388,11 @@ static int run_plot(const plot_opts *o)
         if (!np) {
             free(panels);
             cli_scene_free(&cs);
-            return cli_usage_error(VERB, "the file has no animated node%s%s",
-                                   o->track >= 0 ? " with a track " : "",
-                                   o->track >= 0 ? track_words[o->track] : "");
+            /* the file's content: status 1 (docs/output.md, "Exit status") */
+            cli_print_error(o->file, "the file has no animated node%s%s",
+                            o->track >= 0 ? " with a track " : "",
+                            o->track >= 0 ? track_words[o->track] : "");
+            return CLI_EXIT_INPUT;
         }
     } else {
         int32_t n = kf3ds_scene_find_node(s, o->node);
@@ -398,7 +400,8 @@ static int run_plot(const plot_opts *o)
         if (n < 0) {
             free(panels);
             cli_scene_free(&cs);
-            return cli_usage_error(VERB, "--node '%s': no such node", o->node);
+            cli_print_error(o->file, "--node '%s': no such node", o->node);
+            return CLI_EXIT_INPUT;
         }
         k = o->track >= 0 ? o->track : first_animated(&s->nodes[n], 2);
         if (k < 0)
@@ -406,7 +409,8 @@ static int run_plot(const plot_opts *o)
         if (k < 0) {
             free(panels);
             cli_scene_free(&cs);
-            return cli_usage_error(VERB, "--node '%s' has no keys", o->node);
+            cli_print_error(o->file, "--node '%s' has no keys", o->node);
+            return CLI_EXIT_INPUT;
         }
         panels[0].node = (uint32_t)n;
         panels[0].track = k;

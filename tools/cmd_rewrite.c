@@ -169,7 +169,4 @@ const cli_verb cmd_rewrite_verb = {
     "  --canonical        write the chunks in kf3ds's own order (the one 3D Studio\n"
     "                     writes) instead of the file's\n"
     "  -q, --quiet        no summary line\n"
-    "\n"
-    "Exit status 0 means OUT was written (warnings list what was repaired); 1 means\n"
-    "FILE could not be read at all or OUT could not be written.\n"
 };
