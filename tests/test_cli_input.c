@@ -48,15 +48,22 @@ static const verb_case verbs[] = {
 };
 #define NUM_VERBS (sizeof verbs / sizeof verbs[0])
 
-/* Runs verb `v` on `file` (through the shell: stdin is /dev/null). */
+/* Runs verb `v` on `file` (through the shell: stdin is /dev/null; the
+ * command runs in the current folder, so outputs get the suite's folder). */
 static run_result run_verb(const verb_case *v, const char *file)
 {
     const char *args[10];
+    static char outs[5][300];
     size_t n = 0, i;
     args[n++] = v->verb;
     args[n++] = file;
-    for (i = 0; v->args[i]; i++)
+    for (i = 0; v->args[i]; i++) {
         args[n++] = v->args[i];
+        if (strncmp(v->args[i], "out.", 4) == 0) { /* outputs go to the suite's folder */
+            support_tmp_path(outs[i], sizeof outs[i], v->args[i]);
+            args[n - 1] = outs[i];
+        }
+    }
     args[n] = NULL;
     return support_run_argv(support_tmpdir(), "SDL_VIDEODRIVER=dummy", args);
 }
@@ -187,6 +194,16 @@ static unsigned char *build_model(int animated, size_t *size)
         kf3ds_builder_add_key(b, node, KF3DS_TRACK_SCL, &one);
     }
     return support_build_bytes(b, size);
+}
+
+/* A path in the suite's folder (one of a few rotating buffers). */
+static const char *tmp(const char *name)
+{
+    static char paths[4][300];
+    static int next;
+    char *p = paths[next++ % 4];
+    support_tmp_path(p, sizeof paths[0], name);
+    return p;
 }
 
 static int setup(void **state)
@@ -488,7 +505,7 @@ static void test_bake_static_model(void **state)
     support_expect_status(&r, 0);
     assert_string_equal(r.err, "");
     run_free(&r);
-    r = support_run_tool(NULL, "bake", static_path, "-o", "static.kfb", NULL);
+    r = support_run_tool(NULL, "bake", static_path, "-o", tmp("static.kfb"), NULL);
     support_expect_status(&r, 1);
     snprintf(want, sizeof want,
              "kf3ds: %s: no keyframer nodes: a static model, nothing to bake (a .kfb holds "
@@ -496,7 +513,7 @@ static void test_bake_static_model(void **state)
              static_path);
     expect_line(r.err, want);
     run_free(&r);
-    support_expect_exit(support_run_tool(NULL, "export", static_path, "-o", "static.glb", "-q",
+    support_expect_exit(support_run_tool(NULL, "export", static_path, "-o", tmp("static.glb"), "-q",
                                          NULL),
                         0);
 }
@@ -508,19 +525,19 @@ static void test_content_is_1_usage_is_2(void **state)
     char want[1000];
     run_result r;
     (void)state;
-    r = support_run_tool(NULL, "bake", anim_path, "-o", "x.kfb", "--nodes", "Nope", NULL);
+    r = support_run_tool(NULL, "bake", anim_path, "-o", tmp("x.kfb"), "--nodes", "Nope", NULL);
     support_expect_status(&r, 1);
     snprintf(want, sizeof want,
              "kf3ds: %s: --nodes: no node is called 'Nope' ('kf3ds info %s' lists them)\n",
              anim_path, anim_path);
     expect_line(r.err, want);
     run_free(&r);
-    r = support_run_tool(NULL, "plot", anim_path, "--node", "Nope", "-o", "x.svg", NULL);
+    r = support_run_tool(NULL, "plot", anim_path, "--node", "Nope", "-o", tmp("x.svg"), NULL);
     support_expect_status(&r, 1);
     snprintf(want, sizeof want, "kf3ds: %s: --node 'Nope': no such node\n", anim_path);
     expect_line(r.err, want);
     run_free(&r);
-    r = support_run_tool(NULL, "render", anim_path, "-o", "x.png", "--camera", "Nope", NULL);
+    r = support_run_tool(NULL, "render", anim_path, "-o", tmp("x.png"), "--camera", "Nope", NULL);
     support_expect_status(&r, 1);
     expect_line(r.err, "kf3ds: render: --camera 'Nope': the file has no camera\n");
     run_free(&r);
