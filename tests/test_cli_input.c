@@ -491,6 +491,81 @@ static void test_no_verb(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* 4. Damage is reported the same way by every verb                         */
+/* ------------------------------------------------------------------------ */
+
+/* 1 when no line of `text` comes twice. */
+static int lines_unique(const char *text)
+{
+    const char *a, *b;
+    for (a = text; *a; a = strchr(a, '\n') ? strchr(a, '\n') + 1 : a + strlen(a)) {
+        size_t n = strcspn(a, "\n");
+        for (b = a + n + (a[n] != 0); *b; b = b[strcspn(b, "\n")] ? b + strcspn(b, "\n") + 1
+                                                                   : b + strlen(b))
+            if (strcspn(b, "\n") == n && strncmp(a, b, n) == 0)
+                return 0;
+    }
+    return 1;
+}
+
+/* data/arm.3ds cut to 1000 bytes: its keyframer and most meshes are gone. The
+ * same status for every verb (1; rewrite 0, its contract: it writes what is
+ * left), one "what was lost" line, every line once on stderr. */
+static void test_truncated_file(void **state)
+{
+    char cut[300], line[1000];
+    unsigned char *bytes;
+    size_t size, i;
+    run_result r;
+    static const char *const lost =
+        "offset 0, chunk 0x4D4D M3DMAGIC: truncated: the file ends 4043 bytes before its root "
+        "chunk does; lost: the chunks past offset 1000, inside MDATA (offset 16) > NAMED_OBJECT "
+        "'Forearm' (offset 980) > N_TRI_OBJECT (offset 994), and the keyframer (no KFDATA chunk "
+        "is left)\n";
+    (void)state;
+    bytes = support_read_file("data/arm.3ds", &size);
+    assert_non_null(bytes);
+    assert_int_equal(size, 5043);
+    support_tmp_path(cut, sizeof cut, "cut.3ds");
+    support_write_file(cut, bytes, 1000);
+    free(bytes);
+    for (i = 0; i < NUM_VERBS; i++) {
+        int rewrite = strcmp(verbs[i].verb, "rewrite") == 0;
+        r = run_verb(&verbs[i], cut);
+        if (r.status != (rewrite ? 0 : 1))
+            fail_msg("%s: status %d:\n%s", verbs[i].verb, r.status, r.err);
+        snprintf(line, sizeof line, "kf3ds: %s%s: %s", rewrite ? "warning: " : "", cut, lost);
+        if (strncmp(r.err, line, strlen(line)) != 0) /* first, then the clamped chunks */
+            fail_msg("%s: stderr:\n%s\nwant first:\n%s", verbs[i].verb, r.err, line);
+        assert_null(strstr(r.err, "file ends 4043 bytes before the chunk does"));
+        if (!lines_unique(r.err))
+            fail_msg("%s: a line printed twice:\n%s", verbs[i].verb, r.err);
+        assert_int_equal(support_check_error_lines(r.err, cut, 1), rewrite ? 0 : 1);
+        run_free(&r);
+    }
+    /* info's report lists it as an error too, on standard output */
+    r = support_run_tool(NULL, "info", cut, NULL);
+    snprintf(line, sizeof line, "diagnostics: 1 error, 3 warnings\n  error: %s", lost);
+    assert_non_null(strstr(r.out, line));
+    run_free(&r);
+    /* cut inside a chunk header too; a file that is whole is not truncated */
+    support_write_file(cut, "\x4D\x4D\x40\0\0\0\x02\0\x0A\0\0\0\x03\0\0\0\x3D\x3D", 18);
+    r = support_run_tool(NULL, "info", cut, NULL);
+    support_expect_status(&r, 1);
+    snprintf(line, sizeof line,
+             "kf3ds: %s: offset 0, chunk 0x4D4D M3DMAGIC: truncated: the file ends 46 bytes "
+             "before its root chunk does; lost: the chunks past offset 18, from a chunk header cut "
+             "at offset 16, and the keyframer (no KFDATA chunk is left)\n",
+             cut);
+    assert_non_null(strstr(r.err, line));
+    run_free(&r);
+    r = support_run_tool(NULL, "info", "data/arm.3ds", NULL);
+    support_expect_status(&r, 0);
+    assert_null(strstr(r.err, "truncated"));
+    run_free(&r);
+}
+
+/* ------------------------------------------------------------------------ */
 /* 5. Exit codes mean one thing                                             */
 /* ------------------------------------------------------------------------ */
 
@@ -599,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_not_3ds_kinds),
         cmocka_unit_test(test_kfb_to_3ds_verb),
         cmocka_unit_test(test_no_verb),
+        cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_bake_static_model),
         cmocka_unit_test(test_content_is_1_usage_is_2),
         cmocka_unit_test(test_help_exit_paragraph),

@@ -144,6 +144,19 @@ void cli_print_error(const char *file, const char *fmt, ...)
 int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag *error);
 /* The exit status cli_report_load would return, without printing. */
 int cli_load_status(const kf3ds_scene *scene, const kf3ds_diag *error);
+/* A 3DS file cut short: the file ends before its root chunk does and cuts a
+ * chunk inside it (found by cli_read_3ds). The library reports it as the
+ * root's "file ends N bytes before the chunk does; clamped" warning; the
+ * command reports it instead, as an error (a warning for rewrite), with what
+ * was lost (docs/output.md, "Damaged files"):
+ *   kf3ds: FILE: offset 0, chunk 0x4D4D M3DMAGIC: truncated: the file ends 4043
+ *   bytes before its root chunk does; lost: the chunks past offset 1000, inside
+ *   MDATA (offset 16) > ..., and the keyframer (no KFDATA chunk is left)
+ * cli_is_truncation_diag: 1 for that diagnostic of the file read. */
+int cli_is_truncation_diag(const kf3ds_diag *d);
+void cli_print_truncation(const char *file, int as_warning);
+/* The text after "offset 0, chunk 0x4D4D M3DMAGIC: " (for info's list). */
+void cli_truncation_text(FILE *out);
 /* The message of a diagnostic as a C string (it may lack a terminator). */
 size_t cli_diag_message_len(const kf3ds_diag *d);
 

@@ -265,16 +265,25 @@ static void print_over_limit(const char *path, unsigned long long size, unsigned
                         lim);
 }
 
+/* 1 when the n bytes are text: printable ASCII, tabs and line ends, or bytes
+ * of 0x80 and above (UTF-8 and the legacy code pages). */
+static int is_text(const unsigned char *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!(p[i] == '\t' || p[i] == '\n' || p[i] == '\r' || (p[i] >= 0x20 && p[i] != 0x7F)))
+            return 0;
+    return 1;
+}
+
 /* What the first bytes of a file that is not a 3DS file say it is, for the
  * error line (docs/output.md, "Not a 3DS file"). p: the first n bytes;
  * whole: they are the whole file. */
 static void describe_not_3ds(char *buf, size_t cap, const unsigned char *p, size_t n, int whole)
 {
-    size_t i, zeros = 0, text = 0;
-    for (i = 0; i < n; i++) {
+    size_t i, zeros = 0;
+    for (i = 0; i < n; i++)
         zeros += p[i] == 0;
-        text += p[i] == '\t' || p[i] == '\n' || p[i] == '\r' || (p[i] >= 0x20 && p[i] != 0x7F);
-    }
     if (n == 0)
         snprintf(buf, cap, "it is empty");
     else if (cli_is_kfb(p, n))
@@ -297,7 +306,7 @@ static void describe_not_3ds(char *buf, size_t cap, const unsigned char *p, size
         snprintf(buf, cap, "it is a ZIP archive; extract the .3ds file first");
     else if (zeros == n)
         snprintf(buf, cap, whole ? "it is all zero bytes" : "it starts with zero bytes");
-    else if (text == n) {
+    else if (is_text(p, n)) {
         const unsigned char *q = p, *end = p + n;
         if (end - q >= 3 && q[0] == 0xEF && q[1] == 0xBB && q[2] == 0xBF)
             q += 3; /* a UTF-8 byte order mark */
@@ -318,6 +327,126 @@ static void describe_not_3ds(char *buf, size_t cap, const unsigned char *p, size
         snprintf(buf, cap, "it starts with chunk 0x%04X, not a 3DS magic such as 0x%04X (%s)",
                  (unsigned)(p[0] | p[1] << 8), (unsigned)KF3DS_CHUNK_M3DMAGIC,
                  kf3ds_chunk_name(KF3DS_CHUNK_M3DMAGIC));
+}
+
+/* A 3DS file cut short (docs/output.md, "Damaged files"): the file ends
+ * before its root chunk does and a chunk inside is cut. Found once per run by
+ * the reading helper (the command reads one FILE), reported by every verb. */
+static struct {
+    int cut;             /* a chunk inside the root is cut by the file's end */
+    uint16_t root_id;
+    unsigned long missing, size;
+    char lost[400];      /* "the chunks past offset 1000, inside MDATA (offset 16) > ..." */
+} damage;
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Chunks whose body is chunks (after a name for NAMED_OBJECT): the walk
+ * follows the cut down through them. */
+static int is_container(uint16_t id)
+{
+    return kf3ds_chunk_is_root(id) || id == KF3DS_CHUNK_MDATA || id == KF3DS_CHUNK_KFDATA ||
+           id == KF3DS_CHUNK_NAMED_OBJECT || id == KF3DS_CHUNK_N_TRI_OBJECT ||
+           id == KF3DS_CHUNK_MAT_ENTRY || (id >= KF3DS_CHUNK_AMBIENT_NODE_TAG &&
+                                           id <= KF3DS_CHUNK_SPOTLIGHT_NODE_TAG);
+}
+
+/* Follows the file's end down the chunk tree: which chunks it cuts, and
+ * whether the keyframer section is left at all. */
+static void find_damage(const unsigned char *p, size_t size)
+{
+    size_t off = 6, end, n = 0;
+    int depth, has_kfdata = 0, any_cut = 0;
+    uint16_t parent = (uint16_t)(p[0] | p[1] << 8);
+    memset(&damage, 0, sizeof damage);
+    if (size < 6 || le32(p + 2) <= size)
+        return;
+    damage.root_id = parent;
+    damage.missing = (unsigned long)(le32(p + 2) - size);
+    damage.size = (unsigned long)size;
+    end = size;
+    n = (size_t)snprintf(damage.lost, sizeof damage.lost, "the chunks past offset %lu",
+                         (unsigned long)size);
+    for (depth = 0; depth < 16; depth++) {
+        int cut = 0;
+        while (off + 6 <= end) {
+            uint16_t id = (uint16_t)(p[off] | p[off + 1] << 8);
+            uint32_t len = le32(p + off + 2);
+            if (len < 6)
+                return; /* not a chunk: the walk stops, as the loader's does */
+            if (depth == 0 && id == KF3DS_CHUNK_KFDATA)
+                has_kfdata = 1;
+            if (len <= end - off) {
+                off += len;
+                continue;
+            }
+            /* this chunk is cut by the file's end */
+            any_cut = cut = 1;
+            if (n < sizeof damage.lost) {
+                const char *name = kf3ds_chunk_name(id);
+                n += (size_t)snprintf(damage.lost + n, sizeof damage.lost - n, "%s%s",
+                                      depth ? " > " : ", inside ", name ? name : "?");
+                if (id == KF3DS_CHUNK_NAMED_OBJECT && n < sizeof damage.lost) {
+                    size_t k = off + 6;
+                    while (k < end && p[k] && k - off - 6 < 16)
+                        k++;
+                    if (k < end && !p[k]) /* its name, when it is all there */
+                        n += (size_t)snprintf(damage.lost + n, sizeof damage.lost - n, " '%.*s'",
+                                              (int)(k - off - 6), (const char *)p + off + 6);
+                }
+                if (n < sizeof damage.lost)
+                    n += (size_t)snprintf(damage.lost + n, sizeof damage.lost - n,
+                                          " (offset %lu)", (unsigned long)off);
+            }
+            parent = id;
+            if (id == KF3DS_CHUNK_NAMED_OBJECT) { /* the children follow the name */
+                size_t k = off + 6;
+                while (k < end && p[k])
+                    k++;
+                off = k + 1;
+            } else {
+                off += 6;
+            }
+            break;
+        }
+        if (!cut || !is_container(parent))
+            break;
+    }
+    if (off + 6 > end && off < end && n < sizeof damage.lost) /* a cut chunk header */
+        n += (size_t)snprintf(damage.lost + n, sizeof damage.lost - n, "%s a chunk header cut "
+                              "at offset %lu", any_cut ? ", then" : ", from",
+                              (unsigned long)off), any_cut = 1;
+    if (!has_kfdata && n < sizeof damage.lost)
+        snprintf(damage.lost + n, sizeof damage.lost - n,
+                 ", and the keyframer (no KFDATA chunk is left)");
+    damage.cut = any_cut;
+}
+
+int cli_is_truncation_diag(const kf3ds_diag *d)
+{
+    return damage.cut && d->offset == 0 && d->code == KF3DS_WARN_OVERRUN &&
+           d->chunk_id == damage.root_id;
+}
+
+void cli_print_truncation(const char *file, int as_warning)
+{
+    const char *name = kf3ds_chunk_name(damage.root_id);
+    fflush(stdout);
+    fputs(as_warning ? "kf3ds: warning: " : "kf3ds: ", stderr);
+    put_file_name(stderr, file);
+    fprintf(stderr, ": offset 0, chunk 0x%04X %s: ", (unsigned)damage.root_id, name ? name : "?");
+    cli_truncation_text(stderr);
+    fputc('\n', stderr);
+}
+
+void cli_truncation_text(FILE *out)
+{
+    fprintf(out, "truncated: the file ends %lu bytes before its root chunk does; lost: ",
+            damage.missing);
+    cli_text_cstr(out, damage.lost); /* a cut object's name is the file's bytes */
 }
 
 /* 1 when the first bytes (at least 6, or the whole file) are the start of a
@@ -395,9 +524,14 @@ static int read_input(const char *path, int check, unsigned char **data, size_t 
                 break;
         }
         if (!checked && (len >= 6 || at_end)) {
-            if (accepted_start(buf, len, check == 2)) {
-                checked = 1;
-            } else if (len >= 512 || at_end) {
+            int ok = accepted_start(buf, len, check == 2);
+            /* A text file can start like a chunk ("====" is MDATA); a 3DS
+             * file's first chunk headers always hold a zero byte. */
+            if (ok && (len >= 512 || at_end)) {
+                ok = cli_is_kfb(buf, len) || !is_text(buf, len < 512 ? len : 512);
+                checked = ok;
+            }
+            if (!ok && (len >= 512 || at_end)) {
                 char what[160];
                 describe_not_3ds(what, sizeof what, buf, len, at_end);
                 if (!is_stdin)
@@ -436,6 +570,8 @@ static int read_input(const char *path, int check, unsigned char **data, size_t 
     }
     *data = buf;
     *size = len;
+    if (check && !cli_is_kfb(buf, len))
+        find_damage(buf, len);
     return CLI_EXIT_OK;
 }
 
@@ -622,7 +758,7 @@ int cli_load_status(const kf3ds_scene *scene, const kf3ds_diag *error)
     if (!scene || (error && error->code != KF3DS_OK))
         return CLI_EXIT_INPUT;
     for (i = 0; i < scene->num_diags; i++)
-        if (scene->diags[i].severity == KF3DS_ERROR)
+        if (scene->diags[i].severity == KF3DS_ERROR || cli_is_truncation_diag(&scene->diags[i]))
             return CLI_EXIT_INPUT;
     return CLI_EXIT_OK;
 }
@@ -642,6 +778,11 @@ int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag
         return CLI_EXIT_INPUT;
     }
     for (i = 0; i < scene->num_diags; i++) {
+        if (cli_is_truncation_diag(&scene->diags[i])) {
+            /* a cut file is an error, with what was lost (docs/output.md) */
+            cli_print_truncation(file, 0);
+            continue;
+        }
         cli_print_diag(file, &scene->diags[i]);
         if (scene->diags[i].severity == KF3DS_ERROR)
             printed_error = 1;

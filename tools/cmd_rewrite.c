@@ -80,7 +80,10 @@ static uint32_t report_repairs(const char *file, const kf3ds_scene *s)
     for (i = 0; i < s->num_diags; i++) {
         kf3ds_diag d = s->diags[i];
         d.severity = KF3DS_WARNING;
-        cli_print_diag(file, &d);
+        if (cli_is_truncation_diag(&d)) /* what was lost; OUT has what is left */
+            cli_print_truncation(file, 1);
+        else
+            cli_print_diag(file, &d);
     }
     if (s->num_dropped_diags)
         cli_print_error(file, "warning: %lu more repairs not listed",
