@@ -58,10 +58,12 @@ static void print_help(FILE *out)
     for (i = 0; i < NUM_VERBS; i++)
         fprintf(out, "  %-*s  %s\n", (int)width, verbs[i]->name, verbs[i]->summary);
     fputs("\n"
-          "FILE may be - for standard input.\n"
+          "FILE may be - for standard input. Inputs over 1 GiB are refused\n"
+          "(KF3DS_MAX_INPUT=4G raises the limit).\n"
           "\n"
-          "Exit status: 0 success (warnings allowed), 1 the input could not be read or\n"
-          "is malformed (what could be read is still printed), 2 wrong usage.\n"
+          "Exit status: 0 success (warnings allowed), 1 the input could not be read, is\n"
+          "not a 3DS file or is damaged (what could be read is still printed), 2 wrong\n"
+          "usage. 'kf3ds help VERB' says what each status means for VERB.\n"
           "Errors and warnings go to standard error, one line each:\n"
           "  kf3ds: FILE: offset N, chunk 0xB021 ROT_TRACK_TAG: message\n"
           "  kf3ds: warning: FILE: offset N, chunk 0x4110 POINT_ARRAY: message\n",
