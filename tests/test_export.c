@@ -237,10 +237,22 @@ static void add_file(const char *path, const char *name, void *user)
     l->paths[l->n++] = strdup(full);
 }
 
+/* A file that ends before its root chunk does is damaged for the command
+ * (exit 1, docs/output.md "Damaged files"), and so is a text file that starts
+ * like a chunk ("====" reads as MDATA): export refuses both. */
+static int cut_short(const kf3ds_scene *s)
+{
+    uint32_t i;
+    for (i = 0; i < s->num_diags; i++)
+        if (s->diags[i].offset == 0 && s->diags[i].code == KF3DS_WARN_OVERRUN)
+            return 1;
+    return 0;
+}
+
 static void add_if_loads(const char *path, const char *name, void *user)
 {
     kf3ds_scene *s = kf3ds_load_file(path, NULL, NULL);
-    if (s)
+    if (s && !cut_short(s))
         add_file(path, name, user);
     kf3ds_scene_free(s);
 }

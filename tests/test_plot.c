@@ -211,6 +211,7 @@ static void test_png_and_all(void **state)
     /* usage; a node the file lacks is about the file, not the command line
      * (exit 1, docs/output.md) */
     support_expect_exit(support_run_tool(NULL, "plot", file, "-o", png, NULL), 2);
+    /* a node the file lacks: the file's content, status 1 (docs/output.md) */
     support_expect_exit(support_run_tool(NULL, "plot", file, "--node", "Nope", "-o", png, NULL), 1);
     support_expect_exit(support_run_tool(NULL, "plot", file, "--node", "Box", "--track", "spin",
                                          "-o", png, NULL),

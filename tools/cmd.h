@@ -84,9 +84,16 @@ int cli_parse_frame(const char *s, double *out);
 
 /* ---- input --------------------------------------------------------------- */
 
-/* Reads the whole file ("-" is stdin). On failure prints
- * "kf3ds: FILE: cannot open: <reason>" and returns CLI_EXIT_INPUT. */
+/* Reads the whole file ("-" is stdin), at most the input limit (1 GiB, or
+ * $KF3DS_MAX_INPUT; docs/output.md). On failure prints "kf3ds: FILE: cannot
+ * open: <reason>" or why it is over the limit and returns CLI_EXIT_INPUT
+ * (CLI_EXIT_USAGE when KF3DS_MAX_INPUT is not a size). */
 int cli_read_file(const char *path, unsigned char **data, size_t *size);
+/* cli_read_file for the FILE of a verb: the first bytes must be a 3DS root
+ * chunk (or, when kfb is set, the .kfb magic), checked as soon as they arrive;
+ * otherwise prints "kf3ds: FILE: not a 3DS file: it is a PNG image" (what
+ * the bytes say it is) and returns CLI_EXIT_INPUT without reading further. */
+int cli_read_3ds(const char *path, int kfb, unsigned char **data, size_t *size);
 /* Reads FILE and loads it. Returns CLI_EXIT_OK with *scene set (a damaged
  * file's scene too: its diagnostics are in the scene and *error, not yet
  * printed), or, when nothing could be loaded, the exit status after printing
@@ -117,7 +124,8 @@ void cli_scene_free(cli_scene *cs);
  * found is KF3DS_NONE. When neither is found, prints the usage error
  *   kf3ds: VERB: --camera 'NAME': no such camera (the file has: Cam01, Cam02)
  * (the camera nodes, or without any the editor cameras when those count), or
- * "... the file has no camera", and returns CLI_EXIT_USAGE. */
+ * "... the file has no camera", and returns CLI_EXIT_INPUT (it depends on the
+ * file, not on the command line). */
 int cli_find_camera(const char *verb, const kf3ds_scene *s, const char *name, int32_t *node,
                     int32_t *editor_camera);
 /* Prints one diagnostic as a single line on stderr:
@@ -136,6 +144,19 @@ void cli_print_error(const char *file, const char *fmt, ...)
 int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag *error);
 /* The exit status cli_report_load would return, without printing. */
 int cli_load_status(const kf3ds_scene *scene, const kf3ds_diag *error);
+/* A 3DS file cut short: the file ends before its root chunk does and cuts a
+ * chunk inside it (found by cli_read_3ds). The library reports it as the
+ * root's "file ends N bytes before the chunk does; clamped" warning; the
+ * command reports it instead, as an error (a warning for rewrite), with what
+ * was lost (docs/output.md, "Damaged files"):
+ *   kf3ds: FILE: offset 0, chunk 0x4D4D M3DMAGIC: truncated: the file ends 4043
+ *   bytes before its root chunk does; lost: the chunks past offset 1000, inside
+ *   MDATA (offset 16) > ..., and the keyframer (no KFDATA chunk is left)
+ * cli_is_truncation_diag: 1 for that diagnostic of the file read. */
+int cli_is_truncation_diag(const kf3ds_diag *d);
+void cli_print_truncation(const char *file, int as_warning);
+/* The text after "offset 0, chunk 0x4D4D M3DMAGIC: " (for info's list). */
+void cli_truncation_text(FILE *out);
 /* The message of a diagnostic as a C string (it may lack a terminator). */
 size_t cli_diag_message_len(const kf3ds_diag *d);
 

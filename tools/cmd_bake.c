@@ -133,8 +133,10 @@ static int plan_nodes(const bake_opts *o, const kf3ds_scene *s, bake_plan *plan)
                     pick[i] = 1, found = 1;
             if (!found) {
                 free(pick);
-                return cli_usage_error(VERB, "--nodes: no node is called '%.*s' (kf3ds info "
-                                       "FILE lists them)", (int)len, p);
+                /* the file's content: status 1 (docs/output.md, "Exit status") */
+                cli_print_error(o->file, "--nodes: no node is called '%.*s' ('kf3ds info %s' "
+                                "lists them)", (int)len, p, o->file);
+                return CLI_EXIT_INPUT;
             }
             if (!comma)
                 break;
@@ -289,7 +291,10 @@ static int run_bake(const bake_opts *o)
     memset(&meshes, 0, sizeof meshes);
     memset(&img, 0, sizeof img);
     if (!s->num_nodes) {
-        cli_print_error(o->file, "no keyframer nodes: nothing to bake");
+        /* a sound static model, not a malformed one: say so (status 1, the
+         * file has nothing this verb makes; docs/output.md "Exit status") */
+        cli_print_error(o->file, "no keyframer nodes: a static model, nothing to bake (a .kfb "
+                        "holds keyframer animation; 'kf3ds export' writes a static model)");
         kf3ds_scene_free(s);
         return CLI_EXIT_INPUT;
     }

@@ -85,7 +85,7 @@ static int run_dump(const char *file, int json, int full)
     kf3ds_diag err;
     kf3ds_scene *scene;
     dumper d;
-    int status = cli_read_file(file, &data, &size);
+    int status = cli_read_3ds(file, 1, &data, &size);
     if (status)
         return status;
     if (cli_is_kfb(data, size)) { /* a baked file (docs/kfb.md) */
@@ -112,8 +112,15 @@ static int run_dump(const char *file, int json, int full)
     fflush(d.out);
 
     status = d.errors ? CLI_EXIT_INPUT : CLI_EXIT_OK;
-    for (i = 0; i < d.num_diags; i++)
+    for (i = 0; i < d.num_diags; i++) {
+        if (cli_is_truncation_diag(&d.diags[i].d)) {
+            /* a cut file is an error, with what was lost (docs/output.md) */
+            cli_print_truncation(file, 0);
+            status = CLI_EXIT_INPUT;
+            continue;
+        }
         cli_print_diag(file, &d.diags[i].d);
+    }
     if (d.dropped && !cli_quiet()) {
         fputs("kf3ds: warning: ", stderr);
         cli_text_cstr(stderr, file);

@@ -134,8 +134,8 @@ static void print_diag_list(FILE *out, const kf3ds_scene *s, const kf3ds_diag *e
     uint32_t i, nerr = 0, nwarn = 0;
     int err_listed = 0;
     for (i = 0; i < s->num_diags; i++) {
-        if (s->diags[i].severity == KF3DS_ERROR)
-            nerr++;
+        if (s->diags[i].severity == KF3DS_ERROR || cli_is_truncation_diag(&s->diags[i]))
+            nerr++; /* a cut file counts as an error (docs/output.md, "Damaged files") */
         else
             nwarn++;
     }
@@ -153,6 +153,14 @@ static void print_diag_list(FILE *out, const kf3ds_scene *s, const kf3ds_diag *e
             d = &s->diags[i];
             if (d->severity == KF3DS_ERROR)
                 err_listed = 1;
+            if (cli_is_truncation_diag(d)) { /* the same words as on standard error */
+                fprintf(out, "  error: offset 0, chunk 0x%04X ", (unsigned)d->chunk_id);
+                cli_text_cstr(out, kf3ds_chunk_name(d->chunk_id));
+                fputs(": ", out);
+                cli_truncation_text(out);
+                fputc('\n', out);
+                continue;
+            }
         } else if (err->code != KF3DS_OK && !err_listed) {
             d = err;
         } else {
@@ -245,7 +253,7 @@ static int run_info(const char *file, const map_search *given)
     uint32_t i, spots = 0, dummies = 0;
     unsigned long long verts = 0, faces = 0;
     unsigned char *data;
-    int status = cli_read_file(file, &data, &size);
+    int status = cli_read_3ds(file, 1, &data, &size);
     FILE *out = stdout;
     if (status)
         return status;

@@ -650,9 +650,5 @@ const cli_verb cmd_plot_verb = {
     "y and z (Euler angles of R = Rz Ry Rx, in degrees, unwrapped from sample to\n"
     "sample, so a spin keeps climbing) and as the accumulated angle turned since\n"
     "the segment's start. hide is 0 or 1 (hidden); morph is the index of the\n"
-    "current key. Ticks are at round values (steps of 1, 2 or 5 x 10^k).\n"
-    "\n"
-    "Exit status 1 when the file lacks what was asked for: the --node, the\n"
-    "--track on that node (the message lists the node's tracks), or with --all\n"
-    "any animated node.\n",
+    "current key. Ticks are at round values (steps of 1, 2 or 5 x 10^k).\n",
 };

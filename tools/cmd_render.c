@@ -827,6 +827,6 @@ const cli_verb cmd_render_verb = {
     "A file without keyframer nodes (editor data only) is drawn as stored.\n"
     "Errors: the input is checked before anything is rendered (exit 1 with the\n"
     "same error line as the other verbs); an output that cannot be written gives\n"
-    "'kf3ds: OUT: cannot write: reason' and exit 1; a camera name the file does not\n"
-    "have is a usage error (exit 2).\n",
+    "'kf3ds: OUT: cannot write: reason' and exit 1; so does a camera name the file\n"
+    "does not have.\n",
 };

@@ -81,7 +81,10 @@ static uint32_t report_repairs(const char *file, const kf3ds_scene *s)
     for (i = 0; i < s->num_diags; i++) {
         kf3ds_diag d = s->diags[i];
         d.severity = KF3DS_WARNING;
-        cli_print_diag(file, &d);
+        if (cli_is_truncation_diag(&d)) /* what was lost; OUT has what is left */
+            cli_print_truncation(file, 1);
+        else
+            cli_print_diag(file, &d);
     }
     if (s->num_dropped_diags && !cli_quiet())
         cli_print_error(file, "warning: %lu more %s not listed",
@@ -106,7 +109,7 @@ static int cmd_rewrite(int argc, char **argv)
     int status = parse_options(argc, argv, &a, &o);
     if (status)
         return status;
-    status = cli_read_file(a.file, &data, &size);
+    status = cli_read_3ds(a.file, 0, &data, &size);
     if (status)
         return status;
     memset(&lo, 0, sizeof lo);
@@ -163,7 +166,4 @@ const cli_verb cmd_rewrite_verb = {
     "  --canonical        write the chunks in kf3ds's own order (the one 3D Studio\n"
     "                     writes) instead of the file's\n"
     "  -q, --quiet        no summary line, no warnings (the repairs are still made)\n"
-    "\n"
-    "Exit status 0 means OUT was written (warnings list what was repaired); 1 means\n"
-    "FILE could not be read at all or OUT could not be written.\n"
 };

@@ -27,6 +27,21 @@ static const cli_verb *find_verb(const char *name)
     return NULL;
 }
 
+/* 1 when the first argument is a file rather than a misspelt verb: it exists,
+ * or its name ends with .3ds (any case). */
+static int looks_like_file(const char *arg)
+{
+    size_t n = strlen(arg);
+    FILE *f;
+    if (n >= 4 && arg[n - 4] == '.' && (arg[n - 3] | 0x20) == '3' &&
+        (arg[n - 2] | 0x20) == 'd' && (arg[n - 1] | 0x20) == 's')
+        return 1;
+    f = fopen(arg, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
 static void print_help(FILE *out)
 {
     size_t i, width = 0;
@@ -43,10 +58,12 @@ static void print_help(FILE *out)
     for (i = 0; i < NUM_VERBS; i++)
         fprintf(out, "  %-*s  %s\n", (int)width, verbs[i]->name, verbs[i]->summary);
     fputs("\n"
-          "FILE may be - for standard input.\n"
+          "FILE may be - for standard input. Inputs over 1 GiB are refused\n"
+          "(KF3DS_MAX_INPUT=4G raises the limit).\n"
           "\n"
-          "Exit status: 0 success (warnings allowed), 1 the input could not be read or\n"
-          "is malformed (what could be read is still printed), 2 wrong usage.\n"
+          "Exit status: 0 success (warnings allowed), 1 the input could not be read, is\n"
+          "not a 3DS file or is damaged (what could be read is still printed), 2 wrong\n"
+          "usage. 'kf3ds help VERB' says what each status means for VERB.\n"
           "Errors and warnings go to standard error, one line each:\n"
           "  kf3ds: FILE: offset N, chunk 0xB021 ROT_TRACK_TAG: message\n"
           "  kf3ds: warning: FILE: offset N, chunk 0x4110 POINT_ARRAY: message\n",
@@ -86,6 +103,11 @@ int main(int argc, char **argv)
     if (!verb) {
         if (argv[1][0] == '-')
             return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+        /* `kf3ds FILE.3ds`: a newcomer's first try; name the verb that shows
+         * what the file holds (issue 24, docs/output.md "Exit status"). */
+        if (looks_like_file(argv[1]))
+            return cli_usage_error(NULL, "no verb given; to see what '%s' holds: kf3ds info %s",
+                                   argv[1], argv[1]);
         return cli_usage_error(NULL, "unknown verb '%s'", argv[1]);
     }
     if (cli_wants_help(argc - 1, argv + 1)) {
