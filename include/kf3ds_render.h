@@ -202,6 +202,45 @@ KF3DS_API int kf3ds_view_from_camera(const kf3ds_scene *scene, uint32_t node, co
 KF3DS_API int kf3ds_view_from_editor_camera(const kf3ds_scene *scene, uint32_t camera,
                                   const kf3ds_pose *poses, kf3ds_view *out);
 
+/* The default view of the front ends (`kf3ds render`, its --sheet, `kf3ds
+ * view`), one rule for all (docs/viewer.md, 'The default view'):
+ *  - an orbit view framing the objects (kf3ds_scene_bounds) over the frames
+ *    [first, last], sampled, and at `frame`;
+ *  - when the objects at `frame` are small beside that box (under a fifth of
+ *    its diagonal: they travel far, a ship flying off), the view through the
+ *    file's first camera node, or, without one or with
+ *    KF3DS_AUTO_VIEW_NO_CAMERA, an orbit view following them: a box of their
+ *    size at `frame` around them as they are at each frame;
+ *  - in a file whose fog or distance cue is in effect and would hide the
+ *    objects, the orbit view stands closer, the box centre where the
+ *    atmosphere reaches half its strength (fog_distance). */
+#define KF3DS_AUTO_VIEW_ORBIT 0
+#define KF3DS_AUTO_VIEW_FOLLOW 1
+#define KF3DS_AUTO_VIEW_CAMERA 2
+#define KF3DS_AUTO_VIEW_NO_CAMERA 0x1u      /* never choose a camera (--orbit given) */
+#define KF3DS_AUTO_VIEW_NO_ENVIRONMENT 0x2u /* the atmosphere is not drawn: ignore it */
+typedef struct kf3ds_auto_view {
+    int kind;               /* KF3DS_AUTO_VIEW_ORBIT, _FOLLOW or _CAMERA */
+    uint32_t camera_node;   /* _CAMERA: the node looked through */
+    float min[3], max[3];   /* the objects over the frames ([-1, 1]^3 when none) */
+    float half[3];          /* half their size at `frame` (followed) */
+    float fog_distance;     /* the orbit eye stands at most this far from the
+                             * box centre; 0: no limit */
+} kf3ds_auto_view;
+/* Chooses the view; evaluates the scene into poses (as many as its nodes) at
+ * the sampled frames with eval_flags (kf3ds_scene_eval), so evaluate again
+ * before drawing. flags: KF3DS_AUTO_VIEW_* bits. */
+KF3DS_API void kf3ds_auto_view_choose(const kf3ds_scene *scene, double first, double last,
+                                      double frame, unsigned eval_flags, unsigned flags,
+                                      kf3ds_pose *poses, kf3ds_auto_view *out);
+/* The view it gives at these poses: through its camera, or kf3ds_view_orbit
+ * at these angles, FOV and aspect around its box (following: around the
+ * objects at the poses), stepped in to fog_distance. */
+KF3DS_API void kf3ds_auto_view_at(const kf3ds_scene *scene, const kf3ds_auto_view *auto_view,
+                                  const kf3ds_pose *poses, float azimuth_degrees,
+                                  float elevation_degrees, float fov_y_degrees, float aspect,
+                                  kf3ds_view *out);
+
 #ifdef __cplusplus
 }
 #endif

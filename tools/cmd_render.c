@@ -299,25 +299,9 @@ typedef struct render_ctx {
     unsigned eval_flags;
     int32_t camera_node;       /* a camera node to look through, or KF3DS_NONE */
     int32_t editor_camera;     /* else an editor camera (no keyframer node), or -1 */
-    int fixed_bounds;          /* the orbit view frames fixed_min/max (sequences, sheets) */
-    float fixed_min[3], fixed_max[3];
+    const char *camera_label;  /* the camera's name for the label, NULL: none */
+    kf3ds_auto_view auto_view; /* without --camera: the default view (kf3ds_auto_view_choose) */
 } render_ctx;
-
-static void bounds_add(float mn[3], float mx[3], int *have, const float p[3])
-{
-    int k;
-    for (k = 0; k < 3; k++) {
-        if (!(p[k] == p[k]) || fabsf(p[k]) > 1e30f)
-            return; /* NaN or absurd: ignore the point */
-    }
-    for (k = 0; k < 3; k++) {
-        if (!*have || p[k] < mn[k])
-            mn[k] = p[k];
-        if (!*have || p[k] > mx[k])
-            mx[k] = p[k];
-    }
-    *have = 1;
-}
 
 /* "12", "12.5", "-3.25": a frame number for people. */
 static void format_frame(char *buf, size_t cap, double frame)
@@ -360,16 +344,8 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     } else if (c->editor_camera >= 0) {
         kf3ds_view_from_editor_camera(s, (uint32_t)c->editor_camera, c->poses, &view);
     } else {
-        float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1};
-        if (c->fixed_bounds) {
-            memcpy(mn, c->fixed_min, sizeof mn);
-            memcpy(mx, c->fixed_max, sizeof mx);
-        } else if (!kf3ds_scene_bounds(c->scene, c->poses, mn, mx)) {
-            mn[0] = mn[1] = mn[2] = -1.0f;
-            mx[0] = mx[1] = mx[2] = 1.0f;
-        }
-        kf3ds_view_orbit(mn, mx, c->o->azimuth, c->o->elevation, ORBIT_FOV,
-                         (float)fb->width / (float)fb->height, &view);
+        kf3ds_auto_view_at(s, &c->auto_view, c->poses, c->o->azimuth, c->o->elevation,
+                           ORBIT_FOV, (float)fb->width / (float)fb->height, &view);
     }
     memset(&ro, 0, sizeof ro);
     ro.shading = c->o->shading;
@@ -382,9 +358,9 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
     if (!c->o->no_label) {
         format_frame(num, sizeof num, frame);
         snprintf(label, sizeof label, "frame %s", num);
-        if (c->camera_node != KF3DS_NONE || c->editor_camera >= 0) {
+        if (c->camera_label) {
             size_t n = strlen(label);
-            snprintf(label + n, sizeof label - n, "  %.60s", c->o->camera);
+            snprintf(label + n, sizeof label - n, "  %.60s", c->camera_label);
         }
         draw_label(fb, label);
     }
@@ -437,33 +413,30 @@ static double sheet_frame(const kf3ds_scene *s, int i, int n)
     return b - a >= (double)(n - 1) ? floor(f + 0.5) : f;
 }
 
-/* Unites the scene bounds over `n` frames (frame_at(i)) into the fixed
- * orbit box, so that every picture of a sequence or sheet shares one view. */
-static void fix_bounds(render_ctx *c, long n, double (*frame_at)(const render_ctx *, long))
+/* Without --camera, the view `kf3ds view` starts with (kf3ds_auto_view_choose,
+ * docs/viewer.md, 'The default view'): chosen over the segment at the first
+ * frame rendered, the same for one picture, a sequence and a sheet. */
+static void choose_view(render_ctx *c)
 {
-    long i, stride = n > 2000 ? n / 2000 : 1; /* a sample is enough for long runs */
-    int have = 0;
-    for (i = 0; i < n; i += stride) {
-        float mn[3], mx[3];
-        kf3ds_scene_eval(c->scene, frame_at(c, i), c->eval_flags, c->poses);
-        if (kf3ds_scene_bounds(c->scene, c->poses, mn, mx)) {
-            bounds_add(c->fixed_min, c->fixed_max, &have, mn);
-            bounds_add(c->fixed_min, c->fixed_max, &have, mx);
-        }
-        if (i + stride >= n && i != n - 1)
-            i = n - 1 - stride; /* always include the last frame */
+    const render_opts *o = c->o;
+    const kf3ds_scene *s = c->scene;
+    double first = (double)s->segment_start;
+    unsigned flags = 0;
+    if (o->has_frame)
+        first = o->frame;
+    else if (o->has_frames)
+        first = (double)o->first;
+    if (o->has_orbit)
+        flags |= KF3DS_AUTO_VIEW_NO_CAMERA;
+    if (o->no_environment)
+        flags |= KF3DS_AUTO_VIEW_NO_ENVIRONMENT;
+    kf3ds_auto_view_choose(s, (double)s->segment_start, (double)s->segment_end, first,
+                           c->eval_flags, flags, c->poses, &c->auto_view);
+    if (c->auto_view.kind == KF3DS_AUTO_VIEW_CAMERA) {
+        const kf3ds_node *n = &s->nodes[c->auto_view.camera_node];
+        c->camera_node = (int32_t)c->auto_view.camera_node;
+        c->camera_label = n->name && n->name[0] ? n->name : "camera";
     }
-    c->fixed_bounds = have;
-}
-
-static double sequence_frame_at(const render_ctx *c, long i)
-{
-    return (double)(c->o->first + i * c->o->step);
-}
-
-static double sheet_frame_at(const render_ctx *c, long i)
-{
-    return sheet_frame(c->scene, (int)i, c->o->sheet_cols * c->o->sheet_rows);
 }
 
 static int render_single(render_ctx *c)
@@ -499,8 +472,6 @@ static int render_sequence(render_ctx *c)
         cli_print_error(o->out, "cannot write: out of memory for %dx%d", o->width, o->height);
         return CLI_EXIT_INPUT;
     }
-    if (c->camera_node == KF3DS_NONE && c->editor_camera < 0)
-        fix_bounds(c, n, sequence_frame_at);
     for (i = 0; i < n && status == CLI_EXIT_OK; i++) {
         long f = o->first + i * o->step;
         char *path = pattern_path(&o->pattern, f), what[48];
@@ -539,8 +510,6 @@ static int render_sheet(render_ctx *c)
                         o->height * rows);
         return CLI_EXIT_INPUT;
     }
-    if (c->camera_node == KF3DS_NONE && c->editor_camera < 0)
-        fix_bounds(c, n, sheet_frame_at);
     for (i = 0; i < n; i++) {
         int cx = (i % cols) * cell.width, cy = (i / cols) * cell.height;
         render_frame(c, sheet_frame(c->scene, i, n), &cell);
@@ -593,6 +562,9 @@ static int run_render(render_opts *o)
             cli_scene_free(&cs);
             return status;
         }
+        c.camera_label = o->camera;
+    } else {
+        choose_view(&c);
     }
 
     c.renderer = kf3ds_renderer_create(cs.scene, NULL);

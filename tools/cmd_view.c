@@ -20,9 +20,6 @@
 #define VIEW_ORBIT_AZ 35.0f      /* default orbit: from the front right, above */
 #define VIEW_ORBIT_EL 25.0f
 #define VIEW_ORBIT_FOV 45.0f
-#define VIEW_BOUNDS_SAMPLES 64   /* frames sampled to frame the whole animation */
-#define VIEW_FOLLOW_RATIO 0.2f   /* objects at the first frame smaller than this part
-                                    of the animation's box: they travel */
 #define VIEW_PATH_SAMPLES 240  /* positions per node along its motion path */
 #define VIEW_MIN_SPEED (1.0 / 64.0)
 #define VIEW_MAX_SPEED 64.0
@@ -56,8 +53,9 @@ typedef struct viewer {
     uint32_t *cameras;        /* camera node indices */
     uint32_t num_cameras;
     uint32_t view_index;      /* 0: orbit, k: cameras[k - 1] */
-    float bmin[3], bmax[3];   /* the objects over the whole animation */
-    float fhalf[3];           /* following: the half size of the box kept around them */
+    kf3ds_auto_view av;       /* the default view; av.min/max: the objects over the
+                                 whole animation, av.half: following, the half size
+                                 of the box kept around them */
     int follow;               /* orbit view centred on the objects of each frame */
     float az, el, zoom, pan_x, pan_y;
     double frame, speed;
@@ -114,33 +112,16 @@ static void step_frame(viewer *v, int dir)
 /* ------------------------------------------------------------------------ */
 
 
-/* The box around the objects over the whole animation (kf3ds_scene_bounds
- * sampled over the segment). Leaves the poses at some sampled frame: evaluate
- * before drawing. */
+/* The box around the objects over the whole animation, the same as `kf3ds
+ * render` frames (kf3ds_auto_view_choose). Leaves the poses at some sampled
+ * frame: evaluate before drawing. */
 static void frame_whole_scene(viewer *v)
 {
-    double s = seg_start(v), e = seg_end(v);
-    int i, k, n = e > s ? VIEW_BOUNDS_SAMPLES : 0, any = 0;
-    float lo[3], hi[3];
-    for (i = 0; i <= n; i++) {
-        double f = n ? s + (e - s) * i / n : s;
-        kf3ds_scene_eval(v->scene, f, 0, v->poses);
-        if (!kf3ds_scene_bounds(v->scene, v->poses, lo, hi))
-            continue;
-        for (k = 0; k < 3; k++) {
-            if (!any || lo[k] < v->bmin[k])
-                v->bmin[k] = lo[k];
-            if (!any || hi[k] > v->bmax[k])
-                v->bmax[k] = hi[k];
-        }
-        any = 1;
-    }
-    if (!any) {
-        for (k = 0; k < 3; k++) {
-            v->bmin[k] = -1;
-            v->bmax[k] = 1;
-        }
-    }
+    unsigned flags = v->o->has_orbit ? KF3DS_AUTO_VIEW_NO_CAMERA : 0;
+    if (v->o->no_environment)
+        flags |= KF3DS_AUTO_VIEW_NO_ENVIRONMENT;
+    kf3ds_auto_view_choose(v->scene, seg_start(v), seg_end(v), v->frame, 0, flags, v->poses,
+                           &v->av);
     v->follow = 0;
     v->zoom = 1;
     v->pan_x = v->pan_y = 0;
@@ -163,29 +144,12 @@ static int current_half(viewer *v, float half[3])
 static void start_follow(viewer *v)
 {
     int k;
-    if (!current_half(v, v->fhalf))
+    if (!current_half(v, v->av.half))
         for (k = 0; k < 3; k++)
-            v->fhalf[k] = 0.5f * (v->bmax[k] - v->bmin[k]);
+            v->av.half[k] = 0.5f * (v->av.max[k] - v->av.min[k]);
     v->follow = 1;
     v->zoom = 1;
     v->pan_x = v->pan_y = 0;
-}
-
-/* 1 when the objects are small at the current frame beside the box they
- * sweep over the animation (a ship flying away): the whole-animation view
- * would show them as dots. */
-static int objects_travel(viewer *v)
-{
-    float half[3], whole = 0, one = 0;
-    int k;
-    if (!current_half(v, half))
-        return 0;
-    for (k = 0; k < 3; k++) {
-        float h = 0.5f * (v->bmax[k] - v->bmin[k]);
-        whole += h * h;
-        one += half[k] * half[k];
-    }
-    return one < VIEW_FOLLOW_RATIO * VIEW_FOLLOW_RATIO * whole;
 }
 
 /* The free orbit view: kf3ds_view_orbit around the scene box, then moved
@@ -196,18 +160,20 @@ static void orbit_view(const viewer *v, kf3ds_view *view)
     int k;
     float aspect = (float)v->fb.width / (float)(v->fb.height > 0 ? v->fb.height : 1);
     float mn[3], mx[3];
-    memcpy(mn, v->bmin, sizeof mn);
-    memcpy(mx, v->bmax, sizeof mx);
+    kf3ds_auto_view av = v->av;
     /* Following: a box of the size the objects had when following started,
      * around them as they are now (the poses hold the frame being drawn). */
+    av.kind = v->follow ? KF3DS_AUTO_VIEW_FOLLOW : KF3DS_AUTO_VIEW_ORBIT;
+    kf3ds_auto_view_at(v->scene, &av, v->poses, v->az, v->el, VIEW_ORBIT_FOV, aspect, view);
+    memcpy(mn, av.min, sizeof mn);
+    memcpy(mx, av.max, sizeof mx);
     if (v->follow && kf3ds_scene_bounds(v->scene, v->poses, mn, mx)) {
         for (k = 0; k < 3; k++) {
             float m = 0.5f * (mn[k] + mx[k]);
-            mn[k] = m - v->fhalf[k];
-            mx[k] = m + v->fhalf[k];
+            mn[k] = m - av.half[k];
+            mx[k] = m + av.half[k];
         }
     }
-    kf3ds_view_orbit(mn, mx, v->az, v->el, VIEW_ORBIT_FOV, aspect, view);
     for (k = 0; k < 3; k++) {
         float h = 0.5f * (mx[k] - mn[k]);
         c[k] = 0.5f * (mn[k] + mx[k]);
@@ -904,15 +870,18 @@ static int run_view(const view_opts *o)
         status = CLI_EXIT_INPUT;
         goto done;
     }
-    frame_whole_scene(&v);
     v.frame = wrap_frame(&v, o->has_frame ? o->frame : seg_start(&v));
+    frame_whole_scene(&v);
     /* Objects that travel far (a ship flying off) would be dots in the view
-     * of the whole animation: the orbit view follows them instead, and
-     * without --orbit the film is watched through the file's first camera. */
-    if (!o->camera && objects_travel(&v)) {
+     * of the whole animation: without --orbit the film is watched through
+     * the file's first camera, else the orbit view follows them (the rule
+     * `kf3ds render` follows too, kf3ds_auto_view_choose). */
+    if (!o->camera && v.av.kind != KF3DS_AUTO_VIEW_ORBIT) {
         start_follow(&v);
-        if (!o->has_orbit && v.num_cameras)
-            v.view_index = 1;
+        if (v.av.kind == KF3DS_AUTO_VIEW_CAMERA)
+            for (i = 0; i < v.num_cameras; i++)
+                if (v.cameras[i] == v.av.camera_node)
+                    v.view_index = i + 1;
     }
 
     status = play(&v);

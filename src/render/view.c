@@ -9,6 +9,7 @@
 #include "../geometry.h"
 #include "../kmath.h"
 #include "kf3ds_render.h"
+#include <string.h>
 
 void kf3ds_view_orbit(const float min[3], const float max[3], float azimuth_degrees,
                       float elevation_degrees, float fov_y_degrees, float aspect,
@@ -167,4 +168,179 @@ int kf3ds_view_from_editor_camera(const kf3ds_scene *scene, uint32_t camera,
     kf3ds__look_at(pos, tgt, c->roll, &out->view, rows);
     finish_camera_view(scene, poses, c, c->fov, out);
     return 1;
+}
+
+/* ---- the default view of the front ends (docs/viewer.md, 'The default
+ * view'): one rule for `kf3ds render`, its --sheet and `kf3ds view`. ---- */
+
+#define AUTO_SAMPLES 64          /* frames sampled over the range framed */
+#define AUTO_TRAVEL_RATIO 0.2    /* objects smaller than this part of the
+                                  * range's box: they travel */
+
+static void box_unite(float mn[3], float mx[3], int *have, const float a[3], const float b[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        if (!*have || a[k] < mn[k])
+            mn[k] = a[k];
+        if (!*have || b[k] > mx[k])
+            mx[k] = b[k];
+    }
+    *have = 1;
+}
+
+static double box_diag2(const float mn[3], const float mx[3])
+{
+    double s = 0.0;
+    int k;
+    for (k = 0; k < 3; k++)
+        s += ((double)mx[k] - mn[k]) * ((double)mx[k] - mn[k]);
+    return s;
+}
+
+/* How far from the eye the file's fog or distance cue reaches half its
+ * strength (docs/format.md, 'Background and atmosphere': linear from the near
+ * amount at the near distance to the far amount at the far one, held
+ * outside); 0 when it never does, so any distance shows the scene. Layer fog
+ * depends on heights, not on the distance, and is left as it is. */
+static float fog_half_distance(const kf3ds_environment *e)
+{
+    double nd, fd, a0, a1, d;
+    if (e->atmosphere == KF3DS_ATMOSPHERE_FOG) {
+        nd = e->fog_near;
+        fd = e->fog_far;
+        a0 = e->fog_near_density;
+        a1 = e->fog_far_density;
+    } else if (e->atmosphere == KF3DS_ATMOSPHERE_DISTANCE_CUE) {
+        nd = e->cue_near;
+        fd = e->cue_far;
+        a0 = e->cue_near_dim;
+        a1 = e->cue_far_dim;
+    } else {
+        return 0.0f;
+    }
+    if (!(fabs(nd) < 1e30 && fabs(fd) < 1e30 && fabs(a0) < 1e30 && fabs(a1) < 1e30))
+        return 0.0f;
+    if (a0 <= 0.5 && a1 <= 0.5)
+        return 0.0f;
+    if (a0 >= 0.5 || !(fd > nd))
+        d = a0 >= 0.5 ? nd : fd; /* thick from the near distance on: stand there */
+    else
+        d = nd + (fd - nd) * (0.5 - a0) / (a1 - a0);
+    return d > 0.0 ? (float)d : 0.0f;
+}
+
+void kf3ds_auto_view_choose(const kf3ds_scene *scene, double first, double last, double frame,
+                            unsigned eval_flags, unsigned flags, kf3ds_pose *poses,
+                            kf3ds_auto_view *out)
+{
+    float mn[3], mx[3], fmn[3], fmx[3];
+    int i, k, n, have = 0, have_frame = 0;
+    uint32_t node;
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->kind = KF3DS_AUTO_VIEW_ORBIT;
+    for (k = 0; k < 3; k++) {
+        out->min[k] = -1.0f;
+        out->max[k] = 1.0f;
+        out->half[k] = 1.0f;
+    }
+    if (!scene || !poses)
+        return;
+    if (!(frame == frame) || fabs(frame) > 1e9)
+        frame = 0.0;
+    if (!(first == first) || fabs(first) > 1e9)
+        first = frame;
+    if (!(last == last) || fabs(last) > 1e9 || last < first)
+        last = first;
+    n = last > first ? AUTO_SAMPLES : 0;
+    /* The objects over the range (as the viewer has always framed them), the
+     * frame shown first included even when it lies outside. */
+    for (i = 0; i <= n + 1; i++) {
+        double f = i > n ? frame : (n ? first + (last - first) * i / n : first);
+        kf3ds_scene_eval(scene, f, eval_flags, poses);
+        if (!kf3ds_scene_bounds(scene, poses, mn, mx))
+            continue;
+        box_unite(out->min, out->max, &have, mn, mx);
+        if (i > n) {
+            memcpy(fmn, mn, sizeof fmn);
+            memcpy(fmx, mx, sizeof fmx);
+            have_frame = 1;
+        }
+    }
+    if (!have) {
+        for (k = 0; k < 3; k++) {
+            out->min[k] = -1.0f;
+            out->max[k] = 1.0f;
+        }
+    }
+    if (!(flags & KF3DS_AUTO_VIEW_NO_ENVIRONMENT))
+        out->fog_distance = fog_half_distance(&scene->environment);
+    if (!have_frame)
+        return;
+    for (k = 0; k < 3; k++)
+        out->half[k] = 0.5f * (fmx[k] - fmn[k]);
+    /* Objects small at that frame beside the box they sweep (a ship flying
+     * off) would be dots in the view of the whole range: look through the
+     * file's first camera, as the animator filmed it, or else follow them. */
+    if (box_diag2(fmn, fmx) >=
+        AUTO_TRAVEL_RATIO * AUTO_TRAVEL_RATIO * box_diag2(out->min, out->max))
+        return;
+    out->kind = KF3DS_AUTO_VIEW_FOLLOW;
+    if (flags & KF3DS_AUTO_VIEW_NO_CAMERA)
+        return;
+    for (node = 0; node < scene->num_nodes; node++)
+        if (scene->nodes[node].type == KF3DS_NODE_CAMERA) {
+            out->kind = KF3DS_AUTO_VIEW_CAMERA;
+            out->camera_node = node;
+            return;
+        }
+}
+
+void kf3ds_auto_view_at(const kf3ds_scene *scene, const kf3ds_auto_view *a,
+                        const kf3ds_pose *poses, float azimuth_degrees, float elevation_degrees,
+                        float fov_y_degrees, float aspect, kf3ds_view *out)
+{
+    float mn[3] = {-1, -1, -1}, mx[3] = {1, 1, 1}, c[3], cc[3];
+    double r2 = 0.0, r, d, limit;
+    int k;
+    if (!out)
+        return;
+    if (a && a->kind == KF3DS_AUTO_VIEW_CAMERA && scene && poses &&
+        kf3ds_view_from_camera(scene, a->camera_node, poses, out))
+        return;
+    if (a) {
+        memcpy(mn, a->min, sizeof mn);
+        memcpy(mx, a->max, sizeof mx);
+    }
+    /* Following: a box of the size the objects had at the chosen frame,
+     * around them as they are at these poses. */
+    if (a && a->kind != KF3DS_AUTO_VIEW_ORBIT && scene && poses &&
+        kf3ds_scene_bounds(scene, poses, mn, mx)) {
+        for (k = 0; k < 3; k++) {
+            float m = 0.5f * (mn[k] + mx[k]);
+            mn[k] = m - a->half[k];
+            mx[k] = m + a->half[k];
+        }
+    }
+    kf3ds_view_orbit(mn, mx, azimuth_degrees, elevation_degrees, fov_y_degrees, aspect, out);
+    limit = a ? a->fog_distance : 0.0;
+    if (!(limit > 0.0 && limit < 1e30))
+        return;
+    /* In fog that hides the scene from the framing distance, step in along
+     * the view direction until the box centre is where the fog is half
+     * strength (docs/viewer.md, 'The default view'). */
+    for (k = 0; k < 3; k++) {
+        c[k] = 0.5f * (mn[k] + mx[k]);
+        r2 += 0.25 * ((double)mx[k] - mn[k]) * ((double)mx[k] - mn[k]);
+    }
+    r = sqrt(r2);
+    kf3ds_mat4_transform_point(&out->view, c, cc);
+    d = -(double)cc[2];
+    if (!(d > limit))
+        return;
+    out->view.m[2][3] += (float)(d - limit);
+    out->near_plane = (float)(limit - r * 1.5 > limit * 0.01 ? limit - r * 1.5 : limit * 0.01);
+    out->far_plane = (float)(limit + r * 3.0);
 }
