@@ -42,6 +42,14 @@ LIB_OBJ    := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 RENDER_SRC := $(sort $(wildcard src/render/*.c))
 RENDER_OBJ := $(RENDER_SRC:src/%.c=$(BUILD)/obj/%.o)
 LIB_HDR    := include/kf3ds.h include/kf3ds_chunks.h $(wildcard src/*.h)
+# The output modules (docs/architecture.md): glTF export, src/gltf/, and bake,
+# src/bake/. They sit on the core's public API, write into memory through its
+# allocator hooks and use nothing but libc; they go into libkf3ds.a and
+# libkf3ds.so beside the core (not into the freestanding or retro builds).
+MODULE_SRC := $(sort $(wildcard src/gltf/*.c src/bake/*.c))
+MODULE_OBJ := $(MODULE_SRC:src/%.c=$(BUILD)/obj/%.o)
+MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_kfb.h \
+              src/gltf/*.h src/bake/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
 CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c)) $(sort $(wildcard tools/gltf_*.c))
 GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c))
@@ -90,11 +98,19 @@ $(BUILD)/obj/render/%.o: src/render/%.c $(RENDER_HDR) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
 
+$(BUILD)/obj/gltf/%.o: src/gltf/%.c $(MODULE_HDR) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
+
+$(BUILD)/obj/bake/%.o: src/bake/%.c $(MODULE_HDR) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
+
 $(BUILD)/obj/%.o: src/%.c $(LIB_HDR) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
 
-$(BUILD)/libkf3ds.a: $(LIB_OBJ)
+$(BUILD)/libkf3ds.a: $(LIB_OBJ) $(MODULE_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
@@ -113,7 +129,7 @@ $(BUILD)/libkf3ds_render.a: $(RENDER_OBJ) $(RENDER_CORE_OBJ)
 	  rm -f $@; exit 1; fi
 
 # libkf3ds.so -> libkf3ds.so.MAJOR (the SONAME) -> libkf3ds.so.VERSION
-$(BUILD)/libkf3ds.so.$(VERSION): $(LIB_OBJ)
+$(BUILD)/libkf3ds.so.$(VERSION): $(LIB_OBJ) $(MODULE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ -lm
 
