@@ -236,7 +236,7 @@ test: deps-test
 # The core must also compile as C99, and everything as C11, with gcc and clang.
 c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
-	  for f in $(LIB_SRC) $(RENDER_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
+	  for f in $(LIB_SRC) $(RENDER_SRC) $(MODULE_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
 	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c examples/save.c; do \
 	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
@@ -324,7 +324,8 @@ $(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_common.h
 # uninstall` removes exactly them. The .pc files name PREFIX, not DESTDIR: a
 # staged tree is built against with PKG_CONFIG_SYSROOT_DIR=$(DESTDIR) (README,
 # "Building and linking"; tests/check_install.sh does it).
-INSTALL_HDR := include/kf3ds.h include/kf3ds_chunks.h include/kf3ds_render.h include/kf3ds_kfb.h
+INSTALL_HDR := include/kf3ds.h include/kf3ds_chunks.h include/kf3ds_render.h include/kf3ds_kfb.h \
+               $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h)
 INSTALLED := $(INSTALL_HDR) \
              lib/libkf3ds.a lib/libkf3ds_render.a \
              lib/libkf3ds.so.$(VERSION) lib/$(SONAME) lib/libkf3ds.so \
