@@ -40,7 +40,7 @@ const G = { SCENE: 0, DIAG: 1, NODE: 2, TRACK: 3, KEY: 4, MESH: 5, MATERIAL: 6, 
   CAMERA: 8, LIGHT: 9, ENVIRONMENT: 10 };
 const S = { NODE_NAME: 0, NODE_INSTANCE: 1, MESH_NAME: 2, MATERIAL_NAME: 3, CAMERA_NAME: 4,
   LIGHT_NAME: 5, DIAG_MESSAGE: 6, DIAG_CHUNK: 7, DIAG_CODE: 8, KF_FILENAME: 9, MAP_FILE: 10,
-  KEY_MORPH: 11, NODE_TYPE: 12, SAVE_ERROR: 13, BITMAP: 14 };
+  KEY_MORPH: 11, NODE_TYPE: 12, SAVE_ERROR: 13, BITMAP: 14, CHUNK_NAME: 16 };
 
 let mod = null;        // { x: exports, scratch, out } of the live instance
 let broken = null;     // the trap that stopped the live instance
@@ -327,6 +327,82 @@ function readScene(h, id) {
   return s;
 }
 
+// ---- a file cut short ----------------------------------------------------------
+
+const le32 = (p, at) => (p[at] | p[at + 1] << 8 | p[at + 2] << 16 | p[at + 3] << 24) >>> 0;
+
+function chunkName(id) {
+  return cstring(mod.x.kfw_str(0, S.CHUNK_NAME, id, 0, 0));
+}
+
+// Chunks whose body is chunks (after a name for NAMED_OBJECT).
+function isContainer(id) {
+  return [0x4D4D, 0x3DAA, 0xC23D, 0x2D2D, 0x2D3D, 0x3DFF, 0x3D3D, 0xB000, 0x4000, 0x4100,
+    0xAFFF].includes(id) || (id >= 0xB001 && id <= 0xB007);
+}
+
+// What the command reports for a file that ends before its root chunk does
+// and cuts a chunk inside (tools/cmd_common.c, find_damage; docs/output.md,
+// "Damaged files"): { rootId, missing, lost }, or null when it is not cut.
+function findDamage(p) {
+  const size = p.length;
+  if (size < 6 || le32(p, 2) <= size)
+    return null;
+  const rootId = p[0] | p[1] << 8, missing = le32(p, 2) - size;
+  let off = 6, parent = rootId, hasKfdata = false, anyCut = false;
+  let lost = `the chunks past offset ${size}`;
+  for (let depth = 0; depth < 16; depth++) {
+    let cut = false;
+    while (off + 6 <= size) {
+      const id = p[off] | p[off + 1] << 8, len = le32(p, off + 2);
+      if (len < 6)
+        return null;
+      if (depth === 0 && id === 0xB000)
+        hasKfdata = true;
+      if (len <= size - off) {
+        off += len;
+        continue;
+      }
+      anyCut = cut = true;
+      lost += `${depth ? ' > ' : ', inside '}${chunkName(id) ?? '?'}`;
+      if (id === 0x4000) {
+        let k = off + 6;
+        while (k < size && p[k] && k - off - 6 < 16)
+          k++;
+        if (k < size && !p[k])
+          lost += ` '${latin1(p.subarray(off + 6, k))}'`;
+      }
+      lost += ` (offset ${off})`;
+      parent = id;
+      if (id === 0x4000) {
+        let k = off + 6;
+        while (k < size && p[k])
+          k++;
+        off = k + 1;
+      } else {
+        off += 6;
+      }
+      break;
+    }
+    if (!cut || !isContainer(parent))
+      break;
+  }
+  if (off + 6 > size && off < size) {
+    lost += `${anyCut ? ', then' : ', from'} a chunk header cut at offset ${off}`;
+    anyCut = true;
+  }
+  if (!hasKfdata)
+    lost += ', and the keyframer (no KFDATA chunk is left)';
+  return anyCut ? { rootId, missing, lost: lost.slice(0, 399) } : null; // its 400-byte buffer
+}
+
+function latin1(bytes) {
+  let s = '';
+  for (const b of bytes)
+    s += String.fromCharCode(b);
+  return s;
+}
+
 // ---- arguments ----------------------------------------------------------------
 
 function bytesOf(data, what) {
@@ -393,6 +469,22 @@ const registry = typeof FinalizationRegistry === 'function'
     }
   }) : null;
 
+// A cut file is an error that says what was lost, as the command reports it:
+// the loader's warning that the root chunk overruns the file becomes it.
+function markTruncation(diagnostics, bytes) {
+  const damage = findDamage(bytes);
+  if (!damage)
+    return;
+  const d = diagnostics.find((x) => x.offset === 0 && x.code === 'chunk overrun' &&
+    x.chunkId === damage.rootId);
+  if (!d)
+    return;
+  d.severity = 'error';
+  d.code = 'truncated';
+  d.message = `truncated: the file ends ${damage.missing} bytes before its root chunk does; ` +
+    `lost: ${damage.lost}`;
+}
+
 /** Reads a .3ds file from its bytes. Returns a Scene holding everything that
  *  could be read (a damaged file's diagnostics say what was lost); throws an
  *  Error with .diagnostics when nothing could (not a .3ds file, empty). */
@@ -427,6 +519,7 @@ export function load(data, opts) {
   let info;
   try {
     info = call(() => readScene(h, id));
+    markTruncation(info.diagnostics, bytes);
   } catch (e) {
     if (!broken) {
       liveHandles.delete(h);

@@ -383,13 +383,18 @@ enum {
     KFW_S_NODE_NAME = 0, KFW_S_NODE_INSTANCE, KFW_S_MESH_NAME, KFW_S_MATERIAL_NAME,
     KFW_S_CAMERA_NAME, KFW_S_LIGHT_NAME, KFW_S_DIAG_MESSAGE, KFW_S_DIAG_CHUNK, KFW_S_DIAG_CODE,
     KFW_S_KF_FILENAME, KFW_S_MAP_FILE, KFW_S_KEY_MORPH, KFW_S_NODE_TYPE, KFW_S_SAVE_ERROR,
-    KFW_S_BITMAP, KFW_S_GROUP_MATERIAL
+    KFW_S_BITMAP, KFW_S_GROUP_MATERIAL, KFW_S_CHUNK_NAME
 };
 
 /* A zero-terminated string of the scene (bytes as in the file), or NULL. */
 KFW_EXPORT(kfw_str) const char *kfw_str(kfw_scene *h, int what, int32_t i, int32_t j, int32_t k)
 {
     const kf3ds_scene *s;
+    /* (static strings: no handle needed) */
+    if (what == KFW_S_NODE_TYPE)
+        return kf3ds_node_type_name((kf3ds_node_type)i);
+    if (what == KFW_S_CHUNK_NAME)
+        return i >= 0 && i <= 0xFFFF ? kf3ds_chunk_name((uint16_t)i) : NULL;
     if (!h || h->magic != KFW_MAGIC)
         return NULL;
     if (what == KFW_S_DIAG_MESSAGE || what == KFW_S_DIAG_CHUNK || what == KFW_S_DIAG_CODE ||
@@ -405,8 +410,6 @@ KFW_EXPORT(kfw_str) const char *kfw_str(kfw_scene *h, int what, int32_t i, int32
         h->message[sizeof d->message] = '\0';
         return h->message;
     }
-    if (what == KFW_S_NODE_TYPE)
-        return kf3ds_node_type_name((kf3ds_node_type)i);
     if (!live(h))
         return NULL;
     s = h->scene;
