@@ -1,0 +1,103 @@
+// Misuse throws a clear Error (TypeError, RangeError) and leaves the module as
+// it was: use after free, wrong argument types, absurd sizes, unknown options.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { dataFiles, loadModule, readData } from './helpers.mjs';
+
+let kf3ds, arm;
+before(async () => {
+  kf3ds = await loadModule();
+  await kf3ds.init();
+  arm = readData(dataFiles.find((f) => f.endsWith('arm.3ds')));
+});
+
+test('use after free throws; free twice does nothing', () => {
+  const s = kf3ds.load(arm);
+  const node = s.nodes[1];
+  s.free();
+  assert.equal(s.freed, true);
+  for (const f of [() => s.eval(0), () => s.vertices(1, 0), () => s.render(), () => s.save(),
+    () => s.setMap(0, 'texture1', null), () => s.setBackground(null), () => node.tracks])
+    assert.throws(f, /freed/);
+  s.free();
+  // The address of a freed scene may come back for the next: the old object
+  // still refuses.
+  const t = kf3ds.load(arm);
+  assert.throws(() => s.eval(0), /freed/);
+  assert.throws(() => node.tracks, /freed/);
+  assert.ok(t.nodes[1].tracks.rot);
+  t.free();
+});
+
+test('wrong arguments to load throw', () => {
+  for (const bad of [undefined, null, 'arm.3ds', 42, [1, 2, 3], {}])
+    assert.throws(() => kf3ds.load(bad), TypeError);
+  assert.throws(() => kf3ds.load(arm, 'arm.3ds'), TypeError);
+  assert.throws(() => kf3ds.load(arm, { fileName: 3 }), TypeError);
+  assert.throws(() => kf3ds.load(arm, { filename: 'x' }), /unknown option 'filename'/);
+  assert.throws(() => new kf3ds.Scene(1, 1, '', {}), TypeError);
+});
+
+test('wrong arguments to eval, vertices, render, setMap and save throw', () => {
+  const s = kf3ds.load(arm);
+  const throwsAll = (cases, type) => {
+    for (const f of cases)
+      assert.throws(f, type, f.toString());
+  };
+  throwsAll([() => s.eval(), () => s.eval('1'), () => s.eval(NaN), () => s.eval(Infinity),
+    () => s.eval(1n), () => s.eval(0, { noease: true }), () => s.vertices(1.5, 0),
+    () => s.vertices(1, '0'), () => s.render('big'), () => s.render({ width: 1.5 }),
+    () => s.render({ width: '160' }), () => s.render({ frame: NaN }),
+    () => s.render({ camera: {} }), () => s.render({ orbit: [1] }),
+    () => s.render({ orbit: '30,20' }), () => s.render({ shading: 'phong' }),
+    () => s.render({ overlays: ['grid', 'bogus'] }), () => s.render({ overlays: 7 }),
+    () => s.render({ cull: 'yes' }), () => s.render({ label: 0 }),
+    () => s.render({ camera: 'Cam01', orbit: [0, 0] }), () => s.render({ size: '1x1' }),
+    () => s.setMap(0, 'texture1', 'brick.bmp'), () => s.setMap(0, 'texture1',
+      { width: 2, height: 2, data: [1, 2, 3] }), () => s.save({ canonical: 1 }),
+    () => s.save({ segment: '0:10' }), () => s.save({ segment: [1.5, 3] })], TypeError);
+  throwsAll([() => s.vertices(-1, 0), () => s.vertices(s.nodes.length, 0),
+    () => s.render({ width: 0 }), () => s.render({ height: -5 }),
+    () => s.render({ width: 20000 }), () => s.render({ width: 16384, height: 16384 }),
+    () => s.render({ frame: 1e10 }), () => s.render({ orbit: [0, 91] }),
+    () => s.render({ background: 0x1000000 }), () => s.render({ camera: 99 }),
+    () => s.setMap(99, 'texture1', null), () => s.setMap(0, 'nonsense', null),
+    () => s.setMap(0, 'texture1', { width: 2, height: 2, data: new Uint8Array(15) }),
+    () => s.setMap(0, 'texture1', { width: 1e6, height: 1, data: new Uint8Array(4) }),
+    () => s.save({ segment: [10, 5] })], RangeError);
+  assert.throws(() => s.vertices('NoSuchNode', 0), /no node named 'NoSuchNode'/);
+  assert.throws(() => s.render({ camera: 'Nope' }), /no camera 'Nope' \(the file has: Cam01\)/);
+  assert.throws(() => s.render({ camera: 0 }), /not a camera node/);
+  assert.throws(() => s.setMap('Nope', 'texture1', null), /no material named/);
+  s.free();
+});
+
+test('after all that the module answers as before', () => {
+  const a = kf3ds.load(arm);
+  const world = a.eval(21.5), picture = a.render({ width: 64, height: 48, frame: 21.5 });
+  const saved = a.save();
+  for (let i = 0; i < 50; i++) {
+    const s = kf3ds.load(arm);
+    assert.throws(() => s.render({ width: 0 }));
+    assert.throws(() => s.eval('x'));
+    s.free();
+    assert.throws(() => s.save());
+  }
+  // A big picture makes the module's memory grow; views taken before are stale.
+  const big = a.render({ width: 1600, height: 1200, frame: 3 });
+  assert.equal(big.length, 1600 * 1200 * 4);
+  assert.deepEqual(a.eval(21.5), world);
+  assert.deepEqual(a.render({ width: 64, height: 48, frame: 21.5 }), picture);
+  assert.deepEqual(a.save(), saved);
+  assert.deepEqual(a.vertices('UpperArm', 21.5), a.vertices(1, 21.5));
+  a.free();
+});
+
+test('scenes are independent', () => {
+  const a = kf3ds.load(arm), b = kf3ds.load(readData(dataFiles.find((f) => f.endsWith('orrery.3ds'))));
+  const wa = a.eval(5), wb = b.eval(5);
+  b.free();
+  assert.deepEqual(a.eval(5), wa);
+  assert.notEqual(wa.length, wb.length);
+  a.free();
+});
