@@ -219,7 +219,8 @@ TEST_DEPS  := libcmocka-dev lib3ds-dev clang $(if $(shell command -v npm),,nodej
 deps-test:
 	@sh tools/ensure-deps.sh $(BUILD_DEPS) $(TEST_DEPS)
 
-# Both passes and the C99 check run even after a failure; the last line adds
+# Both passes, the C99 check and the web suite (mk/wasm.mk, skipped where
+# clang cannot target wasm32) run even after a failure; the last line adds
 # them up ("test: N passed, N failed, N skipped"). The glTF checkers come from
 # npm when they are not there yet; offline, test_export says it skips them.
 TEST_COUNTS = $(abspath $(BUILD))/test-counts
@@ -231,6 +232,7 @@ test: deps-test
 	$(MAKE) check KF3DS_TEST_COUNTS=$(TEST_COUNTS) || st=1; \
 	$(MAKE) check BUILD=build/san SAN=1 CFLAGS="-O1 -g" KF3DS_TEST_COUNTS=$(TEST_COUNTS) || st=1; \
 	if $(MAKE) c99; then echo "1 0 0" >> $(TEST_COUNTS); else echo "0 1 0" >> $(TEST_COUNTS); st=1; fi; \
+	KF3DS_TEST_COUNTS=$(TEST_COUNTS) sh tests/run-suites.sh --check web "sh tests/web/run.sh $(BUILD)" || st=1; \
 	sh tests/sum-counts.sh $(TEST_COUNTS) || st=1; exit $$st
 
 # The core must also compile as C99, and everything as C11, with gcc and clang.

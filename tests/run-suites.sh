@@ -2,7 +2,8 @@
 # Runs test programs and closes with one line for the whole run:
 #   check: N passed, N failed, N skipped
 # Arguments: cmocka programs (their own summary lines are read), and
-# "--check NAME COMMAND" for a shell check that counts as one test. Every
+# "--check NAME COMMAND" for a shell check that counts as one test (skipped
+# when COMMAND exits with status 77, as automake's tests do). Every
 # program runs even after a failure; the exit status is 1 when any failed.
 # With KF3DS_TEST_COUNTS set, the counts are also appended to that file as
 # "N N N", so that `make test` can add up its passes (tests/sum-counts.sh).
@@ -41,7 +42,13 @@ run_suite() {
 while [ $# -gt 0 ]; do
     if [ "$1" = --check ]; then
         echo "== $2"
-        if sh -c "$3"; then passed=$((passed + 1)); else
+        sh -c "$3"
+        status=$?
+        if [ "$status" -eq 0 ]; then passed=$((passed + 1))
+        elif [ "$status" -eq 77 ]; then
+            echo "$2: SKIPPED"
+            skipped=$((skipped + 1))
+        else
             echo "$2: FAILED"
             failed=$((failed + 1))
         fi
