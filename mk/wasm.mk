@@ -22,8 +22,7 @@ WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3d
 WASM_BUDGET  := 153600
 # No start files, no entry point: a library module. Its exports are the
 # kfw_ functions (export_name in the glue) and the memory.
-WASM_LDFLAGS := -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-                -Wl,--export=malloc -Wl,--export=free
+WASM_LDFLAGS := -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all
 
 wasm: wasm-deps
 	@$(MAKE) --no-print-directory wasm-build

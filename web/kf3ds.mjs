@@ -180,6 +180,9 @@ function str(h, what, i = 0, j = 0, k = 0) {
 
 function diagnostic(h, i) {
   const v = get(h, G.DIAG, i);
+  if (!v)
+    return { offset: 0, chunk: '', chunkId: 0, code: 'error', message: 'cannot load the file',
+      severity: 'error' };
   return {
     offset: v[2],
     chunk: str(h, S.DIAG_CHUNK, i),
