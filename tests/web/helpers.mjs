@@ -104,3 +104,35 @@ export function firstDifference(rgba, png) {
           command: Array.from(png.rgb.subarray(3 * p, 3 * p + 3)) };
   return null;
 }
+
+// The pictures data/textured.3ds names, decoded as the command decodes them
+// (SDL2_image for BMP, tools/cmd_cel.c for Animator CEL), as ImageData-like
+// {width, height, data: RGBA}. Only what data/ holds: 24-bit uncompressed
+// BMP, 8-bit Animator 1 CEL.
+export function decodePicture(file) {
+  const b = fs.readFileSync(file);
+  if (b.toString('latin1', 0, 2) === 'BM') {
+    const at = b.readUInt32LE(10), width = b.readInt32LE(18), h = b.readInt32LE(22);
+    if (b.readUInt16LE(28) !== 24 || b.readUInt32LE(30) !== 0)
+      throw new Error(`${file}: only 24-bit uncompressed BMP`);
+    const height = Math.abs(h), stride = (width * 3 + 3) & ~3;
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      const row = at + (h > 0 ? height - 1 - y : y) * stride;
+      for (let x = 0; x < width; x++)
+        data.set([b[row + 3 * x + 2], b[row + 3 * x + 1], b[row + 3 * x], 255],
+          (y * width + x) * 4);
+    }
+    return { width, height, data };
+  }
+  if (b.readUInt16LE(0) === 0x9119) {
+    const width = b.readUInt16LE(2), height = b.readUInt16LE(4);
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let i = 0; i < width * height; i++) {
+      const c = 32 + 3 * b[800 + i];
+      data.set([0, 1, 2].map((k) => Math.floor((b[c + k] & 63) * 255 / 63)).concat(255), i * 4);
+    }
+    return { width, height, data };
+  }
+  throw new Error(`${file}: not a picture the tests decode`);
+}

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import { dataFiles, firstDifference, loadModule, readData, renderPng } from './helpers.mjs';
+import { dataFiles, decodePicture, firstDifference, loadModule, readData, renderPng }
+  from './helpers.mjs';
 
 let kf3ds;
 before(async () => {
@@ -96,5 +97,23 @@ test('setMap gives the renderer a picture; null takes it away', () => {
     false, 'bump maps are not drawn');
   scene.setMap(m, 'texture1', null);
   assert.deepEqual(scene.render(opts), plain);
+  scene.free();
+});
+
+test('textured.3ds with its maps given by setMap equals kf3ds render with its maps', () => {
+  const file = dataFiles.find((f) => f.endsWith('textured.3ds'));
+  const scene = kf3ds.load(readData(file));
+  for (const m of scene.materials)
+    for (const [kind, map] of Object.entries(m.maps)) {
+      const picture = decodePicture(path.join(path.dirname(file), map.file.toLowerCase()));
+      assert.equal(scene.setMap(m.name, kind, picture), true, `${m.name} ${kind}`);
+    }
+  for (const [opts, args] of [[{ frame: 8 }, ['--frame', '8']],
+    [{ frame: 21.5, camera: 'Cam01' }, ['--frame', '21.5', '--camera', 'Cam01']],
+    [{ frame: 40, orbit: [200, 40], cull: true }, ['--frame', '40', '--orbit', '200,40', '--cull']]]) {
+    const png = renderPng(file, '--size', '160x120', ...args);
+    const d = firstDifference(scene.render({ width: 160, height: 120, ...opts }), png);
+    assert.equal(d, null, `${args.join(' ')}: first different pixel ${JSON.stringify(d)}`);
+  }
   scene.free();
 });
