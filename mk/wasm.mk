@@ -21,8 +21,11 @@ WASM_LIB_SRC := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDE
 WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3ds_wasm.o
 WASM_BUDGET  := 153600
 # No start files, no entry point: a library module. Its exports are the
-# kfw_ functions (export_name in the glue) and the memory.
-WASM_LDFLAGS := -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all
+# kfw_ functions (export_name in the glue) and the memory. The stack (1 MiB;
+# wasm-ld's default is 64 KiB) comes first in memory, so that overflowing it
+# traps instead of running into the static data.
+WASM_LDFLAGS := -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
+                -Wl,--stack-first -Wl,-z,stack-size=1048576
 
 wasm: wasm-deps
 	@$(MAKE) --no-print-directory wasm-build
