@@ -177,7 +177,7 @@ FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_di
                 test_default_view test_rewrite_repair test_plot_docs
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
-TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h
+TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h
 
 $(BUILD)/tests/obj/%.o: tests/%.c $(TEST_HDR)
 	@mkdir -p $(@D)
