@@ -34,6 +34,9 @@ cross test-cross cross-build cross-deps:
 else
 CROSS_DIR      = build/$(TARGET)
 CROSS_CORE_OBJ = $(LIB_SRC:src/%.c=$(CROSS_DIR)/obj/%.o)
+# The bake module (src/bake/, the library half of the bake verb) goes into the
+# target's libkf3ds.a beside the core; the sizes below stay the core's.
+CROSS_BAKE_OBJ = $(patsubst src/%.c,$(CROSS_DIR)/obj/%.o,$(filter src/bake/%,$(MODULE_SRC)))
 
 # Per target: compiler, flags, emulator (empty: runs natively), Debian packages.
 ifeq ($(TARGET),i686)
@@ -99,7 +102,9 @@ $(CROSS_DIR)/obj/%.o: src/%.c $(LIB_HDR) $(CROSS_STAMP)
 	@mkdir -p $(@D)
 	$(CROSS_CC) -std=c99 $(CROSS_WARN) $(CROSS_CFLAGS) -c $< -o $@
 
-$(CROSS_DIR)/libkf3ds.a: $(CROSS_CORE_OBJ)
+$(CROSS_BAKE_OBJ): $(MODULE_HDR)
+
+$(CROSS_DIR)/libkf3ds.a: $(CROSS_CORE_OBJ) $(CROSS_BAKE_OBJ)
 	rm -f $@ && $(call CROSS_TOOL,ar) rcs $@ $^
 
 $(CROSS_DIR)/kf3ds: $(CROSS_CMD_SRC) $(wildcard tools/*.h) $(CROSS_DIR)/libkf3ds.a $(CROSS_STAMP)

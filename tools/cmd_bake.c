@@ -2,9 +2,11 @@
  *                 [--no-meshes] [--nodes NAME,...] [--c-source NAME] [-q]
  * Evaluates the animation at every baked frame and writes the world matrices,
  * visibility, camera and light channels, placed meshes and materials as a
- * .kfb file (docs/kfb.md), and/or as C source for a ROM image. */
+ * .kfb file (docs/kfb.md), and/or as C source for a ROM image. The baking is
+ * the library's (include/kf3ds_bake.h, src/bake/); this file is the verb: its
+ * options, messages and files. */
 #include "cmd.h"
-#include "cmd_bake.h"
+#include "kf3ds_bake.h"
 #include "kf3ds_kfb.h"
 #include <ctype.h>
 #include <stdlib.h>
@@ -64,7 +66,7 @@ static int64_t pow10i(int n)
 }
 
 /* The frames A, A+S, ... up to B as (first + i·step) / scale. */
-static int plan_frames(const bake_opts *o, const kf3ds_scene *s, bake_plan *plan)
+static int plan_frames(const bake_opts *o, const kf3ds_scene *s, kf3ds_bake_options *plan)
 {
     int64_t a = s->segment_start, b = s->segment_end, st = 1, count;
     int da = 0, db = 0, ds = 0, d;
@@ -105,49 +107,33 @@ static int plan_frames(const bake_opts *o, const kf3ds_scene *s, bake_plan *plan
 
 /* ---- nodes ----------------------------------------------------------------- */
 
-static int name_is(const kf3ds_node *n, const char *name, size_t len)
+/* --nodes NAME,...: the names, split at the commas, into the library's
+ * options; *copy (free it) holds them. */
+static int plan_nodes(const bake_opts *o, kf3ds_bake_options *plan, char **copy)
 {
-    return (n->name && strlen(n->name) == len && memcmp(n->name, name, len) == 0) ||
-           (n->instance && strlen(n->instance) == len && memcmp(n->instance, name, len) == 0);
-}
-
-/* Every node, or those named (by name or instance name) in the list. */
-static int plan_nodes(const bake_opts *o, const kf3ds_scene *s, bake_plan *plan)
-{
-    uint32_t i;
-    unsigned char *pick = calloc(s->num_nodes + 1, 1);
-    plan->nodes = malloc(sizeof *plan->nodes * (s->num_nodes + 1));
-    if (!pick || !plan->nodes) {
-        free(pick);
+    size_t len = strlen(o->nodes), n = 1, i;
+    const char **names;
+    char *p;
+    for (i = 0; i < len; i++)
+        n += o->nodes[i] == ',';
+    *copy = malloc(len + 1);
+    names = malloc(sizeof *names * n);
+    if (!*copy || !names) {
+        free(names);
         cli_print_error(o->file, "out of memory");
         return CLI_EXIT_INPUT;
     }
-    if (o->nodes) {
-        const char *p = o->nodes;
-        for (;;) {
-            const char *comma = strchr(p, ',');
-            size_t len = comma ? (size_t)(comma - p) : strlen(p);
-            int found = 0;
-            for (i = 0; i < s->num_nodes; i++)
-                if (name_is(&s->nodes[i], p, len))
-                    pick[i] = 1, found = 1;
-            if (!found) {
-                free(pick);
-                /* the file's content: status 1 (docs/output.md, "Exit status") */
-                cli_print_error(o->file, "--nodes: no node is called '%.*s' ('kf3ds info %s' "
-                                "lists them)", (int)len, p, o->file);
-                return CLI_EXIT_INPUT;
-            }
-            if (!comma)
-                break;
-            p = comma + 1;
-        }
+    memcpy(*copy, o->nodes, len + 1);
+    for (p = *copy, i = 0;; i++) {
+        char *comma = strchr(p, ',');
+        names[i] = p;
+        if (!comma)
+            break;
+        *comma = '\0';
+        p = comma + 1;
     }
-    plan->num_nodes = 0;
-    for (i = 0; i < s->num_nodes; i++)
-        if (!o->nodes || pick[i])
-            plan->nodes[plan->num_nodes++] = i;
-    free(pick);
+    plan->nodes = names;
+    plan->num_nodes = (uint32_t)n;
     return CLI_EXIT_OK;
 }
 
@@ -173,7 +159,7 @@ static const char *c_identifier(const char *name)
 
 /* NAME.h and NAME.c: the bytes as a const array and an accessor that opens them. */
 static int write_c_source(const char *name, const char *id, const char *source,
-                          const bake_image *img)
+                          const unsigned char *data, size_t size)
 {
     size_t n = strlen(name) + 3, i;
     char *path = malloc(n);
@@ -197,7 +183,7 @@ static int write_c_source(const char *name, const char *id, const char *source,
     f = out.file;
     fprintf(f, "/* %s.h: %s baked by kf3ds bake (docs/kfb.md). */\n", id, source);
     fprintf(f, "#ifndef %s_KFB_H\n#define %s_KFB_H\n#include \"kf3ds_kfb.h\"\n\n", upper, upper);
-    fprintf(f, "#define %s_KFB_SIZE %luUL\n", upper, (unsigned long)img->size);
+    fprintf(f, "#define %s_KFB_SIZE %luUL\n", upper, (unsigned long)size);
     fprintf(f, "/* The .kfb file's bytes (little-endian whatever the CPU; 4-byte aligned\n"
                " * with GCC and clang). */\n");
     fprintf(f, "extern const unsigned char %s_kfb[%s_KFB_SIZE];\n", id, upper);
@@ -212,12 +198,12 @@ static int write_c_source(const char *name, const char *id, const char *source,
     }
     f = out.file;
     fprintf(f, "/* %s.c: %s baked by kf3ds bake, %lu bytes (docs/kfb.md). */\n", id, source,
-            (unsigned long)img->size);
+            (unsigned long)size);
     fprintf(f, "#include \"%s.h\"\n\n", id);
     fprintf(f, "#if defined(__GNUC__)\n__attribute__((aligned(4)))\n#endif\n");
     fprintf(f, "const unsigned char %s_kfb[%s_KFB_SIZE] = {", id, upper);
-    for (i = 0; i < img->size; i++)
-        fprintf(f, "%s0x%02x,", i % 12 ? " " : "\n    ", img->data[i]);
+    for (i = 0; i < size; i++)
+        fprintf(f, "%s0x%02x,", i % 12 ? " " : "\n    ", data[i]);
     fprintf(f, "\n};\n\nint %s_open(kf3ds_kfb_file *f)\n{\n"
                "    return kf3ds_kfb_open(f, %s_kfb, %s_KFB_SIZE);\n}\n", id, id, upper);
     ok = cli_output_close(&out) == 0;
@@ -226,16 +212,15 @@ static int write_c_source(const char *name, const char *id, const char *source,
 }
 
 /* "16.16 fixed point" / "float" */
-static void describe_format(FILE *out, const bake_plan *plan, const bake_image *img)
+static void describe_format(FILE *out, const kf3ds_bake_info *info)
 {
-    if (plan->fixed)
-        fprintf(out, "%d.%d fixed point", 32 - img->frac_bits, img->frac_bits);
+    if (info->fixed)
+        fprintf(out, "%d.%d fixed point", 32 - info->frac_bits, info->frac_bits);
     else
         fputs("float", out);
 }
 
-static void report(const bake_opts *o, const bake_plan *plan, const bake_image *img,
-                   const kf3ds_scene *s)
+static void report(const bake_opts *o, const kf3ds_bake_info *info, size_t size)
 {
     FILE *out = stdout;
     if (o->quiet || cli_is_stdout(o->out))
@@ -250,34 +235,35 @@ static void report(const bake_opts *o, const bake_plan *plan, const bake_image *
         cli_text_cstr(out, o->c_source);
         fputs(".h", out);
     }
-    fprintf(out, " (%lu bytes): %lu %s ", (unsigned long)img->size,
-            (unsigned long)plan->num_frames, cli_plural(plan->num_frames, "frame", "frames"));
-    cli_print_decimal(out, plan->frame_first, plan->frame_scale);
+    fprintf(out, " (%lu bytes): %lu %s ", (unsigned long)size,
+            (unsigned long)info->num_frames, cli_plural(info->num_frames, "frame", "frames"));
+    cli_print_decimal(out, info->frame_first, info->frame_scale);
     fputs("..", out);
-    cli_print_decimal(out, plan->frame_first + (int64_t)plan->frame_step * (plan->num_frames - 1),
-                plan->frame_scale);
+    cli_print_decimal(out, info->frame_first + (int64_t)info->frame_step * (info->num_frames - 1),
+                info->frame_scale);
     fputs(" step ", out);
-    cli_print_decimal(out, plan->frame_step, plan->frame_scale);
-    {
-        unsigned long materials = plan->meshes ? (unsigned long)s->num_materials : 0;
-        fprintf(out, ", %lu %s, %lu %s, %lu %s, %lu %s, ", (unsigned long)plan->num_nodes,
-                cli_plural(plan->num_nodes, "node", "nodes"), (unsigned long)img->num_channels,
-                cli_plural(img->num_channels, "channel", "channels"),
-                (unsigned long)img->num_meshes, cli_plural(img->num_meshes, "mesh", "meshes"),
-                materials, cli_plural(materials, "material", "materials"));
-    }
-    describe_format(out, plan, img);
+    cli_print_decimal(out, info->frame_step, info->frame_scale);
+    fprintf(out, ", %lu %s, %lu %s, %lu %s, %lu %s, ", (unsigned long)info->num_nodes,
+            cli_plural(info->num_nodes, "node", "nodes"), (unsigned long)info->num_channels,
+            cli_plural(info->num_channels, "channel", "channels"),
+            (unsigned long)info->num_meshes, cli_plural(info->num_meshes, "mesh", "meshes"),
+            (unsigned long)info->num_materials,
+            cli_plural(info->num_materials, "material", "materials"));
+    describe_format(out, info);
     fputc('\n', out);
 }
 
 static int run_bake(const bake_opts *o)
 {
     kf3ds_scene *s;
-    bake_plan plan;
-    bake_meshes meshes;
-    bake_image img;
-    bake_error e;
+    kf3ds_bake_options plan;
+    kf3ds_bake_info info;
+    kf3ds_diag error;
+    kf3ds_status e;
     kf3ds_kfb_file check;
+    unsigned char *data = NULL;
+    size_t size = 0;
+    char *names = NULL;
     const char *id = NULL;
     int status, st;
 
@@ -288,8 +274,6 @@ static int run_bake(const bake_opts *o)
     if (status)
         return status;
     memset(&plan, 0, sizeof plan);
-    memset(&meshes, 0, sizeof meshes);
-    memset(&img, 0, sizeof img);
     if (!s->num_nodes) {
         /* a sound static model, not a malformed one: say so (status 1, the
          * file has nothing this verb makes; docs/output.md "Exit status") */
@@ -298,57 +282,52 @@ static int run_bake(const bake_opts *o)
         kf3ds_scene_free(s);
         return CLI_EXIT_INPUT;
     }
-    plan.fixed = o->fixed;
-    plan.frac_bits = o->frac_bits;
-    plan.meshes = !o->no_meshes;
+    plan.flags = (o->fixed ? KF3DS_BAKE_FIXED : 0) | (o->no_meshes ? KF3DS_BAKE_NO_MESHES : 0);
+    plan.frac_bits = o->frac_bits == 16 ? 0 : o->frac_bits == 0 ? KF3DS_BAKE_FRAC_NONE
+                                                                : o->frac_bits;
     status = plan_frames(o, s, &plan);
-    if (!status)
-        status = plan_nodes(o, s, &plan);
-    /* the matrices alone must fit the file's 32-bit offsets */
-    if (!status && (uint64_t)plan.num_frames * (48ull * plan.num_nodes + 4) > 0xFFFFFFFFull) {
-        cli_print_error(o->file, "the baked file would exceed 4 GiB: bake fewer frames "
-                        "(--frames, --step) or nodes (--nodes)");
-        status = CLI_EXIT_INPUT;
-    }
-    if (!status && bake_place_meshes(s, &plan, &meshes) != 0) {
-        cli_print_error(o->file, "out of memory placing the meshes");
-        status = CLI_EXIT_INPUT;
-    }
-    e = status ? BAKE_OK : bake_build(s, &plan, &meshes, &img);
+    if (!status && o->nodes)
+        status = plan_nodes(o, &plan, &names);
+    e = status ? KF3DS_OK : kf3ds_bake(s, &plan, &data, &size, &info, &error);
     if (status) {
         /* printed */
-    } else if (e == BAKE_NOMEM) {
-        cli_print_error(o->file, "out of memory baking %lu frames", (unsigned long)plan.num_frames);
+    } else if (info.problem == KF3DS_BAKE_UNKNOWN_NODE) {
+        /* the file's content: status 1 (docs/output.md, "Exit status") */
+        cli_print_error(o->file, "--nodes: no node is called '%s' ('kf3ds info %s' lists them)",
+                        info.missing_node, o->file);
         status = CLI_EXIT_INPUT;
-    } else if (e == BAKE_TOO_BIG) {
+    } else if (info.problem == KF3DS_BAKE_TOO_BIG) {
         cli_print_error(o->file, "the baked file would exceed 4 GiB: bake fewer frames "
                         "(--frames, --step) or nodes (--nodes)");
         status = CLI_EXIT_INPUT;
-    } else if (e == BAKE_RANGE) {
-        if (img.frac_bits >= 0)
+    } else if (info.problem == KF3DS_BAKE_RANGE) {
+        if (info.frac_bits >= 0)
             cli_print_error(o->file, "a value of magnitude %.6g does not fit %d.%d fixed point: "
-                            "use --frac-bits %d or less (or --frac-bits auto)", img.largest,
-                            32 - o->frac_bits, o->frac_bits, img.frac_bits);
+                            "use --frac-bits %d or less (or --frac-bits auto)", info.largest,
+                            32 - o->frac_bits, o->frac_bits, info.frac_bits);
         else
             cli_print_error(o->file, "a value of magnitude %.6g does not fit 32-bit fixed "
-                            "point: bake without --fixed", img.largest);
+                            "point: bake without --fixed", info.largest);
         status = CLI_EXIT_INPUT;
-    } else if ((st = kf3ds_kfb_open(&check, img.data, img.size)) != KF3DS_KFB_OK) {
+    } else if (e != KF3DS_OK) { /* out of memory: the library's words */
+        cli_print_error(o->file, "%s", error.message);
+        status = CLI_EXIT_INPUT;
+    } else if ((st = kf3ds_kfb_open(&check, data, size)) != KF3DS_KFB_OK) {
         cli_print_error(o->file, "internal error: the baked image fails its own check (%s at "
                         "offset %lu)", kf3ds_kfb_status_string(st),
                         (unsigned long)check.error_offset);
         status = CLI_EXIT_INPUT;
     } else {
         if (o->out)
-            status = write_bytes(o->out, img.data, img.size);
+            status = write_bytes(o->out, data, size);
         if (!status && o->c_source)
-            status = write_c_source(o->c_source, id, o->file, &img);
+            status = write_c_source(o->c_source, id, o->file, data, size);
         if (!status)
-            report(o, &plan, &img, s);
+            report(o, &info, size);
     }
-    free(img.data);
-    bake_meshes_free(&meshes);
-    free(plan.nodes);
+    kf3ds_bake_free(data, &plan);
+    free((void *)plan.nodes);
+    free(names);
     kf3ds_scene_free(s);
     return status;
 }
@@ -391,13 +370,13 @@ static int cmd_bake(int argc, char **argv)
                 return cli_usage_error(VERB, "--frac-bits needs a number of bits or auto");
             o.fixed = 1;
             if (strcmp(v, "auto") == 0) {
-                o.frac_bits = BAKE_FRAC_AUTO;
+                o.frac_bits = KF3DS_BAKE_FRAC_AUTO;
                 continue;
             }
             n = strtol(v, &end, 10);
-            if (!*v || *end || n < 0 || n > BAKE_MAX_FRAC_BITS)
+            if (!*v || *end || n < 0 || n > KF3DS_BAKE_MAX_FRAC_BITS)
                 return cli_usage_error(VERB, "--frac-bits '%s': 0 to %d, or auto", v,
-                                       BAKE_MAX_FRAC_BITS);
+                                       KF3DS_BAKE_MAX_FRAC_BITS);
             o.frac_bits = (int)n;
         } else if ((got = cli_option_value(&a, "--nodes", &v)) != 0) {
             if (got < 0 || !*v)

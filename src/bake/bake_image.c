@@ -1,9 +1,8 @@
-/* kf3ds bake: the frames sampled and the .kfb image laid out byte by byte,
- * as docs/kfb.md describes it. */
-#include "cmd_bake.h"
+/* The bake module: the frames sampled and the .kfb image laid out byte by
+ * byte, as docs/kfb.md describes it. */
+#include "bake_internal.h"
 #include "kf3ds_kfb.h"
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Room left in a fixed-point value for the rounding of a transformed vertex
@@ -137,12 +136,12 @@ static int channel_values(const kf3ds_pose *p, int kind, float v[3])
     }
 }
 
-static void free_samples(samples *sm)
+static void free_samples(const bake_plan *plan, samples *sm)
 {
-    free(sm->world);
-    free(sm->visible);
-    free(sm->chan);
-    free(sm->channels);
+    kf3ds__bake_free(plan, sm->world);
+    kf3ds__bake_free(plan, sm->visible);
+    kf3ds__bake_free(plan, sm->chan);
+    kf3ds__bake_free(plan, sm->channels);
 }
 
 static bake_error sample(const kf3ds_scene *s, const bake_plan *plan, const bake_meshes *meshes,
@@ -150,9 +149,9 @@ static bake_error sample(const kf3ds_scene *s, const bake_plan *plan, const bake
 {
     uint32_t nn = plan->num_nodes, nf = plan->num_frames, f, k, c;
     size_t cells = (size_t)nf * nn;
-    kf3ds_pose *poses = calloc(s->num_nodes ? s->num_nodes : 1, sizeof *poses);
+    kf3ds_pose *poses = kf3ds__bake_calloc(plan, s->num_nodes ? s->num_nodes : 1, sizeof *poses);
     memset(sm, 0, sizeof *sm);
-    sm->channels = malloc(sizeof *sm->channels * 4 * (nn ? nn : 1));
+    sm->channels = kf3ds__bake_malloc(plan, sizeof *sm->channels * 4 * (nn ? nn : 1));
     for (k = 0; sm->channels && k < nn; k++) {
         int kinds[4], n = type_channels(s->nodes[plan->nodes[k]].type, kinds), j;
         for (j = 0; j < n; j++) {
@@ -165,12 +164,12 @@ static bake_error sample(const kf3ds_scene *s, const bake_plan *plan, const bake
             sm->chan_numbers += (uint32_t)ch->count;
         }
     }
-    sm->world = malloc(sizeof *sm->world * 12 * (cells ? cells : 1));
-    sm->visible = malloc(cells ? cells : 1);
-    sm->chan = malloc(sizeof *sm->chan * ((size_t)nf * sm->chan_numbers + 1));
+    sm->world = kf3ds__bake_malloc(plan, sizeof *sm->world * 12 * (cells ? cells : 1));
+    sm->visible = kf3ds__bake_malloc(plan, cells ? cells : 1);
+    sm->chan = kf3ds__bake_malloc(plan, sizeof *sm->chan * ((size_t)nf * sm->chan_numbers + 1));
     if (!poses || !sm->channels || !sm->world || !sm->visible || !sm->chan) {
-        free(poses);
-        free_samples(sm);
+        kf3ds__bake_free(plan, poses);
+        free_samples(plan, sm);
         return BAKE_NOMEM;
     }
     for (f = 0; f < nf; f++) {
@@ -206,7 +205,7 @@ static bake_error sample(const kf3ds_scene *s, const bake_plan *plan, const bake
                 grow(&sm->largest, v[j]);
         }
     }
-    free(poses);
+    kf3ds__bake_free(plan, poses);
     /* A channel that never changes is stored once, in its record. */
     for (c = 0; c < sm->num_channels; c++) {
         channel *ch = &sm->channels[c];
@@ -297,7 +296,7 @@ static void wr_mesh(writer *w, const kf3ds_scene *s, unsigned char *rec, const b
 static int fitting_frac_bits(double largest)
 {
     int n;
-    for (n = BAKE_MAX_FRAC_BITS; n >= 0; n--)
+    for (n = KF3DS_BAKE_MAX_FRAC_BITS; n >= 0; n--)
         if (largest * ldexp(1.0, n) + FIXED_SLACK <= 2147483647.0)
             return n;
     return -1;
@@ -379,7 +378,8 @@ static void wr_header(const writer *w, const kf3ds_scene *s, const bake_plan *pl
 static int wr_nodes(writer *w, const kf3ds_scene *s, const bake_plan *plan,
                     const bake_meshes *meshes, const layout *l)
 {
-    int32_t *slot_of = malloc(sizeof *slot_of * (s->num_nodes ? s->num_nodes : 1));
+    int32_t *slot_of =
+        kf3ds__bake_malloc(plan, sizeof *slot_of * (s->num_nodes ? s->num_nodes : 1));
     uint32_t i;
     if (!slot_of)
         return -1;
@@ -402,7 +402,7 @@ static int wr_nodes(writer *w, const kf3ds_scene *s, const bake_plan *plan,
         p[36] = (unsigned char)n->type;
         p[37] = n->is_dummy ? 1 : 0;
     }
-    free(slot_of);
+    kf3ds__bake_free(plan, slot_of);
     return 0;
 }
 
@@ -445,8 +445,8 @@ static void wr_channels_and_frames(const writer *w, const bake_plan *plan, const
     }
 }
 
-bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_meshes *meshes,
-                      bake_image *img)
+bake_error kf3ds__bake_build(const kf3ds_scene *s, const bake_plan *plan,
+                             const bake_meshes *meshes, bake_image *img)
 {
     samples sm;
     writer w;
@@ -474,10 +474,10 @@ bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_me
     }
     if (plan->fixed) {
         int fit = fitting_frac_bits(img->largest);
-        img->frac_bits = plan->frac_bits == BAKE_FRAC_AUTO ? fit : plan->frac_bits;
+        img->frac_bits = plan->frac_bits == KF3DS_BAKE_FRAC_AUTO ? fit : plan->frac_bits;
         if (fit < 0 || img->frac_bits > fit) {
             img->frac_bits = fit;
-            free_samples(&sm);
+            free_samples(plan, &sm);
             return BAKE_RANGE;
         }
         w.frac_bits = (unsigned)img->frac_bits;
@@ -485,14 +485,14 @@ bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_me
     }
     plan_layout(s, plan, meshes, &sm, &l);
     if (l.size > 0xFFFFFFFFull) {
-        free_samples(&sm);
+        free_samples(plan, &sm);
         return BAKE_TOO_BIG;
     }
-    w.p = calloc(1, (size_t)l.size);
+    w.p = kf3ds__bake_calloc(plan, 1, (size_t)l.size);
     w.strings = (uint32_t)l.sec[KF3DS_KFB_SECTION_STRINGS][0];
     if (!w.p || wr_nodes(&w, s, plan, meshes, &l) != 0) {
-        free(w.p);
-        free_samples(&sm);
+        kf3ds__bake_free(plan, w.p);
+        free_samples(plan, &sm);
         return BAKE_NOMEM;
     }
     wr_header(&w, s, plan, meshes, &sm, &l);
@@ -508,6 +508,6 @@ bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_me
     img->size = (size_t)l.size;
     img->num_channels = sm.num_channels;
     img->num_meshes = meshes->n;
-    free_samples(&sm);
+    free_samples(plan, &sm);
     return BAKE_OK;
 }

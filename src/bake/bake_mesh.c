@@ -1,8 +1,8 @@
-/* kf3ds bake: meshes placed in their node's local space, with the normals of
- * their smoothing groups (docs/kfb.md, "Meshes"). */
-#include "cmd_bake.h"
+/* The bake module: meshes placed in their node's local space, with the
+ * normals of their smoothing groups (docs/kfb.md, "Meshes"). */
+#include "bake_internal.h"
 #include <math.h>
-#include <stdlib.h>
+#include <stdlib.h> /* qsort */
 #include <string.h>
 
 /* A face corner for sorting: by vertex, then smoothing mask, then corner. */
@@ -42,24 +42,24 @@ static void cross_unit(const double *a, const double *b, const double *c, double
  * masks at one vertex, only equal masks); a face without smoothing groups,
  * or a corner whose sum vanishes, keeps the face normal. One normal per
  * (vertex, mask), one per face for the rest. */
-static int smooth_normals(const kf3ds_mesh *m, bake_mesh *b, const kf3ds_face *faces,
-                          const uint32_t *face_source)
+static int smooth_normals(const bake_plan *plan, const kf3ds_mesh *m, bake_mesh *b,
+                          const kf3ds_face *faces, const uint32_t *face_source)
 {
     uint32_t nf = b->num_faces, nc = 3 * nf, f, a, e, nn = 0;
-    double (*face_n)[3] = malloc(sizeof *face_n * (nf ? nf : 1));
-    int64_t *face_slot = malloc(sizeof *face_slot * (nf ? nf : 1));
-    corner *c = malloc(sizeof *c * (nc ? nc : 1));
-    uint32_t *masks = malloc(sizeof *masks * (nc ? nc : 1));
-    double (*sums)[3] = malloc(sizeof *sums * (nc ? nc : 1));
+    double (*face_n)[3] = kf3ds__bake_malloc(plan, sizeof *face_n * (nf ? nf : 1));
+    int64_t *face_slot = kf3ds__bake_malloc(plan, sizeof *face_slot * (nf ? nf : 1));
+    corner *c = kf3ds__bake_malloc(plan, sizeof *c * (nc ? nc : 1));
+    uint32_t *masks = kf3ds__bake_malloc(plan, sizeof *masks * (nc ? nc : 1));
+    double (*sums)[3] = kf3ds__bake_malloc(plan, sizeof *sums * (nc ? nc : 1));
     int k;
-    b->normals = malloc(sizeof *b->normals * (nc ? nc : 1));
-    b->corner_normals = malloc(sizeof *b->corner_normals * (nf ? nf : 1));
+    b->normals = kf3ds__bake_malloc(plan, sizeof *b->normals * (nc ? nc : 1));
+    b->corner_normals = kf3ds__bake_malloc(plan, sizeof *b->corner_normals * (nf ? nf : 1));
     if (!face_n || !face_slot || !c || !masks || !sums || !b->normals || !b->corner_normals) {
-        free(face_n);
-        free(face_slot);
-        free(c);
-        free(masks);
-        free(sums);
+        kf3ds__bake_free(plan, face_n);
+        kf3ds__bake_free(plan, face_slot);
+        kf3ds__bake_free(plan, c);
+        kf3ds__bake_free(plan, masks);
+        kf3ds__bake_free(plan, sums);
         return -1;
     }
     for (f = 0; f < nf; f++) {
@@ -119,24 +119,25 @@ static int smooth_normals(const kf3ds_mesh *m, bake_mesh *b, const kf3ds_face *f
         }
     }
     b->num_normals = nn;
-    free(face_n);
-    free(face_slot);
-    free(c);
-    free(masks);
-    free(sums);
+    kf3ds__bake_free(plan, face_n);
+    kf3ds__bake_free(plan, face_slot);
+    kf3ds__bake_free(plan, c);
+    kf3ds__bake_free(plan, masks);
+    kf3ds__bake_free(plan, sums);
     return 0;
 }
 
 /* The faces whose three vertices exist (the loader already made bad ones
  * degenerate; this keeps the file's indices in range whatever happens). */
-static kf3ds_face *valid_faces(const kf3ds_mesh *m, uint32_t *count, uint32_t **source)
+static kf3ds_face *valid_faces(const bake_plan *plan, const kf3ds_mesh *m, uint32_t *count,
+                               uint32_t **source)
 {
-    kf3ds_face *v = malloc(sizeof *v * (m->num_faces ? m->num_faces : 1));
+    kf3ds_face *v = kf3ds__bake_malloc(plan, sizeof *v * (m->num_faces ? m->num_faces : 1));
     uint32_t f, n = 0;
-    *source = malloc(sizeof **source * (m->num_faces ? m->num_faces : 1));
+    *source = kf3ds__bake_malloc(plan, sizeof **source * (m->num_faces ? m->num_faces : 1));
     if (!v || !*source) {
-        free(v);
-        free(*source);
+        kf3ds__bake_free(plan, v);
+        kf3ds__bake_free(plan, *source);
         *source = NULL;
         return NULL;
     }
@@ -151,7 +152,8 @@ static kf3ds_face *valid_faces(const kf3ds_mesh *m, uint32_t *count, uint32_t **
     return v;
 }
 
-static int place(const kf3ds_scene *s, uint32_t mesh, const kf3ds_mat4 *local, bake_mesh *b)
+static int place(const bake_plan *plan, const kf3ds_scene *s, uint32_t mesh,
+                 const kf3ds_mat4 *local, bake_mesh *b)
 {
     const kf3ds_mesh *m = &s->meshes[mesh];
     uint32_t v, *face_source = NULL;
@@ -162,7 +164,8 @@ static int place(const kf3ds_scene *s, uint32_t mesh, const kf3ds_mat4 *local, b
     b->local = *local;
     b->num_vertices = m->points && m->num_points <= 65536 ? m->num_points : 0;
     b->num_uvs = m->texcoords && m->num_texcoords >= b->num_vertices ? b->num_vertices : 0;
-    b->vertices = malloc(sizeof *b->vertices * (b->num_vertices ? b->num_vertices : 1));
+    b->vertices = kf3ds__bake_malloc(plan, sizeof *b->vertices *
+                                               (b->num_vertices ? b->num_vertices : 1));
     if (!b->vertices)
         return -1;
     for (v = 0; v < b->num_vertices; v++)
@@ -171,14 +174,14 @@ static int place(const kf3ds_scene *s, uint32_t mesh, const kf3ds_mat4 *local, b
             b->vertices[v][k] = (double)row[0] * m->points[v][0] + (double)row[1] * m->points[v][1] +
                                 (double)row[2] * m->points[v][2] + (double)row[3];
         }
-    faces = valid_faces(m, &b->num_faces, &face_source);
+    faces = valid_faces(plan, m, &b->num_faces, &face_source);
     if (!faces)
         return -1;
     if (!b->num_vertices)
         b->num_faces = 0;
     b->face_source = face_source;
-    r = smooth_normals(m, b, faces, face_source);
-    free(faces);
+    r = smooth_normals(plan, m, b, faces, face_source);
+    kf3ds__bake_free(plan, faces);
     return r;
 }
 
@@ -187,12 +190,13 @@ static int same_matrix(const kf3ds_mat4 *a, const kf3ds_mat4 *b)
     return memcmp(a, b, sizeof *a) == 0;
 }
 
-int bake_place_meshes(const kf3ds_scene *s, const bake_plan *plan, bake_meshes *out)
+int kf3ds__bake_place_meshes(const kf3ds_scene *s, const bake_plan *plan, bake_meshes *out)
 {
     uint32_t k;
     memset(out, 0, sizeof *out);
-    out->of_node = malloc(sizeof *out->of_node * (plan->num_nodes ? plan->num_nodes : 1));
-    out->v = calloc(plan->num_nodes ? plan->num_nodes : 1, sizeof *out->v);
+    out->of_node = kf3ds__bake_malloc(plan, sizeof *out->of_node *
+                                                (plan->num_nodes ? plan->num_nodes : 1));
+    out->v = kf3ds__bake_calloc(plan, plan->num_nodes ? plan->num_nodes : 1, sizeof *out->v);
     if (!out->of_node || !out->v)
         return -1;
     for (k = 0; k < plan->num_nodes; k++) {
@@ -213,7 +217,7 @@ int bake_place_meshes(const kf3ds_scene *s, const bake_plan *plan, bake_meshes *
                 break;
         if (j == out->n) {
             out->n++;
-            if (place(s, (uint32_t)n->mesh, &local, &out->v[j]) != 0)
+            if (place(plan, s, (uint32_t)n->mesh, &local, &out->v[j]) != 0)
                 return -1;
         }
         out->of_node[k] = (int32_t)j;
@@ -221,16 +225,16 @@ int bake_place_meshes(const kf3ds_scene *s, const bake_plan *plan, bake_meshes *
     return 0;
 }
 
-void bake_meshes_free(bake_meshes *m)
+void kf3ds__bake_meshes_free(const bake_plan *plan, bake_meshes *m)
 {
     uint32_t j;
     for (j = 0; m->v && j < m->n; j++) {
-        free(m->v[j].vertices);
-        free(m->v[j].normals);
-        free(m->v[j].corner_normals);
-        free(m->v[j].face_source);
+        kf3ds__bake_free(plan, m->v[j].vertices);
+        kf3ds__bake_free(plan, m->v[j].normals);
+        kf3ds__bake_free(plan, m->v[j].corner_normals);
+        kf3ds__bake_free(plan, m->v[j].face_source);
     }
-    free(m->v);
-    free(m->of_node);
+    kf3ds__bake_free(plan, m->v);
+    kf3ds__bake_free(plan, m->of_node);
     memset(m, 0, sizeof *m);
 }

@@ -1,24 +1,24 @@
-/* The parts of `kf3ds bake` (internal to the cmd_bake*.c files):
- *   cmd_bake.c        the verb: options, frames, loading, writing the outputs
- *                     (.kfb and C source)
- *   cmd_bake_mesh.c   meshes placed in their node's local space, smoothing-group
- *                     normals
- *   cmd_bake_image.c  sampling the frames and laying the file out byte by byte
- *                     (docs/kfb.md)
- * The reader side is include/kf3ds_kfb.h; bake checks its own output with it. */
-#ifndef KF3DS_CMD_BAKE_H
-#define KF3DS_CMD_BAKE_H
+/* The parts of the bake module (include/kf3ds_bake.h), internal to src/bake/:
+ *   bake.c        kf3ds_bake: the options checked, the frames and nodes
+ *                 planned, the allocator
+ *   bake_mesh.c   meshes placed in their node's local space, smoothing-group
+ *                 normals
+ *   bake_image.c  sampling the frames and laying the file out byte by byte
+ *                 (docs/kfb.md)
+ * Only the public API of the core (include/kf3ds.h) and include/kf3ds_kfb.h's
+ * constants are used; every block comes from the caller's allocator. */
+#ifndef KF3DS_BAKE_INTERNAL_H
+#define KF3DS_BAKE_INTERNAL_H
 #include <stddef.h>
 #include <stdint.h>
 #include "kf3ds.h"
-
-#define BAKE_MAX_FRAC_BITS 28
-#define BAKE_FRAC_AUTO (-1)
+#include "kf3ds_bake.h"
 
 /* What to bake. Frame i is (frame_first + i·frame_step) / frame_scale. */
 typedef struct bake_plan {
+    const kf3ds_allocator *alloc; /* both hooks set */
     int fixed;             /* fixed point, else IEEE binary32 */
-    int frac_bits;         /* 0..28, or BAKE_FRAC_AUTO: the most that fit */
+    int frac_bits;         /* 0..28, or KF3DS_BAKE_FRAC_AUTO: the most that fit */
     int meshes;            /* meshes and materials, else matrices only */
     int32_t frame_first, frame_step;
     uint32_t frame_scale, num_frames;
@@ -26,8 +26,14 @@ typedef struct bake_plan {
     uint32_t num_nodes;
 } bake_plan;
 
+/* The allocator's hooks; kf3ds__bake_calloc also zeroes (n·size must not
+ * overflow: the callers' counts are 32-bit). */
+void *kf3ds__bake_malloc(const bake_plan *plan, size_t size);
+void *kf3ds__bake_calloc(const bake_plan *plan, size_t n, size_t size);
+void kf3ds__bake_free(const bake_plan *plan, void *p);
+
 /* One mesh as placed for its node: T(−pivot)·MESH_MATRIX⁻¹ applied to the
- * stored vertices (cmd_bake_mesh.c). Nodes with the same mesh and the same
+ * stored vertices (bake_mesh.c). Nodes with the same mesh and the same
  * placement share one. */
 typedef struct bake_mesh {
     uint32_t source;       /* index into scene->meshes */
@@ -46,8 +52,8 @@ typedef struct bake_meshes {
 } bake_meshes;
 
 /* Places the meshes of the plan's object nodes. 0 on success, -1 out of memory. */
-int bake_place_meshes(const kf3ds_scene *s, const bake_plan *plan, bake_meshes *out);
-void bake_meshes_free(bake_meshes *m);
+int kf3ds__bake_place_meshes(const kf3ds_scene *s, const bake_plan *plan, bake_meshes *out);
+void kf3ds__bake_meshes_free(const bake_plan *plan, bake_meshes *m);
 
 /* A finished .kfb image. */
 typedef struct bake_image {
@@ -66,10 +72,10 @@ typedef enum bake_error {
     BAKE_RANGE             /* a value does not fit the fixed-point format */
 } bake_error;
 
-/* Samples the plan's frames and lays the file out (cmd_bake_image.c). On
+/* Samples the plan's frames and lays the file out (bake_image.c). On
  * BAKE_RANGE, img->largest is the value that does not fit and img->frac_bits
  * the most fraction bits with which it would. */
-bake_error bake_build(const kf3ds_scene *s, const bake_plan *plan, const bake_meshes *meshes,
-                      bake_image *img);
+bake_error kf3ds__bake_build(const kf3ds_scene *s, const bake_plan *plan,
+                             const bake_meshes *meshes, bake_image *img);
 
 #endif
