@@ -51,7 +51,7 @@ MODULE_OBJ := $(MODULE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_kfb.h \
               src/gltf/*.h src/bake/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
-CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c)) $(sort $(wildcard tools/gltf_*.c))
+CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
 GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
