@@ -100,7 +100,7 @@ static int32_t image_for(export_ctx *c, const char *name)
     int32_t index = -1;
     int found;
     for (i = 0; i < c->num_image_list; i++)
-        if (strcmp(c->image_list[i].name, name) == 0)
+        if (c->image_list[i].name && strcmp(c->image_list[i].name, name) == 0)
             return c->image_list[i].image;
     list = EX_GROW(c, c->image_list, c->num_image_list * sizeof *list,
                    (c->num_image_list + 1) * sizeof *list);

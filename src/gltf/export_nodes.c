@@ -296,6 +296,8 @@ int export_nodes(export_ctx *c)
     float mn[3], mx[3];
 
     root = export_add_node(c, "kf3ds Z-up to Y-up", -1);
+    if (c->oom)
+        return -1; /* no node array at all */
     c->nodes[root].r[0] = -0.70710678f; /* −90° about x: 3DS +Z becomes glTF +Y */
     c->nodes[root].r[3] = 0.70710678f;
     kf3ds_scene_eval(s, c->first, c->flags, c->poses);
