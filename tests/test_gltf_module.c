@@ -267,8 +267,6 @@ static void test_corpus_matches_command(void **state)
     assert_true(cr.files > 0);
 }
 
-/* ---- memory --------------------------------------------------------------- */
-
 static kf3ds_scene *load_sample(const char *name)
 {
     char path[600];
@@ -278,59 +276,6 @@ static kf3ds_scene *load_sample(const char *name)
     s = kf3ds_load_file(path, NULL, &err);
     assert_non_null(s);
     return s;
-}
-
-/* Every allocation in turn refused: KF3DS_ERR_NOMEM with nothing left
- * allocated and *out empty, or (past the last one) the same bytes as with
- * the default allocator. */
-static void check_nomem(const char *sample, unsigned flags)
-{
-    kf3ds_scene *s = load_sample(sample);
-    kf3ds_gltf_options o;
-    kf3ds_gltf_output ref, g;
-    kf3ds_diag err;
-    counting c;
-    long fail_after, calls;
-    memset(&o, 0, sizeof o);
-    o.flags = flags;
-    o.bin_uri = "x.bin";
-    o.file_name = sample;
-    assert_int_equal(kf3ds_gltf_write(s, &o, &ref, &err), KF3DS_OK);
-    counting_reset(&c, -1);
-    o.allocator = counting_options(&c).allocator;
-    assert_int_equal(kf3ds_gltf_write(s, &o, &g, &err), KF3DS_OK);
-    calls = c.calls;
-    assert_true(calls > 10);
-    kf3ds_gltf_free(&g);
-    assert_int_equal(c.live, 0);
-    for (fail_after = 0; fail_after <= calls; fail_after++) {
-        kf3ds_status st;
-        counting_reset(&c, fail_after);
-        support_set_what("%s, allocation %ld of %ld refused", sample, fail_after, calls);
-        st = kf3ds_gltf_write(s, &o, &g, &err);
-        if (fail_after < calls) {
-            assert_int_equal(st, KF3DS_ERR_NOMEM);
-            assert_int_equal(err.code, KF3DS_ERR_NOMEM);
-            assert_null(g.bytes);
-            assert_null(g.bin);
-            assert_int_equal(c.live, 0);
-        } else {
-            assert_int_equal(st, KF3DS_OK);
-            assert_same_bytes(g.bytes, g.size, ref.bytes, ref.size, support_what);
-            assert_same_bytes(g.bin, g.bin_size, ref.bin, ref.bin_size, support_what);
-            kf3ds_gltf_free(&g);
-            assert_int_equal(c.live, 0);
-        }
-    }
-    kf3ds_gltf_free(&ref);
-    kf3ds_scene_free(s);
-}
-
-static void test_nomem(void **state)
-{
-    (void)state;
-    check_nomem("arm.3ds", 0);
-    check_nomem("textured.3ds", KF3DS_GLTF_SEPARATE | KF3DS_GLTF_CUBIC);
 }
 
 /* ---- arguments ------------------------------------------------------------ */
@@ -468,7 +413,7 @@ static int contains(const void *hay, size_t n, const char *needle, size_t m)
 }
 
 static kf3ds_status run_images(const kf3ds_scene *s, image_log *l, int answer, unsigned flags,
-                               kf3ds_gltf_output *g)
+                               const kf3ds_allocator *al, kf3ds_gltf_output *g)
 {
     kf3ds_gltf_options o;
     static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A };
@@ -483,6 +428,8 @@ static kf3ds_status run_images(const kf3ds_scene *s, image_log *l, int answer, u
     o.image_user = l;
     o.warning = log_warning;
     o.warning_user = l;
+    if (al)
+        o.allocator = *al;
     return kf3ds_gltf_write(s, &o, g, NULL);
 }
 
@@ -493,7 +440,7 @@ static void test_image_callback(void **state)
     image_log l;
     (void)state;
     /* textured.3ds: texture 1 of Brick and Floor (Glass has an opacity map only). */
-    assert_int_equal(run_images(s, &l, 0, KF3DS_GLTF_EMBED_IMAGES, &g), KF3DS_OK);
+    assert_int_equal(run_images(s, &l, 0, KF3DS_GLTF_EMBED_IMAGES, NULL, &g), KF3DS_OK);
     assert_int_equal(l.calls, 2);
     assert_string_equal(l.names[0], "BRICK.BMP");
     assert_string_equal(l.names[1], "CHECKER.CEL");
@@ -503,27 +450,120 @@ static void test_image_callback(void **state)
     assert_true(contains(g.bytes, g.size, "\"name\":\"BRICK.BMP\"", 18));
     kf3ds_gltf_free(&g);
     /* Not embedded: referenced by the caller's URI, percent-encoded. */
-    assert_int_equal(run_images(s, &l, 0, 0, &g), KF3DS_OK);
+    assert_int_equal(run_images(s, &l, 0, 0, NULL, &g), KF3DS_OK);
     assert_true(contains(g.bytes, g.size, "\"uri\":\"maps/a%20map.png\"", 24));
     assert_false(contains(g.bytes, g.size, MARK, sizeof MARK - 1));
     kf3ds_gltf_free(&g);
     /* Missing, or not PNG or JPEG: left out with one warning per map. */
-    assert_int_equal(run_images(s, &l, 1, KF3DS_GLTF_EMBED_IMAGES, &g), KF3DS_OK);
+    assert_int_equal(run_images(s, &l, 1, KF3DS_GLTF_EMBED_IMAGES, NULL, &g), KF3DS_OK);
     assert_int_equal(l.warnings, 2);
     assert_int_equal(l.kinds[0], KF3DS_GLTF_WARN_MAP_MISSING);
     assert_string_equal(l.warned[0], "BRICK.BMP");
     assert_false(contains(g.bytes, g.size, "\"images\"", 8));
     kf3ds_gltf_free(&g);
-    assert_int_equal(run_images(s, &l, 2, 0, &g), KF3DS_OK);
+    assert_int_equal(run_images(s, &l, 2, 0, NULL, &g), KF3DS_OK);
     assert_int_equal(l.warnings, 2);
     assert_int_equal(l.kinds[1], KF3DS_GLTF_WARN_MAP_TYPE);
     assert_string_equal(l.warned[1], "CHECKER.CEL");
     assert_false(contains(g.bytes, g.size, "b.bmp", 5));
     kf3ds_gltf_free(&g);
     /* A callback that fails stops the export. */
-    assert_int_equal(run_images(s, &l, 3, 0, &g), KF3DS_ERR_IO);
+    assert_int_equal(run_images(s, &l, 3, 0, NULL, &g), KF3DS_ERR_IO);
     assert_null(g.bytes);
     kf3ds_scene_free(s);
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+
+/* Every allocation in turn refused: KF3DS_ERR_NOMEM with nothing left
+ * allocated and *out empty, or (past the last one) the same bytes as with
+ * the default allocator. */
+static void check_nomem(const char *sample, unsigned flags)
+{
+    kf3ds_scene *s = load_sample(sample);
+    kf3ds_gltf_options o;
+    kf3ds_gltf_output ref, g;
+    kf3ds_diag err;
+    counting c;
+    long fail_after, calls;
+    memset(&o, 0, sizeof o);
+    o.flags = flags;
+    o.bin_uri = "x.bin";
+    o.file_name = sample;
+    assert_int_equal(kf3ds_gltf_write(s, &o, &ref, &err), KF3DS_OK);
+    counting_reset(&c, -1);
+    o.allocator = counting_options(&c).allocator;
+    assert_int_equal(kf3ds_gltf_write(s, &o, &g, &err), KF3DS_OK);
+    calls = c.calls;
+    assert_true(calls > 10);
+    kf3ds_gltf_free(&g);
+    assert_int_equal(c.live, 0);
+    for (fail_after = 0; fail_after <= calls; fail_after++) {
+        kf3ds_status st;
+        counting_reset(&c, fail_after);
+        support_set_what("%s, allocation %ld of %ld refused", sample, fail_after, calls);
+        st = kf3ds_gltf_write(s, &o, &g, &err);
+        if (fail_after < calls) {
+            assert_int_equal(st, KF3DS_ERR_NOMEM);
+            assert_int_equal(err.code, KF3DS_ERR_NOMEM);
+            assert_null(g.bytes);
+            assert_null(g.bin);
+            assert_int_equal(c.live, 0);
+        } else {
+            assert_int_equal(st, KF3DS_OK);
+            assert_same_bytes(g.bytes, g.size, ref.bytes, ref.size, support_what);
+            assert_same_bytes(g.bin, g.bin_size, ref.bin, ref.bin_size, support_what);
+            kf3ds_gltf_free(&g);
+            assert_int_equal(c.live, 0);
+        }
+    }
+    kf3ds_gltf_free(&ref);
+    kf3ds_scene_free(s);
+}
+
+/* The same with the image callback: embedded pictures, then missing ones
+ * (the warnings' paths). */
+static void check_nomem_images(int answer, unsigned flags)
+{
+    kf3ds_scene *s = load_sample("textured.3ds");
+    kf3ds_gltf_output ref, g;
+    kf3ds_allocator al;
+    image_log *l = malloc(sizeof *l);
+    counting c;
+    long fail_after, calls;
+    assert_non_null(l);
+    assert_int_equal(run_images(s, l, answer, flags, NULL, &ref), KF3DS_OK);
+    counting_reset(&c, -1);
+    al = counting_options(&c).allocator;
+    assert_int_equal(run_images(s, l, answer, flags, &al, &g), KF3DS_OK);
+    calls = c.calls;
+    kf3ds_gltf_free(&g);
+    for (fail_after = 0; fail_after <= calls; fail_after++) {
+        kf3ds_status st;
+        counting_reset(&c, fail_after);
+        support_set_what("textured.3ds with images (%d), allocation %ld of %ld refused", answer,
+                         fail_after, calls);
+        st = run_images(s, l, answer, flags, &al, &g);
+        assert_int_equal(st, fail_after < calls ? KF3DS_ERR_NOMEM : KF3DS_OK);
+        if (st == KF3DS_OK)
+            assert_same_bytes(g.bytes, g.size, ref.bytes, ref.size, support_what);
+        kf3ds_gltf_free(&g);
+        assert_int_equal(c.live, 0);
+    }
+    kf3ds_gltf_free(&ref);
+    free(l);
+    kf3ds_scene_free(s);
+}
+
+static void test_nomem(void **state)
+{
+    (void)state;
+    check_nomem("arm.3ds", 0);
+    check_nomem("textured.3ds", KF3DS_GLTF_SEPARATE | KF3DS_GLTF_CUBIC);
+    check_nomem_images(0, KF3DS_GLTF_EMBED_IMAGES);
+    check_nomem_images(0, 0);
+    check_nomem_images(1, 0);
 }
 
 static int setup(void **state)
