@@ -181,8 +181,8 @@ static int find_beside(const char *dir, const char *name, char *buf, size_t cap)
     return 0;
 }
 
-/* The length `s` has percent-encoded for a URI (unreserved characters and
- * '/' kept); 0 when it would not fit in cap bytes with its NUL. */
+/* 1 when `s` percent-encoded for a URI (unreserved characters and '/'
+ * kept, as the library encodes it) fits in cap bytes with its NUL. */
 static int uri_fits(const char *s, size_t cap)
 {
     size_t n = 0;
@@ -364,7 +364,8 @@ static int run_export(const export_opts *o)
     if (!o->glb)
         bin = bin_path_for(o->out);
     memset(&go, 0, sizeof go);
-    go.flags = (o->glb ? 0 : KF3DS_GLTF_SEPARATE) | (o->no_animation ? KF3DS_GLTF_NO_ANIMATION : 0) |
+    go.flags = (o->glb ? 0 : KF3DS_GLTF_SEPARATE) |
+               (o->no_animation ? KF3DS_GLTF_NO_ANIMATION : 0) |
                (o->has_static_frame ? KF3DS_GLTF_STATIC_FRAME : 0) |
                (o->has_frames ? KF3DS_GLTF_FRAMES : 0) | (o->cubic ? KF3DS_GLTF_CUBIC : 0) |
                (o->visibility_ext ? KF3DS_GLTF_VISIBILITY_EXT : 0) |

@@ -306,6 +306,19 @@ static void set_error(kf3ds_diag *error, kf3ds_status code, const char *message)
     snprintf(error->message, sizeof error->message, "%s", message);
 }
 
+static const char *failure_message(kf3ds_status status, kf3ds_gltf_limit limit)
+{
+    if (status == KF3DS_ERR_IO)
+        return "the image callback stopped the export";
+    if (status != KF3DS_ERR_LIMIT)
+        return "out of memory";
+    if (limit == KF3DS_GLTF_LIMIT_FRAMES)
+        return "the frames times the rate are over 1000000 samples";
+    if (limit == KF3DS_GLTF_LIMIT_PROPERTY)
+        return "one property is over 20000000 samples";
+    return "the .glb would be over 4 GiB";
+}
+
 /* The options checked, defaults filled in; 0, or -1 with the reason. */
 static int read_options(const kf3ds_gltf_options *u, export_opts *o, const char **why)
 {
@@ -396,12 +409,7 @@ kf3ds_status kf3ds_gltf_write(const kf3ds_scene *scene, const kf3ds_gltf_options
             c.oom = 1;
         status = c.failed ? c.failed : KF3DS_ERR_NOMEM;
         out->summary.limit = status == KF3DS_ERR_LIMIT ? c.limit : KF3DS_GLTF_LIMIT_NONE;
-        set_error(error, status,
-                  status == KF3DS_ERR_IO ? "the image callback stopped the export"
-                  : status != KF3DS_ERR_LIMIT ? "out of memory"
-                  : c.limit == KF3DS_GLTF_LIMIT_FRAMES ? "the frames times the rate are over 1000000 samples"
-                  : c.limit == KF3DS_GLTF_LIMIT_PROPERTY ? "one property is over 20000000 samples"
-                  : "the .glb would be over 4 GiB");
+        set_error(error, status, failure_message(status, c.limit));
         kf3ds__gltf_free(&al, out->bytes);
         kf3ds__gltf_free(&al, out->bin);
         out->bytes = out->bin = NULL;

@@ -61,7 +61,8 @@ char *kf3ds__gltf_json_take(gltf_json *j, size_t *len);
 void kf3ds__gltf_obj(gltf_json *j, const char *key);
 void kf3ds__gltf_arr(gltf_json *j, const char *key);
 void kf3ds__gltf_end(gltf_json *j); /* closes the innermost object or array */
-void kf3ds__gltf_num(gltf_json *j, const char *key, double v); /* shortest exact form; 0 if not finite */
+/* The shortest form that reads back exactly; 0 when not finite. */
+void kf3ds__gltf_num(gltf_json *j, const char *key, double v);
 void kf3ds__gltf_int(gltf_json *j, const char *key, long v);
 void kf3ds__gltf_bool(gltf_json *j, const char *key, int v);
 void kf3ds__gltf_str(gltf_json *j, const char *key, const char *s); /* escaped, valid UTF-8 */
