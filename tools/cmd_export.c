@@ -1,17 +1,32 @@
 /* kf3ds export FILE -o OUT.glb|OUT.gltf [options]
  * The scene and its keyframer animation as glTF 2.0 (docs/gltf.md): the
- * verb's options, then the document assembled from the parts the
- * cmd_export_*.c files build, written through tools/gltf_file.c. */
-#include "cmd_export.h"
+ * verb's options, the texture images found beside the input for the
+ * library's image callback, the export itself by kf3ds_gltf_write
+ * (src/gltf/, include/kf3ds_gltf.h), and the file or files written. */
+#define _XOPEN_SOURCE 700
+#include "cmd.h"
+#include "kf3ds_gltf.h"
+#include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #define VERB "export"
-#define MAX_BASE_SAMPLES 1000000.0 /* exported frames × --rate */
-#define MAX_RATE 1000
-#define MAX_FPS 100000.0
+#define MAX_RATE KF3DS_GLTF_MAX_RATE
+#define MAX_FPS KF3DS_GLTF_MAX_FPS
+
+typedef struct export_opts {
+    const char *file, *out;
+    int glb;                  /* OUT ends in .glb */
+    int embed_images, no_animation, cubic, visibility_ext, no_ease, quiet;
+    int has_static_frame, has_frames, has_fps, has_rate;
+    double static_frame;
+    long first, last;         /* --frames A:B */
+    double fps;
+    int rate;                 /* samples per frame */
+} export_opts;
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -119,160 +134,156 @@ static int parse_options(int argc, char **argv, export_opts *o)
     return cli_check_output(VERB, "-o", o->out, "glTF (.glb)");
 }
 
-/* ---- the document -------------------------------------------------------------- */
+/* ---- texture images -------------------------------------------------------- */
 
-/* The JSON fragments of the context, for setting up and freeing them. */
-#define NUM_FRAGMENTS 9
-static void fragments(export_ctx *c, gltf_json *out[NUM_FRAGMENTS])
+/* The folder part of a path ("" for a bare name), into buf. */
+static void dir_of(const char *path, char *buf, size_t cap)
 {
-    gltf_json *f[NUM_FRAGMENTS] = { &c->meshes,  &c->materials, &c->textures,
-                                    &c->images,  &c->samplers,  &c->cameras,
-                                    &c->lights,  &c->anim_samplers, &c->anim_channels };
-    memcpy(out, f, sizeof f);
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+    if (n >= cap)
+        n = 0;
+    memcpy(buf, path, n);
+    buf[n] = '\0';
 }
 
-static void ctx_init(export_ctx *c)
+/* The file `name` in folder `dir`, its case ignored when no exact match:
+ * the full path into buf, 1 when found. Only the last part of a stored
+ * name counts (3DS stored DOS names, sometimes with a folder). */
+static int find_beside(const char *dir, const char *name, char *buf, size_t cap)
 {
-    gltf_json *f[NUM_FRAGMENTS];
-    int i;
-    fragments(c, f);
-    gltf_buffer_init(&c->buf);
-    for (i = 0; i < NUM_FRAGMENTS; i++)
-        gltf_json_init(f[i]);
+    const char *base = name;
+    const char *p;
+    DIR *d;
+    struct dirent *e;
+    FILE *f;
+    for (p = name; *p; p++)
+        if (*p == '/' || *p == '\\' || *p == ':')
+            base = p + 1;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+        return 0;
+    if ((size_t)snprintf(buf, cap, "%s%s", dir, base) >= cap)
+        return 0;
+    if ((f = fopen(buf, "rb")) != NULL) {
+        fclose(f);
+        return 1;
+    }
+    d = opendir(dir[0] ? dir : ".");
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL)
+        if (strcasecmp(e->d_name, base) == 0 &&
+            (size_t)snprintf(buf, cap, "%s%s", dir, e->d_name) < cap) {
+            closedir(d);
+            return 1;
+        }
+    closedir(d);
+    return 0;
 }
 
-static void ctx_free(export_ctx *c)
+/* 1 when `s` percent-encoded for a URI (unreserved characters and '/'
+ * kept, as the library encodes it) fits in cap bytes with its NUL. */
+static int uri_fits(const char *s, size_t cap)
 {
-    gltf_json *f[NUM_FRAGMENTS];
-    int i;
-    fragments(c, f);
-    gltf_buffer_free(&c->buf);
-    for (i = 0; i < NUM_FRAGMENTS; i++)
-        gltf_json_free(f[i]);
-    export_mesh_free(c);
-    export_material_free(c);
-    free(c->nodes);
-    free(c->props);
-    free(c->node_gltf);
+    size_t n = 0;
+    const unsigned char *p;
+    for (p = (const unsigned char *)s; *p; p++) {
+        if (n + 4 >= cap)
+            return 0;
+        n += (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                     *p == '-' || *p == '.' || *p == '_' || *p == '~' || *p == '/'
+                 ? 1
+                 : 3;
+    }
+    return 1;
 }
 
-/* A top-level array from a fragment, left out when empty (glTF arrays must
- * not be empty). */
-static void top_array(gltf_json *doc, const char *key, gltf_json *items)
+/* The relative path from folder `from` to file `to` (both made absolute);
+ * 0 when it cannot be made (or is too long for a URI). */
+static int relative_path(const char *from, const char *to, char *out, size_t cap)
 {
-    if (!items->count)
+    char a[PATH_MAX], b[PATH_MAX];
+    const char *pa, *pb, *p;
+    size_t n = 0, common = 0, i;
+    if (!realpath(from[0] ? from : ".", a) || !realpath(to, b))
+        return 0;
+    /* The longest common prefix that ends at a folder boundary. */
+    for (i = 0; a[i] && a[i] == b[i]; i++)
+        if (a[i] == '/')
+            common = i + 1;
+    if (a[i] == '\0' && b[i] == '/')
+        common = i + 1;
+    pa = a + common;
+    pb = b + common;
+    for (p = pa; *p;) { /* one "../" per folder left in `from` */
+        if (n + 4 >= cap)
+            return 0;
+        memcpy(out + n, "../", 3);
+        n += 3;
+        while (*p && *p != '/')
+            p++;
+        while (*p == '/')
+            p++;
+    }
+    if (!uri_fits(pb, cap - n))
+        return 0;
+    snprintf(out + n, cap - n, "%s", pb);
+    return 1;
+}
+
+/* What the image callback keeps between calls. */
+typedef struct image_finder {
+    const export_opts *o;
+    char in_dir[PATH_MAX], out_dir[PATH_MAX];
+    char path[PATH_MAX];      /* the last map found, for the warning about it */
+    char uri[3 * PATH_MAX];
+    unsigned char *data;      /* its bytes, until the next call */
+} image_finder;
+
+/* kf3ds_gltf_image_fn: the map beside the input file, read whole. */
+static int find_image(void *user, const char *name, kf3ds_gltf_image *image)
+{
+    image_finder *f = user;
+    size_t size = 0;
+    free(f->data);
+    f->data = NULL;
+    f->path[0] = '\0';
+    if (!find_beside(f->in_dir, name, f->path, sizeof f->path))
+        return KF3DS_GLTF_IMAGE_MISSING;
+    if (cli_read_file(f->path, &f->data, &size) != CLI_EXIT_OK) {
+        f->data = NULL;
+        return KF3DS_GLTF_IMAGE_SKIP; /* cli_read_file said why */
+    }
+    image->data = f->data;
+    image->size = size;
+    image->uri = !f->o->embed_images && relative_path(f->out_dir, f->path, f->uri, sizeof f->uri)
+                     ? f->uri
+                     : NULL;
+    return KF3DS_GLTF_IMAGE_FOUND;
+}
+
+/* kf3ds_gltf_warning_fn: the warnings as the command words them. */
+static void print_warning(void *user, const kf3ds_gltf_warning *w)
+{
+    image_finder *f = user;
+    if (f->o->quiet)
         return;
-    gltf_arr(doc, key);
-    gltf_splice(doc, items);
-    gltf_end(doc);
+    if (w->kind == KF3DS_GLTF_WARN_MAP_MISSING)
+        fprintf(stderr, "kf3ds: warning: %s: texture map '%s' not found beside the file; "
+                        "left out\n", f->o->file, w->map);
+    else if (w->kind == KF3DS_GLTF_WARN_MAP_TYPE)
+        fprintf(stderr, "kf3ds: warning: %s: texture map '%s' is neither PNG nor JPEG, "
+                        "which glTF requires; left out\n", f->o->file, f->path);
+    else
+        fprintf(stderr, "kf3ds: warning: %s: %s\n", f->o->file, w->message);
 }
+
+/* ---- the export ------------------------------------------------------------ */
 
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
-}
-
-static void write_asset(export_ctx *c, gltf_json *doc)
-{
-    const kf3ds_scene *s = c->s;
-    gltf_obj(doc, "asset");
-    gltf_str(doc, "version", "2.0");
-    gltf_str(doc, "generator", "kf3ds " KF3DS_VERSION_STRING);
-    gltf_obj(doc, "extras");
-    gltf_obj(doc, "kf3ds");
-    gltf_str(doc, "file", base_name(c->o->file));
-    gltf_num(doc, "fps", c->o->fps);
-    gltf_num(doc, "segment_start", c->first);
-    gltf_num(doc, "segment_end", c->last);
-    if (!c->animate)
-        gltf_num(doc, "static_frame", c->first);
-    else
-        gltf_int(doc, "samples_per_frame", c->o->rate);
-    gltf_arr(doc, "file_segment");
-    gltf_int(doc, NULL, s->segment_start);
-    gltf_int(doc, NULL, s->segment_end);
-    gltf_end(doc);
-    gltf_num(doc, "master_scale", s->master_scale);
-    gltf_end(doc);
-    gltf_end(doc);
-    gltf_end(doc);
-}
-
-static void write_extensions_used(export_ctx *c, gltf_json *doc)
-{
-    if (!(c->used_lights || c->used_texture_transform || c->used_pointer || c->used_visibility))
-        return;
-    gltf_arr(doc, "extensionsUsed");
-    if (c->used_lights)
-        gltf_str(doc, NULL, "KHR_lights_punctual");
-    if (c->used_texture_transform)
-        gltf_str(doc, NULL, "KHR_texture_transform");
-    if (c->used_pointer)
-        gltf_str(doc, NULL, "KHR_animation_pointer");
-    if (c->used_visibility)
-        gltf_str(doc, NULL, "KHR_node_visibility");
-    gltf_end(doc);
-}
-
-static void write_document(export_ctx *c, gltf_json *doc, const char *bin_uri)
-{
-    float ambient[3];
-    int k;
-    gltf_obj(doc, NULL);
-    write_asset(c, doc);
-    write_extensions_used(c, doc);
-    gltf_int(doc, "scene", 0);
-    gltf_arr(doc, "scenes");
-    gltf_obj(doc, NULL);
-    gltf_str(doc, "name", base_name(c->o->file));
-    gltf_arr(doc, "nodes");
-    gltf_int(doc, NULL, 0);
-    gltf_end(doc);
-    /* glTF has no ambient light: the editor's ambient colour, for readers
-     * that want it. */
-    for (k = 0; k < 3; k++)
-        ambient[k] = c->s->ambient[k];
-    gltf_obj(doc, "extras");
-    gltf_nums(doc, "kf3ds_ambient", ambient, 3);
-    gltf_end(doc);
-    gltf_end(doc);
-    gltf_end(doc);
-    export_write_nodes(c, doc);
-    top_array(doc, "meshes", &c->meshes);
-    top_array(doc, "materials", &c->materials);
-    top_array(doc, "textures", &c->textures);
-    top_array(doc, "images", &c->images);
-    top_array(doc, "samplers", &c->samplers);
-    top_array(doc, "cameras", &c->cameras);
-    if (c->lights.count) {
-        gltf_obj(doc, "extensions");
-        gltf_obj(doc, "KHR_lights_punctual");
-        top_array(doc, "lights", &c->lights);
-        gltf_end(doc);
-        gltf_end(doc);
-    }
-    if (c->anim_channels.count) {
-        gltf_arr(doc, "animations");
-        gltf_obj(doc, NULL);
-        gltf_str(doc, "name", "kf3ds keyframer");
-        top_array(doc, "samplers", &c->anim_samplers);
-        top_array(doc, "channels", &c->anim_channels);
-        gltf_end(doc);
-        gltf_end(doc);
-    }
-    top_array(doc, "accessors", &c->buf.accessors);
-    top_array(doc, "bufferViews", &c->buf.views);
-    if (c->buf.len) {
-        gltf_arr(doc, "buffers");
-        gltf_obj(doc, NULL);
-        gltf_num(doc, "byteLength", (double)c->buf.len);
-        if (bin_uri)
-            gltf_str(doc, "uri", bin_uri);
-        gltf_end(doc);
-        gltf_end(doc);
-    }
-    gltf_end(doc);
 }
 
 /* OUT.gltf's buffer file: OUT.bin beside it. */
@@ -287,57 +298,43 @@ static char *bin_path_for(const char *out)
     return p;
 }
 
-static int write_output(export_ctx *c)
+/* The library's failure in the command's words. */
+static void print_failure(const export_opts *o, kf3ds_status st, const kf3ds_gltf_output *g)
 {
-    gltf_json doc;
-    const char *text;
-    size_t len;
-    char *bin = c->o->glb ? NULL : bin_path_for(c->o->out);
-    char uri[1024];
-    int r = -1;
-    if (!c->o->glb && (!bin || !export_uri_encode(base_name(bin), uri, sizeof uri))) {
-        free(bin);
-        cli_print_error(c->o->out, "cannot write: the name is too long");
-        return -1;
-    }
-    gltf_json_init(&doc);
-    write_document(c, &doc, c->o->glb ? NULL : uri);
-    text = gltf_json_text(&doc, &len);
-    if (!text || c->buf.oom || c->oom) {
-        cli_print_error(c->o->file, "export: out of memory");
-    } else if (c->o->glb) {
-        r = gltf_write_glb(c->o->out, text, len, &c->buf);
-    } else {
-        r = gltf_write_gltf(c->o->out, text, len, bin, &c->buf);
-    }
-    gltf_json_free(&doc);
-    free(bin);
-    return r;
-}
-
-/* The frames to export: --frames, else the file's segment. */
-static int choose_frames(export_ctx *c)
-{
-    const export_opts *o = c->o;
-    const kf3ds_scene *s = c->s;
-    if (o->has_static_frame) {
-        c->first = c->last = o->static_frame;
-        return 0;
-    }
-    if (o->has_frames) {
-        c->first = (double)o->first;
-        c->last = (double)o->last;
-    } else {
-        c->first = s->segment_start;
-        c->last = s->segment_end > s->segment_start ? s->segment_end : s->segment_start;
-    }
-    c->animate = !o->no_animation && s->num_nodes > 0;
-    if (!c->animate)
-        c->last = c->first;
-    if ((c->last - c->first) * o->rate + 1.0 > MAX_BASE_SAMPLES) {
+    if (st == KF3DS_ERR_LIMIT && g->summary.limit == KF3DS_GLTF_LIMIT_FRAMES)
         cli_print_error(o->file, "export: frames %.0f..%.0f at %d samples per frame are over "
                                  "%.0f samples; choose fewer with --frames A:B",
-                        c->first, c->last, o->rate, MAX_BASE_SAMPLES);
+                        g->summary.first_frame, g->summary.last_frame, o->rate,
+                        KF3DS_GLTF_MAX_SAMPLES);
+    else if (st == KF3DS_ERR_LIMIT && g->summary.limit == KF3DS_GLTF_LIMIT_PROPERTY)
+        cli_print_error(o->file, "export: over %u samples for one property; "
+                                 "export fewer frames (--frames A:B) or a lower --rate",
+                        KF3DS_GLTF_MAX_PROPERTY_SAMPLES);
+    else if (st == KF3DS_ERR_LIMIT && g->summary.limit == KF3DS_GLTF_LIMIT_GLB_SIZE)
+        cli_print_error(o->out, "cannot write: the export is over 4 GB, too big for a .glb "
+                                "(write a .gltf instead)");
+    else if (st == KF3DS_ERR_NOMEM)
+        cli_print_error(o->file, "export: out of memory");
+    else
+        cli_print_error(o->file, "export: %s", kf3ds_status_string(st));
+}
+
+/* OUT.gltf and OUT.bin: OUT.gltf opened first, so that an unwritable OUT is
+ * reported by its own name; it is renamed into place only once OUT.bin is
+ * complete. */
+static int write_gltf(const char *path, const kf3ds_gltf_output *g, const char *bin_path)
+{
+    cli_output out;
+    if (cli_output_open(&out, path) != 0)
+        return -1;
+    cli_output_write(&out, g->bytes, g->size);
+    if (g->bin_size && cli_write_output(bin_path, g->bin, g->bin_size) != 0) {
+        cli_output_abort(&out);
+        return -1;
+    }
+    if (cli_output_close(&out) != 0) {
+        if (g->bin_size)
+            remove(bin_path);
         return -1;
     }
     return 0;
@@ -346,41 +343,71 @@ static int choose_frames(export_ctx *c)
 static int run_export(const export_opts *o)
 {
     cli_scene cs;
-    export_ctx c;
-    int status = cli_scene_load(&cs, o->file), built;
+    kf3ds_gltf_options go;
+    kf3ds_gltf_output g;
+    kf3ds_status st;
+    image_finder *finder;
+    char *bin = NULL;
+    int status = cli_scene_load(&cs, o->file), built = 0;
     if (status)
         return status;
-    memset(&c, 0, sizeof c);
-    c.o = o;
-    c.s = cs.scene;
-    c.poses = cs.poses;
-    c.flags = o->no_ease ? KF3DS_EVAL_NO_EASE : 0;
-    ctx_init(&c);
-    built = choose_frames(&c) == 0;
-    if (built) {
-        export_materials(&c);
-        built = export_nodes(&c) == 0 && export_animation(&c) == 0;
-        if (!built && !c.failed)
-            cli_print_error(o->file, "export: out of memory");
+    finder = calloc(1, sizeof *finder);
+    if (!finder) {
+        cli_print_error(o->file, "export: out of memory");
+        cli_report_load(o->file, cs.scene, &cs.error);
+        cli_scene_free(&cs);
+        return CLI_EXIT_INPUT;
     }
-    if (built && write_output(&c) == 0) {
+    finder->o = o;
+    dir_of(strcmp(o->file, "-") == 0 ? "" : o->file, finder->in_dir, sizeof finder->in_dir);
+    dir_of(o->out, finder->out_dir, sizeof finder->out_dir);
+    if (!o->glb)
+        bin = bin_path_for(o->out);
+    memset(&go, 0, sizeof go);
+    go.flags = (o->glb ? 0 : KF3DS_GLTF_SEPARATE) |
+               (o->no_animation ? KF3DS_GLTF_NO_ANIMATION : 0) |
+               (o->has_static_frame ? KF3DS_GLTF_STATIC_FRAME : 0) |
+               (o->has_frames ? KF3DS_GLTF_FRAMES : 0) | (o->cubic ? KF3DS_GLTF_CUBIC : 0) |
+               (o->visibility_ext ? KF3DS_GLTF_VISIBILITY_EXT : 0) |
+               (o->no_ease ? KF3DS_GLTF_NO_EASE : 0) |
+               (o->embed_images ? KF3DS_GLTF_EMBED_IMAGES : 0);
+    go.bin_uri = bin ? base_name(bin) : "";
+    go.file_name = base_name(o->file);
+    go.static_frame = o->static_frame;
+    go.first_frame = (int32_t)o->first;
+    go.last_frame = (int32_t)o->last;
+    go.fps = o->fps;
+    go.rate = o->rate;
+    go.image = find_image;
+    go.image_user = finder;
+    go.warning = print_warning;
+    go.warning_user = finder;
+    st = kf3ds_gltf_write(cs.scene, &go, &g, NULL);
+    free(finder->data);
+    free(finder);
+    if (st != KF3DS_OK) {
+        print_failure(o, st, &g);
+    } else if (!o->glb && (!bin || !uri_fits(base_name(bin), 1024))) {
+        cli_print_error(o->out, "cannot write: the name is too long");
+    } else if ((o->glb ? cli_write_output(o->out, g.bytes, g.size)
+                       : write_gltf(o->out, &g, bin)) == 0) {
+        built = 1;
         if (!o->quiet && !cli_is_stdout(o->out)) {
-            printf("wrote %s (%lu %s, %lu %s, %lu %s", o->out, (unsigned long)c.num_nodes,
-                   cli_plural(c.num_nodes, "node", "nodes"), (unsigned long)c.meshes.count,
-                   cli_plural(c.meshes.count, "mesh", "meshes"),
-                   (unsigned long)c.anim_channels.count,
-                   cli_plural(c.anim_channels.count, "animation channel", "animation channels"));
-            if (c.animate)
-                printf(", frames %.0f..%.0f at %g fps", c.first, c.last, o->fps);
+            const kf3ds_gltf_summary *s = &g.summary;
+            printf("wrote %s (%lu %s, %lu %s, %lu %s", o->out, (unsigned long)s->num_nodes,
+                   cli_plural(s->num_nodes, "node", "nodes"), (unsigned long)s->num_meshes,
+                   cli_plural(s->num_meshes, "mesh", "meshes"), (unsigned long)s->num_channels,
+                   cli_plural(s->num_channels, "animation channel", "animation channels"));
+            if (s->animated)
+                printf(", frames %.0f..%.0f at %g fps", s->first_frame, s->last_frame, o->fps);
             else
-                printf(", the pose at frame %g", c.first);
+                printf(", the pose at frame %g", s->first_frame);
             printf(")\n");
         }
-    } else {
-        built = 0;
     }
+    kf3ds_gltf_free(&g);
+    free(bin);
     status = cli_report_load(o->file, cs.scene, &cs.error);
-    ctx_free(&c);
     cli_scene_free(&cs);
     return built ? status : CLI_EXIT_INPUT;
 }

@@ -1,17 +1,15 @@
 /* kf3ds export: materials, textures and images (docs/gltf.md, "Materials").
  * The 3DS colours become a metallic-roughness approximation; the texture
- * map (Texture 1) becomes the base-colour texture, found beside the input
- * file (names compared without case, as 3DS ran on DOS), referenced by a
- * relative URI or embedded with --embed-images. glTF takes PNG and JPEG
- * only: other images are left out with a warning. */
-#define _XOPEN_SOURCE 700
-#include "cmd_export.h"
-#include <dirent.h>
-#include <limits.h>
+ * map (Texture 1) becomes the base-colour texture: its bytes come from the
+ * caller's image callback (the command looks beside the input file, names
+ * compared without case, as 3DS ran on DOS), referenced by the relative URI
+ * the caller gives or embedded (KF3DS_GLTF_EMBED_IMAGES). glTF takes PNG and
+ * JPEG only: other images are left out with a warning. */
+#include "export_internal.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* MAT_MAP_TILING bits (docs/format.md). */
 #define TILING_MIRROR 0x0002
@@ -27,54 +25,10 @@ static double clamp01(double v)
     return v == v ? (v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v) : 0.0;
 }
 
-/* The folder part of a path ("" for a bare name), into buf. */
-static void dir_of(const char *path, char *buf, size_t cap)
-{
-    const char *slash = strrchr(path, '/');
-    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
-    if (n >= cap)
-        n = 0;
-    memcpy(buf, path, n);
-    buf[n] = '\0';
-}
-
-/* The file `name` in folder `dir`, its case ignored when no exact match:
- * the full path into buf, 1 when found. Only the last part of a stored
- * name counts (3DS stored DOS names, sometimes with a folder). */
-static int find_beside(const char *dir, const char *name, char *buf, size_t cap)
-{
-    const char *base = name;
-    const char *p;
-    DIR *d;
-    struct dirent *e;
-    FILE *f;
-    for (p = name; *p; p++)
-        if (*p == '/' || *p == '\\' || *p == ':')
-            base = p + 1;
-    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-        return 0;
-    if ((size_t)snprintf(buf, cap, "%s%s", dir, base) >= cap)
-        return 0;
-    if ((f = fopen(buf, "rb")) != NULL) {
-        fclose(f);
-        return 1;
-    }
-    d = opendir(dir[0] ? dir : ".");
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) != NULL)
-        if (strcasecmp(e->d_name, base) == 0 &&
-            (size_t)snprintf(buf, cap, "%s%s", dir, e->d_name) < cap) {
-            closedir(d);
-            return 1;
-        }
-    closedir(d);
-    return 0;
-}
-
 /* "image/png", "image/jpeg" from the first bytes, NULL for anything else. */
-static const char *image_type(const unsigned char *b, size_t n)
+static const char *image_type(const void *data, size_t n)
 {
+    const unsigned char *b = data;
     static const unsigned char png[8] = { 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A };
     if (n >= 8 && memcmp(b, png, 8) == 0)
         return "image/png";
@@ -83,104 +37,112 @@ static const char *image_type(const unsigned char *b, size_t n)
     return NULL;
 }
 
-/* The relative URI from folder `from` to file `to` (both made absolute),
- * percent-encoded; 0 when it cannot be made. */
-static int relative_uri(const char *from, const char *to, char *out, size_t cap)
+char *export_uri_encode(export_ctx *c, const char *s)
 {
-    char a[PATH_MAX], b[PATH_MAX];
-    const char *pa, *pb, *p;
-    size_t n = 0, common = 0, i;
-    if (!realpath(from[0] ? from : ".", a) || !realpath(to, b))
-        return 0;
-    /* The longest common prefix that ends at a folder boundary. */
-    for (i = 0; a[i] && a[i] == b[i]; i++)
-        if (a[i] == '/')
-            common = i + 1;
-    if (a[i] == '\0' && b[i] == '/')
-        common = i + 1;
-    pa = a + common;
-    pb = b + common;
-    for (p = pa; *p;) { /* one "../" per folder left in `from` */
-        if (n + 4 >= cap)
-            return 0;
-        memcpy(out + n, "../", 3);
-        n += 3;
-        while (*p && *p != '/')
-            p++;
-        while (*p == '/')
-            p++;
-    }
-    return export_uri_encode(pb, out + n, cap - n);
-}
-
-int export_uri_encode(const char *s, char *out, size_t cap)
-{
-    size_t n = 0;
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = 0, len = strlen(s);
     const char *p;
+    char *out = len < ((size_t)-1) / 3 ? EX_ALLOC(c, 3 * len + 1) : NULL;
+    if (!out)
+        return NULL;
     for (p = s; *p; p++) {
         unsigned char ch = (unsigned char)*p;
-        if (n + 4 >= cap)
-            return 0;
         if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-            ch == '-' || ch == '.' || ch == '_' || ch == '~' || ch == '/')
+            ch == '-' || ch == '.' || ch == '_' || ch == '~' || ch == '/') {
             out[n++] = (char)ch;
-        else
-            n += (size_t)snprintf(out + n, cap - n, "%%%02X", ch);
+        } else {
+            out[n++] = '%';
+            out[n++] = hex[ch >> 4];
+            out[n++] = hex[ch & 15];
+        }
     }
     out[n] = '\0';
-    return 1;
+    return out;
 }
 
-/* The glTF image for map file `name`, made once per name; -1 when the file
- * is not there or not PNG/JPEG (warned once). */
+/* Tells the caller's warning callback. */
+static void warn(export_ctx *c, kf3ds_gltf_warning_kind kind, const char *name)
+{
+    const kf3ds_gltf_options *u = c->o->user;
+    kf3ds_gltf_warning w;
+    char message[200];
+    if (!u || !u->warning)
+        return;
+    if (kind == KF3DS_GLTF_WARN_MAP_MISSING)
+        snprintf(message, sizeof message, "texture map '%.100s' not found; left out", name);
+    else
+        snprintf(message, sizeof message, "texture map '%.100s' is neither PNG nor JPEG, which "
+                                          "glTF requires; left out", name);
+    w.kind = kind;
+    w.map = name;
+    w.message = message;
+    u->warning(u->warning_user, &w);
+}
+
+static char *copy_string(export_ctx *c, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = EX_ALLOC(c, n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* The glTF image for map file `name`, made once per name; -1 when the
+ * caller has no such file or it is not PNG/JPEG (warned once). */
 static int32_t image_for(export_ctx *c, const char *name)
 {
-    char in_dir[PATH_MAX], out_dir[PATH_MAX], path[PATH_MAX], uri[3 * PATH_MAX];
-    unsigned char *data = NULL;
-    size_t size = 0;
+    const kf3ds_gltf_options *u = c->o->user;
+    kf3ds_gltf_image img;
     const char *mime;
     uint32_t i;
     ex_image *list;
     int32_t index = -1;
+    int found;
     for (i = 0; i < c->num_image_list; i++)
-        if (strcmp(c->image_list[i].name, name) == 0)
+        if (c->image_list[i].name && strcmp(c->image_list[i].name, name) == 0)
             return c->image_list[i].image;
-    list = realloc(c->image_list, (c->num_image_list + 1) * sizeof *list);
+    list = EX_GROW(c, c->image_list, c->num_image_list * sizeof *list,
+                   (c->num_image_list + 1) * sizeof *list);
     if (!list) {
         c->oom = 1;
         return -1;
     }
     c->image_list = list;
-    dir_of(strcmp(c->o->file, "-") == 0 ? "" : c->o->file, in_dir, sizeof in_dir);
-    dir_of(c->o->out, out_dir, sizeof out_dir);
-    if (!find_beside(in_dir, name, path, sizeof path)) {
-        if (!c->o->quiet)
-            fprintf(stderr, "kf3ds: warning: %s: texture map '%s' not found beside the file; "
-                            "left out\n", c->o->file, name);
-    } else if (cli_read_file(path, &data, &size) == CLI_EXIT_OK) {
-        mime = image_type(data, size);
+    memset(&img, 0, sizeof img);
+    found = u && u->image ? u->image(u->image_user, name, &img) : KF3DS_GLTF_IMAGE_MISSING;
+    if (found < 0) {
+        if (!c->failed)
+            c->failed = KF3DS_ERR_IO;
+    } else if (found == KF3DS_GLTF_IMAGE_MISSING) {
+        warn(c, KF3DS_GLTF_WARN_MAP_MISSING, name);
+    } else if (found == KF3DS_GLTF_IMAGE_FOUND) {
+        mime = img.data ? image_type(img.data, img.size) : NULL;
         if (!mime) {
-            if (!c->o->quiet)
-                fprintf(stderr, "kf3ds: warning: %s: texture map '%s' is neither PNG nor JPEG, "
-                                "which glTF requires; left out\n", c->o->file, path);
+            warn(c, KF3DS_GLTF_WARN_MAP_TYPE, name);
         } else if (c->o->embed_images) {
-            uint32_t view = gltf_view(&c->buf, data, size, 0);
+            uint32_t view = gltf_view(&c->buf, img.data, img.size, 0);
             index = (int32_t)c->images.count;
             gltf_obj(&c->images, NULL);
             gltf_str(&c->images, "name", name);
             gltf_int(&c->images, "bufferView", (long)view);
             gltf_str(&c->images, "mimeType", mime);
             gltf_end(&c->images);
-        } else if (relative_uri(out_dir, path, uri, sizeof uri)) {
-            index = (int32_t)c->images.count;
-            gltf_obj(&c->images, NULL);
-            gltf_str(&c->images, "name", name);
-            gltf_str(&c->images, "uri", uri);
-            gltf_end(&c->images);
+        } else if (img.uri) {
+            char *uri = export_uri_encode(c, img.uri);
+            if (!uri) {
+                c->oom = 1;
+            } else {
+                index = (int32_t)c->images.count;
+                gltf_obj(&c->images, NULL);
+                gltf_str(&c->images, "name", name);
+                gltf_str(&c->images, "uri", uri);
+                gltf_end(&c->images);
+                EX_FREE(c, uri);
+            }
         }
-        free(data);
     }
-    c->image_list[c->num_image_list].name = strdup(name);
+    c->image_list[c->num_image_list].name = copy_string(c, name);
     if (!c->image_list[c->num_image_list].name)
         c->oom = 1;
     c->image_list[c->num_image_list++].image = index;
@@ -285,8 +247,8 @@ void export_material_free(export_ctx *c)
 {
     uint32_t i;
     for (i = 0; i < c->num_image_list; i++)
-        free(c->image_list[i].name);
-    free(c->image_list);
+        EX_FREE(c, c->image_list[i].name);
+    EX_FREE(c, c->image_list);
     c->image_list = NULL;
     c->num_image_list = 0;
 }

@@ -1,24 +1,28 @@
-/* The binary buffer of a glTF document (tools/gltf.h): data appended 4-byte
+/* The binary buffer of a glTF document (export_internal.h): data appended 4-byte
  * aligned, one buffer view per accessor, min/max computed from the very
  * values stored so that they match them exactly. */
-#include "gltf.h"
+#include "export_internal.h"
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
-void gltf_buffer_init(gltf_buffer *b)
+void gltf_buffer_init(gltf_buffer *b, const kf3ds_allocator *al)
 {
     memset(b, 0, sizeof *b);
-    gltf_json_init(&b->views);
-    gltf_json_init(&b->accessors);
+    b->al = al;
+    gltf_json_init(&b->views, al);
+    gltf_json_init(&b->accessors, al);
 }
 
 void gltf_buffer_free(gltf_buffer *b)
 {
-    free(b->data);
+    const kf3ds_allocator *al = b->al;
+    if (al)
+        kf3ds__gltf_free(al, b->data);
     gltf_json_free(&b->views);
     gltf_json_free(&b->accessors);
     memset(b, 0, sizeof *b);
+    b->al = al;
 }
 
 /* Room for `more` bytes; 0 when memory ran out (then b->oom is set). */
@@ -35,7 +39,7 @@ static int reserve(gltf_buffer *b, size_t more)
     cap = b->cap ? b->cap : 65536;
     while (cap < b->len + more)
         cap *= 2;
-    p = realloc(b->data, cap);
+    p = kf3ds__gltf_grow(b->al, b->data, b->len, cap);
     if (!p) {
         b->oom = 1;
         return 0;

@@ -3,7 +3,7 @@
  * node per keyframer node, in the 3DS hierarchy, with the node's own
  * position, rotation and scale; meshes in the node's space; cameras and
  * spotlights on a child node that carries the look-at rotation. */
-#include "cmd_export.h"
+#include "export_internal.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,9 @@ uint32_t export_add_node(export_ctx *c, const char *name, int32_t parent)
     ex_node *g;
     if (c->num_nodes == c->cap_nodes) {
         uint32_t cap = c->cap_nodes ? c->cap_nodes * 2 : 64;
-        ex_node *p = cap > c->cap_nodes ? realloc(c->nodes, cap * sizeof *p) : NULL;
+        ex_node *p = cap > c->cap_nodes ? EX_GROW(c, c->nodes, c->cap_nodes * sizeof *p,
+                                                  (size_t)cap * sizeof *p)
+                                        : NULL;
         if (!p) {
             c->oom = 1;
             return 0; /* the root: harmless, the export fails anyway */
@@ -70,7 +72,9 @@ void export_add_prop(export_ctx *c, ex_prop_kind kind, uint32_t gnode, uint32_t 
         return;
     if (c->num_props == c->cap_props) {
         uint32_t cap = c->cap_props ? c->cap_props * 2 : 64;
-        ex_prop *q = cap > c->cap_props ? realloc(c->props, cap * sizeof *q) : NULL;
+        ex_prop *q = cap > c->cap_props ? EX_GROW(c, c->props, c->cap_props * sizeof *q,
+                                                  (size_t)cap * sizeof *q)
+                                        : NULL;
         if (!q) {
             c->oom = 1;
             return;
@@ -292,6 +296,8 @@ int export_nodes(export_ctx *c)
     float mn[3], mx[3];
 
     root = export_add_node(c, "kf3ds Z-up to Y-up", -1);
+    if (c->oom)
+        return -1; /* no node array at all */
     c->nodes[root].r[0] = -0.70710678f; /* −90° about x: 3DS +Z becomes glTF +Y */
     c->nodes[root].r[3] = 0.70710678f;
     kf3ds_scene_eval(s, c->first, c->flags, c->poses);
@@ -301,10 +307,10 @@ int export_nodes(export_ctx *c)
                                 (double)(mx[2] - mn[2]) * (mx[2] - mn[2]));
     if (!(c->extent < 1e30f))
         c->extent = 0.0f;
-    c->node_gltf = malloc(((size_t)s->num_nodes + 1) * sizeof *c->node_gltf);
-    children = calloc((size_t)s->num_nodes + 1, sizeof *children);
+    c->node_gltf = EX_CALLOC(c, (size_t)s->num_nodes + 1, sizeof *c->node_gltf);
+    children = EX_CALLOC(c, (size_t)s->num_nodes + 1, sizeof *children);
     if (!c->node_gltf || !children) {
-        free(children);
+        EX_FREE(c, children);
         c->oom = 1;
         return -1;
     }
@@ -338,7 +344,7 @@ int export_nodes(export_ctx *c)
                 attach_light(c, i, g);
         }
     }
-    free(children);
+    EX_FREE(c, children);
     if (!kf3ds_scene_places_meshes(s))
         attach_editor_meshes(c, root);
     return c->oom ? -1 : 0;
@@ -351,11 +357,11 @@ static int is_identity_quat(const float r[4])
 
 void export_write_nodes(export_ctx *c, gltf_json *doc)
 {
-    uint32_t i, *start = calloc((size_t)c->num_nodes + 1, sizeof *start);
-    uint32_t *list = malloc(((size_t)c->num_nodes + 1) * sizeof *list);
+    uint32_t i, *start = EX_CALLOC(c, (size_t)c->num_nodes + 1, sizeof *start);
+    uint32_t *list = EX_CALLOC(c, (size_t)c->num_nodes + 1, sizeof *list);
     if (!start || !list) {
-        free(start);
-        free(list);
+        EX_FREE(c, start);
+        EX_FREE(c, list);
         c->oom = 1;
         return;
     }
@@ -416,6 +422,6 @@ void export_write_nodes(export_ctx *c, gltf_json *doc)
         gltf_end(doc);
     }
     gltf_end(doc);
-    free(start);
-    free(list);
+    EX_FREE(c, start);
+    EX_FREE(c, list);
 }

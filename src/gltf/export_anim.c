@@ -4,8 +4,9 @@
  * is a STEP channel, and with --cubic the position and scale tracks that
  * allow it are written as their own Hermite curves. A property whose samples
  * are all equal gets no channel (the node holds that value). */
-#include "cmd_export.h"
+#include "export_internal.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@
 /* Subdivision stops at this distance between samples, in frames. */
 #define MIN_STEP_FRAMES 1e-3
 /* Samples one property may have: beyond, the export fails with a message. */
-#define MAX_PROP_SAMPLES 20000000u
+#define MAX_PROP_SAMPLES KF3DS_GLTF_MAX_PROPERTY_SAMPLES
 
 /* ---- property values ------------------------------------------------------ */
 
@@ -189,6 +190,7 @@ int export_prop_value(export_ctx *c, const ex_prop *p, double frame, float out[4
 /* ---- a series of samples ------------------------------------------------- */
 
 typedef struct series {
+    const kf3ds_allocator *al;
     double *frames;
     float *values;
     uint32_t n, cap;
@@ -206,11 +208,13 @@ static int push(series *se, double frame, const float *v)
             se->full = 1;
             return -1;
         }
-        f = realloc(se->frames, cap * sizeof *f);
+        f = kf3ds__gltf_grow(se->al, se->frames, se->cap * sizeof *f, cap * sizeof *f);
         if (!f)
             return -1;
         se->frames = f;
-        vals = realloc(se->values, (size_t)cap * (size_t)se->width * sizeof *vals);
+        vals = kf3ds__gltf_grow(se->al, se->values,
+                                (size_t)se->cap * (size_t)se->width * sizeof *vals,
+                                (size_t)cap * (size_t)se->width * sizeof *vals);
         if (!vals)
             return -1;
         se->values = vals;
@@ -249,6 +253,7 @@ static int is_rotation(ex_prop_kind k)
 
 /* A growable list of frames. */
 typedef struct frame_list {
+    const kf3ds_allocator *al;
     double *f;
     uint32_t n, cap;
 } frame_list;
@@ -260,7 +265,7 @@ static int add_frame(frame_list *l, double frame)
         double *p;
         if (l->cap >= MAX_PROP_SAMPLES)
             return -2;
-        p = realloc(l->f, cap * sizeof *p);
+        p = kf3ds__gltf_grow(l->al, l->f, l->cap * sizeof *p, cap * sizeof *p);
         if (!p)
             return -1;
         l->f = p;
@@ -347,12 +352,14 @@ static int cmp_double(const void *a, const void *b)
  * refinement between them. */
 static int sample(export_ctx *c, const ex_prop *p, series *se)
 {
-    frame_list l = { NULL, 0, 0 };
+    frame_list l = { NULL, NULL, 0, 0 };
     uint32_t k;
     float v[4], prev[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
-    int r = base_frames(c, p, &l);
+    int r;
+    l.al = c->al;
+    r = base_frames(c, p, &l);
     if (r != 0) {
-        free(l.f);
+        EX_FREE(c, l.f);
         return r;
     }
     qsort(l.f, l.n, sizeof *l.f, cmp_double);
@@ -367,10 +374,10 @@ static int sample(export_ctx *c, const ex_prop *p, series *se)
             goto fail;
         memcpy(prev, v, sizeof prev);
     }
-    free(l.f);
+    EX_FREE(c, l.f);
     return 0;
 fail:
-    free(l.f);
+    EX_FREE(c, l.f);
     return se->full ? -2 : -1;
 }
 
@@ -404,7 +411,7 @@ static void fix_signs(series *se)
  * dropped (with their values). Returns the input accessor. */
 static uint32_t write_times(export_ctx *c, series *se, int step)
 {
-    float *t = malloc((size_t)se->n * sizeof *t + 1);
+    float *t = EX_ALLOC(c, (size_t)se->n * sizeof *t + 1);
     uint32_t k, n = 0, acc;
     size_t w = (size_t)se->width;
     if (!t) {
@@ -429,7 +436,7 @@ static uint32_t write_times(export_ctx *c, series *se, int step)
     }
     se->n = n;
     acc = gltf_accessor(&c->buf, t, n, GLTF_FLOAT, 1, 0, 1);
-    free(t);
+    EX_FREE(c, t);
     return acc;
 }
 
@@ -517,11 +524,11 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
         if (!(c->flags & KF3DS_EVAL_NO_EASE) && (key->ease_to != 0.0f || key->ease_from != 0.0f))
             return 0;
     }
-    times = malloc((size_t)n * sizeof *times);
-    out = malloc((size_t)n * 9 * sizeof *out);
+    times = EX_ALLOC(c, (size_t)n * sizeof *times);
+    out = EX_ALLOC(c, (size_t)n * 9 * sizeof *out);
     if (!times || !out) {
-        free(times);
-        free(out);
+        EX_FREE(c, times);
+        EX_FREE(c, out);
         c->oom = 1;
         return 1;
     }
@@ -543,15 +550,15 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
     }
     for (k = 1; k < n; k++)
         if (!(times[k] > times[k - 1])) { /* frames too close for float seconds */
-            free(times);
-            free(out);
+            EX_FREE(c, times);
+            EX_FREE(c, out);
             return 0;
         }
     write_channel(c, p,
                   gltf_accessor(&c->buf, times, n, GLTF_FLOAT, 1, 0, 1),
                   gltf_accessor(&c->buf, out, 3 * n, GLTF_FLOAT, 3, 0, 0), "CUBICSPLINE");
-    free(times);
-    free(out);
+    EX_FREE(c, times);
+    EX_FREE(c, out);
     return 1;
 }
 
@@ -577,6 +584,7 @@ static int export_prop(export_ctx *c, const ex_prop *p)
     if (write_cubic(c, p))
         return c->oom ? -1 : 0;
     memset(&se, 0, sizeof se);
+    se.al = c->al;
     se.width = prop_width(p->kind);
     r = sample(c, p, &se);
     if (r == 0)
@@ -587,7 +595,7 @@ static int export_prop(export_ctx *c, const ex_prop *p)
         {
             input = write_times(c, &se, interp[0] == 'S');
             if (p->kind == EX_SHOWN_EXT) {
-                unsigned char *b = malloc(se.n + 1u);
+                unsigned char *b = EX_ALLOC(c, se.n + 1u);
                 uint32_t k;
                 if (!b) {
                     r = -1;
@@ -596,7 +604,7 @@ static int export_prop(export_ctx *c, const ex_prop *p)
                         b[k] = se.values[k] != 0.0f;
                     output = gltf_accessor(&c->buf, b, se.n, GLTF_BYTE_U8, 1, 0, 0);
                     write_channel(c, p, input, output, interp);
-                    free(b);
+                    EX_FREE(c, b);
                 }
             } else {
                 output = gltf_accessor(&c->buf, se.values, se.n, GLTF_FLOAT, se.width, 0, 0);
@@ -604,13 +612,11 @@ static int export_prop(export_ctx *c, const ex_prop *p)
             }
         }
     }
-    free(se.frames);
-    free(se.values);
+    EX_FREE(c, se.frames);
+    EX_FREE(c, se.values);
     if (r == -2) {
-        cli_print_error(c->o->file, "export: over %u samples for one property; "
-                                    "export fewer frames (--frames A:B) or a lower --rate",
-                        MAX_PROP_SAMPLES);
-        c->failed = 1;
+        c->failed = KF3DS_ERR_LIMIT;
+        c->limit = KF3DS_GLTF_LIMIT_PROPERTY;
         return -1;
     }
     if (r != 0)

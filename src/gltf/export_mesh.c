@@ -3,7 +3,7 @@
  * (the rule the renderer uses), a vertex is split where its corners' normals
  * differ, and the faces of each material make one primitive over the
  * mesh's shared vertex arrays. */
-#include "cmd_export.h"
+#include "export_internal.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +67,7 @@ static int unit(const double n[3], float out[3])
 }
 
 typedef struct mesh_build {
+    const kf3ds_allocator *al;
     uint32_t np, nf;          /* points, valid faces */
     float (*pos)[3];          /* placed points */
     uint32_t *faces;          /* 3 per valid face, wound counter-clockwise outward */
@@ -83,18 +84,18 @@ typedef struct mesh_build {
 
 static void build_free(mesh_build *b)
 {
-    free(b->pos);
-    free(b->faces);
-    free(b->face_index);
-    free(b->face_normal);
-    free(b->face_has_normal);
-    free(b->vstart);
-    free(b->corners);
-    free(b->corner_out);
-    free(b->out_pos);
-    free(b->out_nrm);
-    free(b->out_uv);
-    free(b->out_point);
+    kf3ds__gltf_free(b->al, b->pos);
+    kf3ds__gltf_free(b->al, b->faces);
+    kf3ds__gltf_free(b->al, b->face_index);
+    kf3ds__gltf_free(b->al, b->face_normal);
+    kf3ds__gltf_free(b->al, b->face_has_normal);
+    kf3ds__gltf_free(b->al, b->vstart);
+    kf3ds__gltf_free(b->al, b->corners);
+    kf3ds__gltf_free(b->al, b->corner_out);
+    kf3ds__gltf_free(b->al, b->out_pos);
+    kf3ds__gltf_free(b->al, b->out_nrm);
+    kf3ds__gltf_free(b->al, b->out_uv);
+    kf3ds__gltf_free(b->al, b->out_point);
 }
 
 static uint32_t add_out(mesh_build *b, uint32_t point, const float n[3])
@@ -133,11 +134,11 @@ static int point_normals(mesh_build *b, uint32_t v)
         return 0;
     }
     qsort(cs, n, sizeof *cs, corner_less);
-    masks = malloc(n * sizeof *masks);
-    sums = malloc(n * sizeof *sums);
+    masks = kf3ds__gltf_alloc(b->al, n * sizeof *masks);
+    sums = kf3ds__gltf_alloc(b->al, n * sizeof *sums);
     if (!masks || !sums) {
-        free(masks);
-        free(sums);
+        kf3ds__gltf_free(b->al, masks);
+        kf3ds__gltf_free(b->al, sums);
         return -1;
     }
     for (a = 0; a < n; a++) {
@@ -173,8 +174,8 @@ static int point_normals(mesh_build *b, uint32_t v)
                 b->corner_out[cs[i].corner] = o;
         }
     }
-    free(masks);
-    free(sums);
+    kf3ds__gltf_free(b->al, masks);
+    kf3ds__gltf_free(b->al, sums);
     return 0;
 }
 
@@ -184,9 +185,9 @@ static int build_faces(mesh_build *b, const kf3ds_mesh *m, const kf3ds_mat4 *pla
     uint32_t f, v;
     int flip = det3(place) < 0.0; /* a mirroring placement turns the winding over */
     b->np = m->num_points;
-    b->pos = malloc((size_t)b->np * sizeof *b->pos);
-    b->faces = malloc((size_t)m->num_faces * 3 * sizeof *b->faces + 1);
-    b->face_index = malloc((size_t)m->num_faces * sizeof *b->face_index + 1);
+    b->pos = kf3ds__gltf_alloc(b->al, (size_t)b->np * sizeof *b->pos);
+    b->faces = kf3ds__gltf_alloc(b->al, (size_t)m->num_faces * 3 * sizeof *b->faces + 1);
+    b->face_index = kf3ds__gltf_alloc(b->al, (size_t)m->num_faces * sizeof *b->face_index + 1);
     if (!b->pos || !b->faces || !b->face_index)
         return -1;
     for (v = 0; v < b->np; v++) {
@@ -207,8 +208,8 @@ static int build_faces(mesh_build *b, const kf3ds_mesh *m, const kf3ds_mat4 *pla
         b->faces[3 * b->nf + 2] = flip ? i[1] : i[2];
         b->face_index[b->nf++] = f;
     }
-    b->face_normal = malloc((size_t)b->nf * sizeof *b->face_normal + 1);
-    b->face_has_normal = malloc((size_t)b->nf * sizeof *b->face_has_normal + 1);
+    b->face_normal = kf3ds__gltf_alloc(b->al, (size_t)b->nf * sizeof *b->face_normal + 1);
+    b->face_has_normal = kf3ds__gltf_alloc(b->al, (size_t)b->nf * sizeof *b->face_has_normal + 1);
     if (!b->face_normal || !b->face_has_normal)
         return -1;
     for (f = 0; f < b->nf; f++) {
@@ -235,12 +236,12 @@ static int build_vertices(mesh_build *b, const kf3ds_mesh *m)
 {
     size_t nc = (size_t)b->nf * 3, cap = nc + b->np, i;
     uint32_t v;
-    b->vstart = calloc((size_t)b->np + 1, sizeof *b->vstart);
-    b->corners = malloc(nc * sizeof *b->corners + 1);
-    b->corner_out = malloc(nc * sizeof *b->corner_out + 1);
-    b->out_pos = malloc(cap * sizeof *b->out_pos);
-    b->out_nrm = malloc(cap * sizeof *b->out_nrm);
-    b->out_point = malloc(cap * sizeof *b->out_point);
+    b->vstart = kf3ds__gltf_calloc(b->al, (size_t)b->np + 1, sizeof *b->vstart);
+    b->corners = kf3ds__gltf_alloc(b->al, nc * sizeof *b->corners + 1);
+    b->corner_out = kf3ds__gltf_alloc(b->al, nc * sizeof *b->corner_out + 1);
+    b->out_pos = kf3ds__gltf_alloc(b->al, cap * sizeof *b->out_pos);
+    b->out_nrm = kf3ds__gltf_alloc(b->al, cap * sizeof *b->out_nrm);
+    b->out_point = kf3ds__gltf_alloc(b->al, cap * sizeof *b->out_point);
     if (!b->vstart || !b->corners || !b->corner_out || !b->out_pos || !b->out_nrm ||
         !b->out_point)
         return -1;
@@ -269,7 +270,7 @@ static int build_uvs(mesh_build *b, const kf3ds_mesh *m)
     uint32_t o;
     if (!m->texcoords || m->num_texcoords < b->np)
         return 0;
-    b->out_uv = malloc((size_t)b->num_out * sizeof *b->out_uv + 1);
+    b->out_uv = kf3ds__gltf_alloc(b->al, (size_t)b->num_out * sizeof *b->out_uv + 1);
     if (!b->out_uv)
         return -1;
     for (o = 0; o < b->num_out; o++) {
@@ -284,7 +285,7 @@ static int write_primitives(export_ctx *c, mesh_build *b, const kf3ds_mesh *m, u
                             uint32_t anrm, int has_uv, uint32_t auv)
 {
     uint32_t nmat = c->s->num_materials, slot, f;
-    uint32_t *count = calloc((size_t)nmat + 1, sizeof *count);
+    uint32_t *count = kf3ds__gltf_calloc(b->al, (size_t)nmat + 1, sizeof *count);
     void *idx = NULL;
     int wide = b->num_out > 65535;
     if (!count)
@@ -293,9 +294,9 @@ static int write_primitives(export_ctx *c, mesh_build *b, const kf3ds_mesh *m, u
         int32_t mat = kf3ds_face_material(m, b->face_index[f]);
         count[mat >= 0 && (uint32_t)mat < nmat ? (uint32_t)mat : nmat]++;
     }
-    idx = malloc((size_t)b->nf * 3 * (wide ? 4 : 2) + 1);
+    idx = kf3ds__gltf_alloc(b->al, (size_t)b->nf * 3 * (wide ? 4 : 2) + 1);
     if (!idx) {
-        free(count);
+        kf3ds__gltf_free(b->al, count);
         return -1;
     }
     gltf_arr(&c->meshes, "primitives");
@@ -331,8 +332,8 @@ static int write_primitives(export_ctx *c, mesh_build *b, const kf3ds_mesh *m, u
         gltf_end(&c->meshes);
     }
     gltf_end(&c->meshes);
-    free(idx);
-    free(count);
+    kf3ds__gltf_free(b->al, idx);
+    kf3ds__gltf_free(b->al, count);
     return 0;
 }
 
@@ -341,6 +342,7 @@ static int32_t build_mesh(export_ctx *c, const kf3ds_mesh *m, const kf3ds_mat4 *
     mesh_build b;
     int32_t index = (int32_t)c->meshes.count;
     memset(&b, 0, sizeof b);
+    b.al = c->al;
     if (build_faces(&b, m, place) != 0)
         goto oom;
     gltf_obj(&c->meshes, NULL);
@@ -397,7 +399,7 @@ int32_t export_mesh(export_ctx *c, int32_t mesh, const kf3ds_mat4 *place, int32_
             return c->mesh_cache[i].gltf;
     if (c->num_cached == c->cap_cached) {
         uint32_t cap = c->cap_cached ? c->cap_cached * 2 : 16;
-        ex_mesh_key *p = realloc(c->mesh_cache, cap * sizeof *p);
+        ex_mesh_key *p = EX_GROW(c, c->mesh_cache, c->cap_cached * sizeof *p, cap * sizeof *p);
         if (!p) {
             c->oom = 1;
             return -1;
@@ -412,7 +414,7 @@ int32_t export_mesh(export_ctx *c, int32_t mesh, const kf3ds_mat4 *place, int32_
 
 void export_mesh_free(export_ctx *c)
 {
-    free(c->mesh_cache);
+    EX_FREE(c, c->mesh_cache);
     c->mesh_cache = NULL;
     c->num_cached = c->cap_cached = 0;
 }
