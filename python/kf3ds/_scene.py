@@ -136,9 +136,10 @@ class _View:
 def _array(owner, addr, shape, dtype, strides=None):
     dtype = np.dtype(dtype)
     if not addr or 0 in shape:
-        return np.zeros(shape, dtype)  # an empty array (or zeros for a NULL member)
-    a = np.asarray(_View(owner, addr, shape, dtype.str, strides))
-    return a
+        a = np.zeros(shape, dtype)  # an empty array (or zeros for a NULL member)
+        a.flags.writeable = False
+        return a
+    return np.asarray(_View(owner, addr, shape, dtype.str, strides))
 
 
 def _tuple(arr):
@@ -246,6 +247,7 @@ class Mesh:
             self.face_materials = _array(handle, st.face_materials, (m,), "<i4")
         else:
             self.face_materials = np.full((m,), -1, np.int32)
+            self.face_materials.flags.writeable = False
         self.has_smoothing = bool(st.smoothing)
         self.point_flags = _array(handle, st.point_flags, (st.num_point_flags,), "<u2")
         self.matrix = np.array(st.matrix.m, dtype=np.float32)
