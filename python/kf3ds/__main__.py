@@ -343,7 +343,7 @@ def eval_text(out, scene, frames, verts, no_ease):
                 parent, b" hidden" if poses[i]["hidden"] else b""))
             for r in range(4):
                 w(b"      %s %s\n" % (b"     " if r else b"world", b" ".join(
-                    b"%12s" % (b"%12.6g" % _tf(x)).strip() for x in worlds[i, r].tolist())))
+                    b"%12.6g" % _tf(x) for x in worlds[i, r].tolist())))
             if verts:
                 v = scene.vertices(frame, i, no_ease=no_ease)
                 if v is not None:
@@ -506,10 +506,12 @@ def map_find(dirs, stored):
     if not base:
         return None
     for d in dirs:
-        p = os.path.join(d, base) if d != "/" else "/" + base
-        p = d + "/" + base
-        if os.path.isfile(p):
-            return p
+        p = d + "/" + base  # the stored spelling first, as the command does
+        try:
+            with open(p, "rb"):
+                return p
+        except OSError:
+            pass
         try:
             names = os.listdir(d)
         except OSError:

@@ -689,8 +689,8 @@ def _root_cut(data):
 
 def load(source, *, name=None, keep_source=True, strict=False, max_memory=0, max_nodes=0,
          max_keys=0, max_diags=0):
-    """Loads a .3ds file: ``source`` is a path (str, bytes path or os.PathLike) or
-    the file's contents (bytes, bytearray, memoryview).
+    """Loads a .3ds file: ``source`` is a path (str or os.PathLike) or the file's
+    contents (bytes, bytearray, memoryview).
 
     Returns a :class:`Scene`. A damaged file gives the scene of everything that
     could be read, with ``scene.error`` set to the first error and
