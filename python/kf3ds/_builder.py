@@ -1,7 +1,6 @@
 """Building a scene in code: a wrapper of kf3ds_builder_* (docs/writer.md,
 "Building a scene")."""
 import ctypes as C
-import math
 
 import numpy as np
 

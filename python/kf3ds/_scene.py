@@ -1,6 +1,5 @@
 """Scenes: loading, the scene's contents, evaluation and saving."""
 import ctypes as C
-import math
 import os
 
 import numpy as np
