@@ -203,7 +203,8 @@ check: $(TEST_BIN) all
 	  --check examples/save "$(BUILD)/save $(BUILD)/box.3ds data/arm.3ds $(BUILD)/arm-copy.3ds && \
 	    $(BUILD)/kf3ds info $(BUILD)/box.3ds > /dev/null && cmp data/arm.3ds $(BUILD)/arm-copy.3ds" \
 	  --check "man page" "sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE)" \
-	  --check install "$(MAKE) -s --no-print-directory check-install"
+	  --check install "$(MAKE) -s --no-print-directory check-install" \
+	  --check python "$(MAKE) -s --no-print-directory test-python"
 
 # The core's own tests with nothing but a C compiler and cmocka: no SDL2,
 # libpng, lib3ds, pkg-config, the renderer or the command.
