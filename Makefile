@@ -204,7 +204,9 @@ check: $(TEST_BIN) all
 	    $(BUILD)/kf3ds info $(BUILD)/box.3ds > /dev/null && cmp data/arm.3ds $(BUILD)/arm-copy.3ds" \
 	  --check "man page" "sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE)" \
 	  --check install "$(MAKE) -s --no-print-directory check-install" \
-	  --check python "$(MAKE) -s --no-print-directory test-python"
+	  --check python "$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || \
+	    { echo 'python: SKIPPED: $(PYTHON) has no numpy or pytest (make deps-python)'; exit 77; }; \
+	    $(MAKE) -s --no-print-directory test-python"
 
 # The core's own tests with nothing but a C compiler and cmocka: no SDL2,
 # libpng, lib3ds, pkg-config, the renderer or the command.
