@@ -13,10 +13,6 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
-#include <emmintrin.h>
-#endif
-
 
 /* acos_float's bound, relative to ω (see there). */
 #define ACOS_REL 0x1p-40
@@ -134,7 +130,7 @@ static inline void interior_tangents(const kf3ds_key *p, const kf3ds_key *c, con
     ksp = (float)f[1];
     kdm = (float)f[2];
     kdp = (float)f[3];
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
     {
         /* The three components (and value[3], 0) as one vector: the
          * same operations per lane as the loop below. */
@@ -187,7 +183,7 @@ static void vector_tangents(const kf3ds_track *t, uint32_t i, float tin[4], floa
  * multiplications (docs/architecture.md, "Loading"). */
 static KF3DS__ALWAYS_INLINE double dot4_d(const float a[4], const float b[4])
 {
-#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS) && defined(KF3DS__SSE2)
     double w[4]; /* the float pairs, as the 64-bit words they are */
     __m128d p01, p23;
     memcpy(w, a, 2 * sizeof(double));
@@ -248,7 +244,7 @@ static inline void turn_of(const kf3ds_key *k, key_turn *tr)
     tr->cos_phi = c;
 }
 
-#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS) && defined(KF3DS__SSE2)
 /* Rotation setup two keys at a time (docs/architecture.md, "Loading"): the
  * turns of two keys, and the logarithms and slerp constants of two segments,
  * in the two lanes of SSE2 vectors, with the scalar code's operations in its
@@ -1089,7 +1085,7 @@ static void slerp_constants(const float a[4], const float b[4], const key_turn *
     out[2] = (float)(1.0 / s);
 }
 
-#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS) && defined(KF3DS__SSE2)
 /* The acos of two slerps at once (acos_float's steps, lane by lane, the
  * same bits): l and s as given there; the floats in om. */
 static void acos_float2(__m128d l, __m128d s, float om[2])
@@ -1148,7 +1144,7 @@ static void control_slerp(const kf3ds_track *t, float *seg, size_t stride, uint3
 static void control_slerps(const kf3ds_track *t, float *seg, size_t stride)
 {
     uint32_t k = 0, n = t->num_keys;
-#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS) && defined(KF3DS__SSE2)
     for (; k + 2 < n; k += 2) {
         float *s0 = seg + (size_t)k * stride, *s1 = s0 + stride, om[2], f[4];
         double l0, l1;
@@ -1289,7 +1285,7 @@ static void vector_coefficients(float *s, const float p0v[4], const float p1v[4]
                                 const float m0v[4], const float m1v[4])
 {
     int d;
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
     {
         kf3ds__sv4 p0, p1, m0, m1, c2, c3;
         kf3ds__sv4 three = { 3, 3, 3, 3 }, two = { 2, 2, 2, 2 }, mthree = { -3, -3, -3, -3 };

@@ -3,9 +3,9 @@
 #include "renderer.h"
 #include <string.h>
 /* class_colors_headlight_all: the class colours in SSE2 lanes */
-#if defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#include "../simd.h"
+#if defined(KF3DS__SSE2)
 #define KF3DS__CLASS_BATCH 1
-#include <emmintrin.h>
 #endif
 
 /* Transforms the mesh's points by mv = view·placement into r->vertices, and

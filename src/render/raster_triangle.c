@@ -18,15 +18,13 @@
  *    has AVX2, those narrow triangles take narrow_rows_avx2 instead (two rows
  *    per vector), again with the same results. */
 #include "raster_edges.h"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "../simd.h"
 /* fill's narrow vector rows in AVX2 (narrow_rows_avx2), chosen at run time
  * (cpu_has_avx2, a load and a test per triangle): GCC and clang on x86-64
  * only; every other build, and a CPU without AVX2, keeps the SSE2 or scalar
  * code. The AVX2 functions enable avx2 alone, not fma, so that no product
  * and sum is contracted into one rounding. */
-#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__AVX2)
 #define KF3DS__FILL_AVX2 1
 #include <cpuid.h>
 #include <immintrin.h>
@@ -67,7 +65,7 @@ typedef struct fill_vertex {
     (0xFF000000u | ((uint32_t)(r)&0xFF0000u) | (((uint32_t)(g) >> 8) & 0xFF00u) |        \
      (((uint32_t)(b) >> 16) & 0xFFu))
 
-#if !defined(__SSE2__) /* the SSE2 code does this on four lanes at once */
+#if !defined(KF3DS__SSE2) /* the SSE2 code does this on four lanes at once */
 static inline int32_t to_fix(float v)
 {
     float f = v * 65536.0f;
@@ -82,12 +80,7 @@ static inline int32_t to_fix(float v)
 /* The weights of the triangle's values on the edge functions, K[j] for
  * corner j: lane 0 for 1/d, lanes 1..3 (unless flat) for the colour
  * channels; and their steps per pixel to the right (a0..a2). */
-#if defined(__GNUC__)
-#define KF3DS__INLINE_ALWAYS __attribute__((always_inline))
-#else
-#define KF3DS__INLINE_ALWAYS
-#endif
-static inline KF3DS__INLINE_ALWAYS void
+static KF3DS__ALWAYS_INLINE void
 setup_values_body(const fill_vertex *a, const fill_vertex *b, const fill_vertex *c, int64_t area,
                   int64_t a0, int64_t a1, int64_t a2, int flat, float K[3][4], float *dw,
                   int32_t dc[3])
@@ -100,7 +93,7 @@ setup_values_body(const fill_vertex *a, const fill_vertex *b, const fill_vertex 
         for (k = 0; k < 3; k++)
             K[k][1] = K[k][2] = K[k][3] = 0.0f;
     } else {
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
         /* the scalar code below, lane by lane in the same order */
         const __m128 vi = _mm_set1_ps(inv);
         __m128 k0 = _mm_mul_ps(_mm_loadu_ps(a->v), vi), k1 = _mm_mul_ps(_mm_loadu_ps(b->v), vi);
@@ -160,7 +153,7 @@ setup_values_avx2(const fill_vertex *a, const fill_vertex *b, const fill_vertex 
 }
 #endif
 
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
 /* A row's sums at its first pixel as one vector (1/d, then the colour
  * channels unscaled): span_row converts the colours only when a pixel passes. */
 static inline __m128 row_sums(const float K[3][4], float f0, float f1, float f2)
@@ -212,7 +205,7 @@ static inline void store4(float *zrow, uint32_t *crow, int x, __m128 pass, __m12
 static inline float row_start(const float K[3][4], float f0, float f1, float f2,
                               int32_t rgb[4])
 {
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
     const __m128 q = row_sums(K, f0, f1, f2);
     _mm_storeu_si128((__m128i *)(void *)rgb, row_fix(q));
     return _mm_cvtss_f32(q);
@@ -224,7 +217,7 @@ static inline float row_start(const float K[3][4], float f0, float f1, float f2,
 #endif
 }
 
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
 /* The steps of a triangle's values across a vector of four pixels. */
 typedef struct span_steps {
     __m128 d1, d2, d3;       /* dw on lanes 1..3, 2..3, 3: lane k gets k additions */
@@ -241,7 +234,7 @@ static inline __m128i lane_steps(__m128i v)
     return _mm_add_epi32(_mm_add_epi32(t, _mm_slli_si128(t, 4)), _mm_slli_si128(t, 8));
 }
 
-static inline KF3DS__INLINE_ALWAYS void span_steps_body(span_steps *S, float dw,
+static KF3DS__ALWAYS_INLINE void span_steps_body(span_steps *S, float dw,
                                                       const int32_t dc[3])
 {
     const __m128 w = _mm_set1_ps(dw);
@@ -280,7 +273,7 @@ __attribute__((target("avx2"))) static void span_steps_setup_avx2(span_steps *S,
  * the framebuffer: the vectors never reach past it, the scalar loop does the
  * last few there (docs/architecture.md, 'What makes the renderer fast, and
  * which scene it serves'). */
-static inline KF3DS__INLINE_ALWAYS void span4_body(float *zrow, uint32_t *crow, int x, int n,
+static KF3DS__ALWAYS_INLINE void span4_body(float *zrow, uint32_t *crow, int x, int n,
                                                  size_t room, float w, float dw, int32_t r,
                                                  int32_t g, int32_t bl, const span_steps *S,
                                                  const int32_t dc[3], int flat,
@@ -472,7 +465,7 @@ typedef struct narrow_tri {
 
 /* The covered pixels of a narrow row, bit k for px0 + k (row_bits on eight
  * lanes: V the edge functions at px0.., A8 = 8a). */
-__attribute__((target("avx2"))) static inline KF3DS__INLINE_ALWAYS unsigned
+__attribute__((target("avx2"))) static KF3DS__ALWAYS_INLINE unsigned
 narrow_bits(const __m256i V[3], const __m256i A8[3], int G8)
 {
     unsigned bits = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
@@ -487,7 +480,7 @@ narrow_bits(const __m256i V[3], const __m256i A8[3], int G8)
 }
 
 /* pack4 on eight lanes (two rows of four, or one row of eight). */
-__attribute__((target("avx2"))) static inline KF3DS__INLINE_ALWAYS __m256i
+__attribute__((target("avx2"))) static KF3DS__ALWAYS_INLINE __m256i
 pack8(__m256i rv, __m256i gv, __m256i bv)
 {
     return _mm256_or_si256(
@@ -502,7 +495,7 @@ pack8(__m256i rv, __m256i gv, __m256i bv)
  * the first. Five to eight pixels are one vector (lane k's 1/d: q plus D[0..6],
  * so k additions of dw then zeros, which leave a passing value's bits alone);
  * other spans go to span_row. */
-__attribute__((target("avx2"))) static inline KF3DS__INLINE_ALWAYS void
+__attribute__((target("avx2"))) static KF3DS__ALWAYS_INLINE void
 narrow_row_avx2(float *zp, uint32_t *cp, int n, size_t room, __m128 fe, const float K[3][4],
                 float dw, const span_steps *S, const int32_t dc[3], int flat, uint32_t flat_color,
                 const __m256 D[7], __m256i DR, __m256i DG, __m256i DB)
@@ -720,7 +713,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     float *zbuf = fb->depth;
     uint32_t *cbuf = fb->color;
     kf3ds__edges E;
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
     span_steps S;
     __m128i V[3], A4[3], B[3];
     int G = 0; /* vectors per narrow row, 0: the scalar walk */
@@ -750,7 +743,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     /* Narrow triangles test each row's pixels against the edges; wide ones
      * find the row's span exactly first. */
     wide = px1 - px0 >= 12;
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
     /* Narrow rows four pixels per vector when the edge functions fit in 32
      * bits, for triangles of several rows (the tall thin sides of the city's
      * boxes): no walk per pixel. The small triangles of dense meshes keep
@@ -785,7 +778,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
     }
 #endif
 
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
     if (G) {
         /* The vector rows in a loop of their own: the three edge functions at
          * the row's first visited pixel in one vector (edges_fit32: 32 bits
@@ -907,7 +900,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         int x, xe;
         uint32_t *crow;
         float *zrow, f0, f1, f2;
-#if !defined(__SSE2__)
+#if !defined(KF3DS__SSE2)
         float w;
 #endif
         if (!kf3ds__edges_span(&E, e0, e1, e2, &lo, &hi))
@@ -921,7 +914,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
          * the stepped values are set up once a row has pixels. */
         if (!covered) {
             setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
             span_steps_setup(&S, dw, dc);
 #endif
         }
@@ -931,7 +924,7 @@ static int fill(kf3ds_framebuffer *fb, const fill_vertex *a, const fill_vertex *
         f0 = (float)e0;
         f1 = (float)e1;
         f2 = (float)e2;
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
         span_row(zrow, crow, x, xe - x + 1, (size_t)(H - y) * (size_t)W - (size_t)x,
                  flat ? _mm_set_ss(K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2)
                       : row_sums((const float(*)[4])K, f0, f1, f2),
@@ -1023,7 +1016,7 @@ static inline int triangle_unclipped(kf3ds_framebuffer *fb, const kf3ds__vertex 
     for (k = 0; k < 3; k++) {
         f[k].X = vs[k]->X;
         f[k].Y = vs[k]->Y;
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
         {
             /* unpack's values on lanes 1..3 beside 1/d, the same bits: the
              * bytes b, g, r, a widened to integers, converted, +0.5 */
