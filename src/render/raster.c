@@ -59,6 +59,7 @@ int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int wi
     if (fov > 179.0f)
         fov = 179.0f;
     t = tanf(fov * 0.5f * (float)KF3DS__DEG2RAD);
+    p->fill = kf3ds__fill_pick();
     p->fy = (float)height * 0.5f / t;
     p->fx = p->fy;
     p->cx = (float)width * 0.5f;
