@@ -195,10 +195,12 @@ freestanding: $(FS_DIR)/kf3ds-core.o
 # First, nm: the plain libraries define none of the fast paths' functions
 # (src/simd.h names them; PLAIN_FAST_SYMBOLS matches them), so the plain build
 # really compares the plain references with the fast versions.
-# That the comparison can fail was checked by sabotage: a plain reference
-# perturbed by hand (to_fix in src/render/raster_fill_plain.c scaled by
-# 65537 instead of 65536) makes render-same report differing pictures and
-# plain-check fail; reverted, it passes again.
+# That the comparisons can fail was checked by sabotage, a plain reference
+# perturbed by hand and reverted: to_fix in src/render/raster_fill_plain.c
+# scaled by 65537 instead of 65536 makes render-same report differing
+# pictures; chain_step in src/track_setup_plain.c multiplying its quaternions
+# in the other order makes test-cross report differing dump and eval output.
+# Either way plain-check fails; reverted, it passes again.
 PLAIN_DIR = build/plain
 PLAIN_FAST_SYMBOLS = _sse2|_avx2|_lanes|^span4|pair_consts_
 plain-check:

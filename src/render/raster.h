@@ -47,11 +47,10 @@
 /* The triangle fill (raster_fill.h): the plain C reference or a fast
  * version, the same bytes either way. */
 struct kf3ds__fill_vertex;
-struct kf3ds__edges;
 typedef int (*kf3ds__fill_fn)(kf3ds_framebuffer *fb, const struct kf3ds__fill_vertex *a,
                               const struct kf3ds__fill_vertex *b,
-                              const struct kf3ds__fill_vertex *c, int64_t area,
-                              const struct kf3ds__edges *E, int flat, uint32_t flat_color);
+                              const struct kf3ds__fill_vertex *c, int64_t area, int flat,
+                              uint32_t flat_color);
 /* The fastest fill this build and CPU have (raster_triangle.c). */
 kf3ds__fill_fn kf3ds__fill_pick(void);
 

@@ -26,24 +26,54 @@ typedef struct kf3ds__fill_vertex {
 } kf3ds__fill_vertex;
 
 /* Fills the triangle (a, b, c), turned so that its doubled screen area
- * `area` is positive, whose edges E are set up (kf3ds__edges_setup returned
- * 1). flat: every pixel gets flat_color. Returns 1 when a pixel centre was
+ * `area` is positive (each fill sets its edges up, kf3ds__edges_setup, so
+ * that they stay in registers). flat: every pixel gets flat_color. Returns 1 when a pixel centre was
  * covered. (The function type kf3ds__fill_fn is in raster.h.) */
 int kf3ds__fill_plain(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                       const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
-                      const kf3ds__edges *E, int flat, uint32_t flat_color);
+                      int flat, uint32_t flat_color);
 #if defined(KF3DS__SSE2)
 int kf3ds__fill_sse2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
-                     const kf3ds__edges *E, int flat, uint32_t flat_color);
+                     int flat, uint32_t flat_color);
 #endif
 #if defined(KF3DS__AVX2)
 int kf3ds__fill_avx2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
-                     const kf3ds__edges *E, int flat, uint32_t flat_color);
+                     int flat, uint32_t flat_color);
 /* Whether the CPU has AVX2 and the OS saves the YMM registers, asked once. */
 int kf3ds__cpu_has_avx2(void);
 #endif
+
+/* A fill vertex from a projected vertex inside every plane and its colour:
+ * 1/d, then the colour's channels + 0.5 unless flat. A small vector helper
+ * (every triangle pays it): with SSE2 the same values in one vector, the
+ * bytes widened, converted and offset at once. */
+static inline void kf3ds__fill_vertex_of(kf3ds__fill_vertex *f, const kf3ds__vertex *v,
+                                         uint32_t color, int flat)
+{
+    f->X = v->X;
+    f->Y = v->Y;
+#if defined(KF3DS__SSE2)
+    {
+        const __m128i zero = _mm_setzero_si128();
+        __m128i c = _mm_cvtsi32_si128((int)color);
+        __m128 bgra;
+        (void)flat;
+        c = _mm_unpacklo_epi16(_mm_unpacklo_epi8(c, zero), zero);
+        bgra = _mm_add_ps(_mm_cvtepi32_ps(c), _mm_set1_ps(0.5f));
+        _mm_storeu_ps(f->v, _mm_move_ss(_mm_shuffle_ps(bgra, bgra, _MM_SHUFFLE(0, 1, 2, 3)),
+                                        _mm_set_ss(v->w)));
+    }
+#else
+    f->v[0] = v->w;
+    if (!flat) {
+        f->v[1] = (float)((color >> 16) & 0xFF) + 0.5f;
+        f->v[2] = (float)((color >> 8) & 0xFF) + 0.5f;
+        f->v[3] = (float)(color & 0xFF) + 0.5f;
+    }
+#endif
+}
 
 /* Colours step in 16.16 fixed point: the row's first value is exact and
  * every pixel of a span is inside the triangle, so the values stay within

@@ -1,6 +1,6 @@
 /* kf3ds__fill_avx2: the triangle fill where the CPU has AVX2 (raster_fill.h).
  * Tall narrow triangles (narrow_vector_rows) take narrow_rows_avx2, two rows
- * per vector; every other triangle goes to kf3ds__fill_sse2. The same bytes
+ * per vector; every other triangle takes kf3ds__fill_sse2's rows (fill_rows). The same bytes
  * as kf3ds__fill_plain. The functions enable avx2 alone (target attribute),
  * not fma, so that no product and sum is contracted into one rounding. */
 #include "raster_fill.h"
@@ -152,7 +152,8 @@ narrow_row_avx2(float *zp, uint32_t *cp, int n, size_t room, __m128 fe, const fl
  * vector, else span_row). Every lane has the SSE2 code's operations in the
  * same order, so the same bits: lane k's 1/d is w plus dw k times, the
  * colours the same 16.16 integers. Returns 1 when a pixel was covered. */
-__attribute__((target("avx2"))) static int narrow_rows_avx2(kf3ds_framebuffer *fb,
+/* (noinline: the other triangles do not pay for its registers) */
+__attribute__((noinline, target("avx2"))) static int narrow_rows_avx2(kf3ds_framebuffer *fb,
                                                              const narrow_tri *T)
 {
     const int W = fb->width, H = fb->height, px0 = T->px0, flat = T->flat;
@@ -304,11 +305,15 @@ __attribute__((target("avx2"))) static int narrow_rows_avx2(kf3ds_framebuffer *f
 
 int kf3ds__fill_avx2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
-                     const kf3ds__edges *E, int flat, uint32_t flat_color)
+                     int flat, uint32_t flat_color)
 {
+    kf3ds__edges e;
+    const kf3ds__edges *E = &e;
     narrow_tri T;
+    if (!kf3ds__edges_setup(&e, a->X, a->Y, b->X, b->Y, c->X, c->Y, fb->width, fb->height))
+        return 0;
     if (!narrow_vector_rows(E))
-        return kf3ds__fill_sse2(fb, a, b, c, area, E, flat, flat_color);
+        return fill_rows(fb, a, b, c, area, E, flat, flat_color);
     T.a = a, T.b = b, T.c = c, T.area = area, T.a0 = E->a0, T.a1 = E->a1, T.a2 = E->a2;
     T.flat = flat, T.px0 = E->px0, T.px1 = E->px1, T.py0 = E->py0, T.py1 = E->py1;
     T.flat_color = flat_color, T.rowmask = (2u << (E->px1 - E->px0)) - 1u;

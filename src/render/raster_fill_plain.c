@@ -53,9 +53,11 @@ static inline float row_start(const float K[3][4], float f0, float f1, float f2,
     return K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
 }
 
-int kf3ds__fill_plain(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
-                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
-                      const kf3ds__edges *E, int flat, uint32_t flat_color)
+/* The rows of the triangle whose edges E are set up. */
+static KF3DS__ALWAYS_INLINE int fill_rows(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
+                                          const kf3ds__fill_vertex *b,
+                                          const kf3ds__fill_vertex *c, int64_t area,
+                                          const kf3ds__edges *E, int flat, uint32_t flat_color)
 {
     const int W = fb->width;
     const int64_t a0 = E->a0, a1 = E->a1, a2 = E->a2, b0 = E->b0, b1 = E->b1, b2 = E->b2;
@@ -171,4 +173,14 @@ int kf3ds__fill_plain(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
         }
     }
     return covered;
+}
+
+int kf3ds__fill_plain(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
+                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
+                      int flat, uint32_t flat_color)
+{
+    kf3ds__edges E;
+    if (!kf3ds__edges_setup(&E, a->X, a->Y, b->X, b->Y, c->X, c->Y, fb->width, fb->height))
+        return 0;
+    return fill_rows(fb, a, b, c, area, &E, flat, flat_color);
 }

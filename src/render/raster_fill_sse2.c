@@ -6,28 +6,6 @@
 #if defined(KF3DS__SSE2)
 #include "raster_span_sse2.h"
 
-#if defined(__GNUC__)
-__attribute__((noinline)) /* inlined, it costs the row loops registers */
-#endif
-static void setup_values(const kf3ds__fill_vertex *a, const kf3ds__fill_vertex *b,
-                         const kf3ds__fill_vertex *c, int64_t area, int64_t a0, int64_t a1,
-                         int64_t a2, int flat, float K[3][4], float *dw, int32_t dc[3])
-{
-    setup_values_body(a, b, c, area, a0, a1, a2, flat, K, dw, dc);
-}
-
-static void span_steps_setup(span_steps *S, float dw, const int32_t dc[3])
-{
-    span_steps_body(S, dw, dc);
-}
-
-static void span4(float *zrow, uint32_t *crow, int x, int n, size_t room, float w, float dw,
-                  int32_t r, int32_t g, int32_t bl, const span_steps *S, const int32_t dc[3],
-                  int flat, uint32_t flat_color)
-{
-    span4_body(zrow, crow, x, n, room, w, dw, r, g, bl, S, dc, flat, flat_color);
-}
-
 /* The pixels of a narrow row inside all three edges, bit k for px0 + k:
  * the sign bits of e0 | e1 | e2 over G vectors of four (lanes: the edge
  * functions at px0 + k; the next vector adds A4 = 4a). */
@@ -113,108 +91,17 @@ static int narrow_rows(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
 
 int kf3ds__fill_sse2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
-                     const kf3ds__edges *E, int flat, uint32_t flat_color)
+                     int flat, uint32_t flat_color)
 {
-    const int W = fb->width, H = fb->height;
-    const int64_t a0 = E->a0, a1 = E->a1, a2 = E->a2, b0 = E->b0, b1 = E->b1, b2 = E->b2;
-    const int px0 = E->px0, px1 = E->px1, py0 = E->py0, py1 = E->py1;
-    int64_t e0r = E->e0, e1r = E->e1, e2r = E->e2;
-    int y, covered = 0;
-    float K[3][4], dw = 0.0f; /* K: setup_values sets every weight */
-    int32_t dc[3] = { 0, 0, 0 };
-    float *zbuf = fb->depth;
-    uint32_t *cbuf = fb->color;
-    span_steps S;
-
-    if (narrow_vector_rows(E))
-        return narrow_rows(fb, a, b, c, area, E, flat, flat_color);
-    if (px1 - px0 < 12) {
-        /* kf3ds__fill_plain's narrow loop, row_start in one vector */
-        for (y = py0; y <= py1; y++, e0r += b0, e1r += b1, e2r += b2) {
-            int64_t e0 = e0r, e1 = e1r, e2 = e2r;
-            int x;
-            uint32_t *crow;
-            float *zrow, w, f0, f1, f2;
-            x = px0;
-            while ((e0 | e1 | e2) < 0) {
-                if (++x > px1)
-                    break;
-                e0 += a0;
-                e1 += a1;
-                e2 += a2;
-            }
-            if (x > px1)
-                continue;
-            if (!covered)
-                setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
-            covered = 1;
-            crow = cbuf + (size_t)y * (size_t)W;
-            zrow = zbuf + (size_t)y * (size_t)W;
-            f0 = (float)e0;
-            f1 = (float)e1;
-            f2 = (float)e2;
-            if (flat) {
-                w = K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2;
-                do {
-                    if (w > zrow[x]) {
-                        zrow[x] = w;
-                        crow[x] = flat_color;
-                    }
-                    w += dw;
-                    e0 += a0;
-                    e1 += a1;
-                    e2 += a2;
-                } while (++x <= px1 && (e0 | e1 | e2) >= 0);
-            } else {
-                int32_t q[4], r, g, bl;
-                w = row_start((const float(*)[4])K, f0, f1, f2, q);
-                r = q[1], g = q[2], bl = q[3];
-                do {
-                    if (w > zrow[x]) {
-                        zrow[x] = w;
-                        crow[x] = KF3DS__PACK(r, g, bl);
-                    }
-                    w += dw;
-                    r += dc[0];
-                    g += dc[1];
-                    bl += dc[2];
-                    e0 += a0;
-                    e1 += a1;
-                    e2 += a2;
-                } while (++x <= px1 && (e0 | e1 | e2) >= 0);
-            }
-        }
-        return covered;
-    }
-    /* the wide rows: each row's span found exactly first, then span_row */
-    for (y = py0; y <= py1; y++, e0r += b0, e1r += b1, e2r += b2) {
-        int64_t e0 = e0r, e1 = e1r, e2 = e2r, lo, hi;
-        int x, xe;
-        float f0, f1, f2;
-        if (!kf3ds__edges_span(E, e0, e1, e2, &lo, &hi))
-            continue;
-        x = px0 + (int)lo;
-        xe = px0 + (int)hi;
-        e0 += a0 * lo;
-        e1 += a1 * lo;
-        e2 += a2 * lo;
-        if (!covered) {
-            setup_values(a, b, c, area, a0, a1, a2, flat, K, &dw, dc);
-            span_steps_setup(&S, dw, dc);
-        }
-        covered = 1;
-        f0 = (float)e0;
-        f1 = (float)e1;
-        f2 = (float)e2;
-        span_row(zbuf + (size_t)y * (size_t)W, cbuf + (size_t)y * (size_t)W, x, xe - x + 1,
-                 (size_t)(H - y) * (size_t)W - (size_t)x,
-                 flat ? _mm_set_ss(K[0][0] * f0 + K[1][0] * f1 + K[2][0] * f2)
-                      : row_sums((const float(*)[4])K, f0, f1, f2),
-                 dw, &S, dc, flat, flat_color, span4);
-    }
-    return covered;
+    kf3ds__edges E;
+    if (!kf3ds__edges_setup(&E, a->X, a->Y, b->X, b->Y, c->X, c->Y, fb->width, fb->height))
+        return 0;
+    if (narrow_vector_rows(&E))
+        return narrow_rows(fb, a, b, c, area, &E, flat, flat_color);
+    return fill_rows(fb, a, b, c, area, &E, flat, flat_color);
 }
 #else
 /* No SSE2 in this build: kf3ds__fill_plain serves. */
 typedef int kf3ds__fill_sse2_absent;
 #endif
+

@@ -5,8 +5,7 @@
  *    and the guard planes they cross, so a triangle crossing the near plane is
  *    cut, never dropped, and nothing reaches the fill with huge coordinates),
  *    then fanned into triangles.
- *  - fill: culling and the edge setup (raster_edges.h), then the
- *    projection's fill (raster_fill.h: a plain C reference and its SSE2 and
+ *  - fill: culling, then the projection's fill (raster_fill.h: a plain C reference and its SSE2 and
  *    AVX2 versions, chosen once by kf3ds__fill_pick). */
 #include "raster_fill.h"
 
@@ -31,7 +30,6 @@ static int fill(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__
                 const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area, int cull,
                 int flat, uint32_t flat_color)
 {
-    kf3ds__edges E;
     if (area == 0)
         return 0;
     if (area < 0) { /* counter-clockwise on screen (y down): a front face */
@@ -45,9 +43,7 @@ static int fill(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3ds__
     } else if (cull > 0) {
         return 0;
     }
-    if (!kf3ds__edges_setup(&E, a->X, a->Y, b->X, b->Y, c->X, c->Y, fb->width, fb->height))
-        return 0;
-    return p->fill(fb, a, b, c, area, &E, flat, flat_color);
+    return p->fill(fb, a, b, c, area, flat, flat_color);
 }
 
 static inline void unpack(uint32_t c, float out[3])
@@ -112,13 +108,8 @@ static inline int triangle_unclipped(kf3ds_framebuffer *fb, const kf3ds__project
 {
     kf3ds__fill_vertex f[3];
     int k;
-    for (k = 0; k < 3; k++) {
-        f[k].X = vs[k]->X;
-        f[k].Y = vs[k]->Y;
-        f[k].v[0] = vs[k]->w;
-        if (!flat)
-            unpack(color[k], f[k].v + 1);
-    }
+    for (k = 0; k < 3; k++)
+        kf3ds__fill_vertex_of(&f[k], vs[k], color[k], flat);
     return fill(fb, p, &f[0], &f[1], &f[2], area, cull, flat, color[0] | 0xFF000000u);
 }
 
