@@ -319,7 +319,8 @@ void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind ki
 void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                               uint32_t node, uint32_t offset, uint16_t chunk_id, unsigned known)
 {
-    const kf3ds__rotation_setup *rs = ctx->rotations ? ctx->rotations : kf3ds__rotation_setup_pick();
+    const kf3ds__rotation_setup *rs =
+        ctx->rotations ? ctx->rotations : kf3ds__rotation_setup_pick();
     uint32_t i, n = track->num_keys, done;
     int eased = 0;
     for (i = 0; ctx->source && i < ctx->source->num_key_orders; i++) {

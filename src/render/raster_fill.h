@@ -25,19 +25,32 @@ typedef struct kf3ds__fill_vertex {
                               * truncation rounds (unset when the triangle is flat) */
 } kf3ds__fill_vertex;
 
+/* kf3ds__fill_pick takes the fills' addresses: hidden, position-independent
+ * code takes them without the GOT (make freestanding allows the core no
+ * symbols but string and math functions). */
+#if defined(__GNUC__)
+#define KF3DS__FILL_LOCAL __attribute__((visibility("hidden")))
+#else
+#define KF3DS__FILL_LOCAL
+#endif
+
 /* Fills the triangle (a, b, c), turned so that its doubled screen area
  * `area` is positive (each fill sets its edges up, kf3ds__edges_setup, so
- * that they stay in registers). flat: every pixel gets flat_color. Returns 1 when a pixel centre was
- * covered. (The function type kf3ds__fill_fn is in raster.h.) */
+ * that they stay in registers). flat: every pixel gets flat_color. Returns 1
+ * when a pixel centre was covered. (The function type kf3ds__fill_fn is in
+ * raster.h.) */
+KF3DS__FILL_LOCAL
 int kf3ds__fill_plain(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                       const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
                       int flat, uint32_t flat_color);
 #if defined(KF3DS__SSE2)
+KF3DS__FILL_LOCAL
 int kf3ds__fill_sse2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
                      int flat, uint32_t flat_color);
 #endif
 #if defined(KF3DS__AVX2)
+KF3DS__FILL_LOCAL
 int kf3ds__fill_avx2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
                      int flat, uint32_t flat_color);
