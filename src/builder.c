@@ -874,6 +874,7 @@ kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error)
         return NULL;
     }
     memset(&ctx, 0, sizeof ctx);
+    ctx.rotations = kf3ds__rotation_setup_pick();
     ctx.pass = KF3DS__PASS_FILL;
     ctx.limits.max_nodes = 0xFFFF;
     ctx.limits.max_keys = 0xFFFFFFFFu;

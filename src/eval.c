@@ -191,7 +191,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
  * written), and the segment records a record's hints point to. Always
  * inlined: GCC deems a function that only prefetches "pure" and deletes
  * calls to it. */
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
 static KF3DS__ALWAYS_INLINE void prefetch_pose(const kf3ds_pose *p)
 {
     const char *c = (const char *)p;

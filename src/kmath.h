@@ -8,19 +8,7 @@
 #include "geometry.h"
 #include <math.h>
 
-/* For small steps on hot paths that compilers would otherwise leave as
- * calls (evaluation's per-node steps, setup's per-key steps). */
-#if defined(__GNUC__)
-#define KF3DS__ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define KF3DS__ALWAYS_INLINE inline
-#endif
-
-/* Four floats in one vector, for the GCC/clang vector code of setup and
- * evaluation (each has a plain-C path beside it). */
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
-typedef float kf3ds__sv4 __attribute__((vector_size(16)));
-#endif
+#include "simd.h" /* KF3DS__ALWAYS_INLINE, kf3ds__sv4 */
 
 void kf3ds__quat_identity(float q[4]);
 void kf3ds__quat_axis_angle(float q[4], const float axis[3], float angle);

@@ -10,6 +10,7 @@
 #include "read_util.h"
 #include "readers.h"
 #include "scene_internal.h"
+#include "track_setup.h"
 #include <stdarg.h>
 #include <string.h>
 
@@ -148,6 +149,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
     if (size > 0xFFFFFFFFu)
         return fail(error, KF3DS_ERR_LIMIT, 0, "input larger than 4 GiB");
     memset(&ctx, 0, sizeof ctx);
+    ctx.rotations = kf3ds__rotation_setup_pick();
     if (options)
         ctx.limits = options->limits;
     why = kf3ds__allocator_resolve(options ? &options->allocator : NULL, &allocator);

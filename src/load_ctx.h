@@ -23,6 +23,9 @@ typedef struct kf3ds__ctx {
     uint32_t nodes_counted; /* node chunks in the file, before the node limit */
     /* What saving needs (KF3DS_LOAD_KEEP_SOURCE, or the builder); NULL: keep nothing. */
     kf3ds__source *source;
+    /* Rotation tracks' setup (track_setup.h), chosen once per load; NULL:
+     * track setup asks kf3ds__rotation_setup_pick. */
+    const struct kf3ds__rotation_setup *rotations;
 } kf3ds__ctx;
 
 #endif

@@ -370,7 +370,7 @@ typedef struct kf3ds__squad_batch {
  * vector loads, eight shuffles and four stores for sixteen floats, where a
  * copy per float took a load and a store each); the rest float by float
  * (docs/architecture.md, "What makes it fast": groups of eight nodes). */
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
 #if defined(__clang__)
 #define KF3DS__SHUFFLE2(a, b, i, j, k, l) __builtin_shufflevector((a), (b), i, j, k, l)
 #else
@@ -407,7 +407,7 @@ static inline void squad_batch_gather(const kf3ds__squad_batch *b,
                                       float con[8][KF3DS__SQUAD_LANES])
 {
     unsigned i = 0, k;
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
     for (; i + 4 <= b->n; i += 4)
         for (k = 0; k < 6; k++) {
             /* record floats 4 + 4k .. 7 + 4k of the four lanes */
@@ -466,7 +466,7 @@ static inline void squad_batch_run(kf3ds__squad_batch *b)
             r[k][i] = sp * p[k][i] + sq * p[4 + k][i];
     }
     i = 0;
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
     /* four lanes' results at a time, transposed back, when none of the four
      * needs the general routine */
     for (; i + 4 <= n && 1.0f + l[i] > 1e-8f && 1.0f + l[i + 1] > 1e-8f &&
@@ -533,7 +533,7 @@ static KF3DS__ALWAYS_INLINE void view_vector(const kf3ds__track_view *v, double 
         out[0] = ((rec[7] * u + rec[6]) * u + rec[5]) * u + rec[4];
         return;
     }
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
     if (dims == 3) {
         /* The three components at once: each coefficient as the last three
          * lanes of a vector loaded one float early (lane 0, the float

@@ -9,6 +9,7 @@
 #define KF3DS_VALUE_RANGE_H
 #include <math.h>
 #include <stddef.h>
+#include "simd.h" /* KF3DS__SSE2 */
 
 #define KF3DS__MAX_VALUE 1e18f
 #define KF3DS__MAX_SPLINE 1e3f
@@ -26,8 +27,7 @@ static inline int kf3ds__in_range(const float *v, size_t n, float limit)
 
 /* kf3ds__in_range of four floats: with SSE2 one compare of the four (the
  * same answer: a NaN fails either test). */
-#if defined(__GNUC__) && defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
-#include <emmintrin.h>
+#if defined(KF3DS__GNUC_VECTORS) && defined(KF3DS__SSE2)
 static inline int kf3ds__in_range4(const float v[4], float limit)
 {
     __m128 a = _mm_andnot_ps(_mm_set1_ps(-0.0f), _mm_loadu_ps(v));

@@ -47,7 +47,7 @@ static inline void bound_matrix(kf3ds_mat4 *m)
  * `built` says L was just computed element-wise (its rows are then built
  * from the values: loading them as vectors would stall on store forwarding);
  * otherwise (a plan's fixed rows) they are loaded. */
-#if defined(__GNUC__) && !defined(KF3DS_PLAIN_C)
+#if defined(KF3DS__GNUC_VECTORS)
 typedef float kf3ds__v4 __attribute__((vector_size(16)));
 typedef int kf3ds__i4 __attribute__((vector_size(16)));
 typedef unsigned long long kf3ds__u2 __attribute__((vector_size(16)));

@@ -3,9 +3,9 @@
 #include "renderer.h"
 #include <string.h>
 /* class_colors_headlight_all: the class colours in SSE2 lanes */
-#if defined(__SSE2__) && !defined(KF3DS_PLAIN_C)
+#include "../simd.h"
+#if defined(KF3DS__SSE2)
 #define KF3DS__CLASS_BATCH 1
-#include <emmintrin.h>
 #endif
 
 /* Transforms the mesh's points by mv = view·placement into r->vertices, and
@@ -401,7 +401,7 @@ static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, cons
         face_terms(r, rm, f, mat, C, sign, vs, t);
         col[0] = col[1] = col[2] = terms_color(t, mt->diffuse);
     }
-    st->triangles_drawn += (uint32_t)(inside ? kf3ds__triangle_inside(fb, vs, area, col)
+    st->triangles_drawn += (uint32_t)(inside ? kf3ds__triangle_inside(fb, p, vs, area, col)
                                              : kf3ds__triangle(fb, p, vs[0], vs[1], vs[2], col, 0));
 }
 

@@ -4,9 +4,7 @@
 #include "../geometry.h"
 #include <string.h>
 #include <stddef.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "../simd.h"
 
 /* The depth buffer holds 1/d, so nothing drawn is 0 (kf3ds_render.h). With
  * SSE2 the colour is filled eight pixels per turn and the depth, all zero
@@ -20,7 +18,7 @@ void kf3ds_framebuffer_clear(kf3ds_framebuffer *fb, uint32_t color)
     if (!fb || fb->width <= 0 || fb->height <= 0)
         return;
     n = (size_t)fb->width * (size_t)fb->height;
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
     if (fb->color && fb->depth) {
         const __m128i c = _mm_set1_epi32((int)color);
         uint32_t *cp = fb->color;
@@ -61,6 +59,7 @@ int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int wi
     if (fov > 179.0f)
         fov = 179.0f;
     t = tanf(fov * 0.5f * (float)KF3DS__DEG2RAD);
+    p->fill = kf3ds__fill_pick();
     p->fy = (float)height * 0.5f / t;
     p->fx = p->fy;
     p->cx = (float)width * 0.5f;
@@ -84,7 +83,7 @@ int kf3ds__projection_setup(kf3ds__projection *p, const kf3ds_view *view, int wi
     return 1;
 }
 
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
 /* transform4's stores assume the vertex is seven 4-byte fields, X at byte 16. */
 typedef char kf3ds__vertex_layout_check[offsetof(kf3ds__vertex, X) == 16 &&
                                                 sizeof(kf3ds__vertex) == 28 ? 1 : -1];
@@ -186,7 +185,7 @@ void kf3ds__transform_points(const kf3ds__projection *p, const float *m, const f
     const float m00 = m[0], m01 = m[1], m02 = m[2], m03 = m[3];
     const float m10 = m[4], m11 = m[5], m12 = m[6], m13 = m[7];
     const float m20 = m[8], m21 = m[9], m22 = m[10], m23 = m[11];
-#if defined(__SSE2__)
+#if defined(KF3DS__SSE2)
     for (; i + 4 <= n; i += 4)
         transform4(p, m, pts + 3 * i, out + i);
 #endif

@@ -44,12 +44,23 @@
 #define OC_FAR 32u
 #define OC_BAD 64u               /* a coordinate beyond KF3DS__BIG_COORD or NaN */
 
+/* The triangle fill (raster_fill.h): the plain C reference or a fast
+ * version, the same bytes either way. */
+struct kf3ds__fill_vertex;
+typedef int (*kf3ds__fill_fn)(kf3ds_framebuffer *fb, const struct kf3ds__fill_vertex *a,
+                              const struct kf3ds__fill_vertex *b,
+                              const struct kf3ds__fill_vertex *c, int64_t area, int flat,
+                              uint32_t flat_color);
+/* The fastest fill this build and CPU have (raster_triangle.c). */
+kf3ds__fill_fn kf3ds__fill_pick(void);
+
 typedef struct kf3ds__projection {
     float m[3][4];           /* world → view */
     float fx, fy, cx, cy;    /* focal lengths and centre, in pixels */
     float near_d, far_d;     /* far_d is +inf when the view has none */
     float xlo, xhi, ylo, yhi; /* the guard band, in pixels */
     int width, height;
+    kf3ds__fill_fn fill;     /* kf3ds__fill_pick's, chosen once per setup */
 } kf3ds__projection;
 
 /* A vertex ready for drawing. */
@@ -80,8 +91,9 @@ int kf3ds__triangle(kf3ds_framebuffer *fb, const kf3ds__projection *p, const kf3
  * inside). area: the corners' doubled signed area on screen,
  * (X1−X0)(Y2−Y0) − (X2−X0)(Y1−Y0) in 64 bits, which draw.c has computed for
  * the face's side already (the fill would compute it again). */
-int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__vertex *const vs[3],
-                           int64_t area, const uint32_t color[3]);
+int kf3ds__triangle_inside(kf3ds_framebuffer *fb, const kf3ds__projection *p,
+                           const kf3ds__vertex *const vs[3], int64_t area,
+                           const uint32_t color[3]);
 /* The clipper (raster_clip.c). A polygon vertex in view space with up to
  * KF3DS__CLIP_ATTRS attributes; src is the input vertex it is (0..2), −1 for
  * one made by a cut. */

@@ -1,0 +1,98 @@
+/* The triangle fill, raster_triangle.c's inner loop, behind one signature:
+ *   raster_fill_plain.c  kf3ds__fill_plain, the plain C reference
+ *   raster_fill_sse2.c   kf3ds__fill_sse2, spans four pixels per vector
+ *   raster_fill_avx2.c   kf3ds__fill_avx2, tall narrow triangles two rows
+ *                        per vector, the rest to kf3ds__fill_sse2
+ * Every version draws the same bytes (make plain-check). kf3ds__fill_pick
+ * chooses one when a projection is set up (kf3ds__projection.fill), so the
+ * choice is made once per frame, not per triangle.
+ *
+ * What a fill does: edge functions in exact 64-bit integers over the
+ * bounding box clamped to the screen (raster_edges.h: the top-left rule, so
+ * shared edges are drawn once), 1/d and the colours interpolated linearly in
+ * screen space (exact for 1/d; Gouraud for colour). Each row's values start
+ * from the exact barycentrics of its first covered pixel, so long spans of
+ * thin triangles never extrapolate. The depth buffer holds w = 1/d
+ * (kf3ds_render.h): the test is w > zbuf and a passing pixel stores w. */
+#ifndef KF3DS_RASTER_FILL_H
+#define KF3DS_RASTER_FILL_H
+#include "raster_edges.h"
+#include "../simd.h"
+
+typedef struct kf3ds__fill_vertex {
+    int32_t X, Y;
+    float v[4];              /* 1/d, then the colour channels 0..255, +0.5 so that
+                              * truncation rounds (unset when the triangle is flat) */
+} kf3ds__fill_vertex;
+
+/* kf3ds__fill_pick takes the fills' addresses: hidden, position-independent
+ * code takes them without the GOT (make freestanding allows the core no
+ * symbols but string and math functions). */
+#if defined(__GNUC__)
+#define KF3DS__FILL_LOCAL __attribute__((visibility("hidden")))
+#else
+#define KF3DS__FILL_LOCAL
+#endif
+
+/* Fills the triangle (a, b, c), turned so that its doubled screen area
+ * `area` is positive (each fill sets its edges up, kf3ds__edges_setup, so
+ * that they stay in registers). flat: every pixel gets flat_color. Returns 1
+ * when a pixel centre was covered. (The function type kf3ds__fill_fn is in
+ * raster.h.) */
+KF3DS__FILL_LOCAL
+int kf3ds__fill_plain(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
+                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
+                      int flat, uint32_t flat_color);
+#if defined(KF3DS__SSE2)
+KF3DS__FILL_LOCAL
+int kf3ds__fill_sse2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
+                     const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
+                     int flat, uint32_t flat_color);
+#endif
+#if defined(KF3DS__AVX2)
+KF3DS__FILL_LOCAL
+int kf3ds__fill_avx2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
+                     const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
+                     int flat, uint32_t flat_color);
+/* Whether the CPU has AVX2 and the OS saves the YMM registers, asked once. */
+int kf3ds__cpu_has_avx2(void);
+#endif
+
+/* A fill vertex from a projected vertex inside every plane and its colour:
+ * 1/d, then the colour's channels + 0.5 unless flat. A small vector helper
+ * (every triangle pays it): with SSE2 the same values in one vector, the
+ * bytes widened, converted and offset at once. */
+static inline void kf3ds__fill_vertex_of(kf3ds__fill_vertex *f, const kf3ds__vertex *v,
+                                         uint32_t color, int flat)
+{
+    f->X = v->X;
+    f->Y = v->Y;
+#if defined(KF3DS__SSE2)
+    {
+        const __m128i zero = _mm_setzero_si128();
+        __m128i c = _mm_cvtsi32_si128((int)color);
+        __m128 bgra;
+        (void)flat;
+        c = _mm_unpacklo_epi16(_mm_unpacklo_epi8(c, zero), zero);
+        bgra = _mm_add_ps(_mm_cvtepi32_ps(c), _mm_set1_ps(0.5f));
+        _mm_storeu_ps(f->v, _mm_move_ss(_mm_shuffle_ps(bgra, bgra, _MM_SHUFFLE(0, 1, 2, 3)),
+                                        _mm_set_ss(v->w)));
+    }
+#else
+    f->v[0] = v->w;
+    if (!flat) {
+        f->v[1] = (float)((color >> 16) & 0xFF) + 0.5f;
+        f->v[2] = (float)((color >> 8) & 0xFF) + 0.5f;
+        f->v[3] = (float)(color & 0xFF) + 0.5f;
+    }
+#endif
+}
+
+/* Colours step in 16.16 fixed point: the row's first value is exact and
+ * every pixel of a span is inside the triangle, so the values stay within
+ * [0.5, 255.5] up to rounding; the masks only guard the packing. */
+#define KF3DS__PACK(r, g, b)                                                             \
+    (0xFF000000u | ((uint32_t)(r)&0xFF0000u) | (((uint32_t)(g) >> 8) & 0xFF00u) |        \
+     (((uint32_t)(b) >> 16) & 0xFFu))
+
+#endif
