@@ -5,8 +5,8 @@
  * (src/gltf/, include/kf3ds_gltf.h), and the file or files written. */
 #define _XOPEN_SOURCE 700
 #include "cmd.h"
+#include "cmd_maps.h"
 #include "kf3ds_gltf.h"
-#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -136,49 +136,18 @@ static int parse_options(int argc, char **argv, export_opts *o)
 
 /* ---- texture images -------------------------------------------------------- */
 
-/* The folder part of a path ("" for a bare name), into buf. */
+/* The folder of a path, without its last slash ("." for a bare name, "/"
+ * for the root), into buf. */
 static void dir_of(const char *path, char *buf, size_t cap)
 {
     const char *slash = strrchr(path, '/');
-    size_t n = slash ? (size_t)(slash - path) + 1 : 0;
-    if (n >= cap)
-        n = 0;
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    if (n == 0 || n >= cap) {
+        snprintf(buf, cap, ".");
+        return;
+    }
     memcpy(buf, path, n);
     buf[n] = '\0';
-}
-
-/* The file `name` in folder `dir`, its case ignored when no exact match:
- * the full path into buf, 1 when found. Only the last part of a stored
- * name counts (3DS stored DOS names, sometimes with a folder). */
-static int find_beside(const char *dir, const char *name, char *buf, size_t cap)
-{
-    const char *base = name;
-    const char *p;
-    DIR *d;
-    struct dirent *e;
-    FILE *f;
-    for (p = name; *p; p++)
-        if (*p == '/' || *p == '\\' || *p == ':')
-            base = p + 1;
-    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-        return 0;
-    if ((size_t)snprintf(buf, cap, "%s%s", dir, base) >= cap)
-        return 0;
-    if ((f = fopen(buf, "rb")) != NULL) {
-        fclose(f);
-        return 1;
-    }
-    d = opendir(dir[0] ? dir : ".");
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) != NULL)
-        if (strcasecmp(e->d_name, base) == 0 &&
-            (size_t)snprintf(buf, cap, "%s%s", dir, e->d_name) < cap) {
-            closedir(d);
-            return 1;
-        }
-    closedir(d);
-    return 0;
 }
 
 /* 1 when `s` percent-encoded for a URI (unreserved characters and '/'
@@ -205,7 +174,7 @@ static int relative_path(const char *from, const char *to, char *out, size_t cap
     char a[PATH_MAX], b[PATH_MAX];
     const char *pa, *pb, *p;
     size_t n = 0, common = 0, i;
-    if (!realpath(from[0] ? from : ".", a) || !realpath(to, b))
+    if (!realpath(from, a) || !realpath(to, b))
         return 0;
     /* The longest common prefix that ends at a folder boundary. */
     for (i = 0; a[i] && a[i] == b[i]; i++)
@@ -245,11 +214,19 @@ static int find_image(void *user, const char *name, kf3ds_gltf_image *image)
 {
     image_finder *f = user;
     size_t size = 0;
+    char *found;
     free(f->data);
     f->data = NULL;
     f->path[0] = '\0';
-    if (!find_beside(f->in_dir, name, f->path, sizeof f->path))
+    /* the input's folder only, not --maps or KF3DS_MAPS (docs/gltf.md) */
+    found = map_find_in(f->in_dir, name);
+    if (!found || strlen(found) >= sizeof f->path) {
+        free(found);
         return KF3DS_GLTF_IMAGE_MISSING;
+    }
+    /* (named as the file names it: "brick.bmp", not "./brick.bmp") */
+    snprintf(f->path, sizeof f->path, "%s", strncmp(found, "./", 2) == 0 ? found + 2 : found);
+    free(found);
     if (cli_read_file(f->path, &f->data, &size) != CLI_EXIT_OK) {
         f->data = NULL;
         return KF3DS_GLTF_IMAGE_SKIP; /* cli_read_file said why */

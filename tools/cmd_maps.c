@@ -86,35 +86,44 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-char *map_find(const map_search *s, const char *stored)
+char *map_find_in(const char *dir, const char *stored)
 {
     const char *base = stored;
     const char *p;
-    int i;
+    DIR *d;
+    struct dirent *e;
+    char *found;
+    FILE *f;
     for (p = stored; *p; p++)
         if (*p == '/' || *p == '\\' || *p == ':')
             base = p + 1;
-    if (!*base)
+    /* (a name that would step out of the folder or be it is no map) */
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
         return NULL;
+    found = join(dir, base);
+    f = found ? fopen(found, "rb") : NULL;
+    /* the stored spelling first, so that of FOO.JPG and foo.jpg it wins */
+    if (f) {
+        fclose(f);
+        return found;
+    }
+    free(found);
+    found = NULL;
+    d = opendir(dir);
+    if (!d)
+        return NULL;
+    while (!found && (e = readdir(d)) != NULL)
+        if (strcasecmp(e->d_name, base) == 0)
+            found = join(dir, e->d_name);
+    closedir(d);
+    return found;
+}
+
+char *map_find(const map_search *s, const char *stored)
+{
+    int i;
     for (i = 0; i < s->num; i++) {
-        DIR *d;
-        struct dirent *e;
-        char *found = join(s->dirs[i], base);
-        FILE *f = found ? fopen(found, "rb") : NULL;
-        /* the stored spelling first, so that of FOO.JPG and foo.jpg it wins */
-        if (f) {
-            fclose(f);
-            return found;
-        }
-        free(found);
-        found = NULL;
-        d = opendir(s->dirs[i]);
-        if (!d)
-            continue;
-        while (!found && (e = readdir(d)) != NULL)
-            if (strcasecmp(e->d_name, base) == 0)
-                found = join(s->dirs[i], e->d_name);
-        closedir(d);
+        char *found = map_find_in(s->dirs[i], stored);
         if (found)
             return found;
     }

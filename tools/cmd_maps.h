@@ -22,10 +22,14 @@ int map_search_begin(map_search *s, const char *scene_file, const map_search *gi
 /* Adds a folder (--maps DIR). Returns 0 when out of memory. */
 int map_search_add(map_search *s, const char *dir);
 void map_search_free(map_search *s);
+/* The map `stored_name` in folder `dir` alone (map_find's step for one
+ * folder): only its last part counts, the stored spelling first, then any
+ * case. A new path (free it), or NULL. */
+char *map_find_in(const char *dir, const char *stored_name);
 /* The file a map's stored name means: its last path component (after '/',
  * '\' or a drive's ':') matched case-insensitively against the files of each
  * folder in turn. Returns a malloc'd path, or NULL when none has it (or the
- * name is empty). */
+ * name is empty, '.' or '..'). */
 char *map_find(const map_search *s, const char *stored_name);
 /* The folders, for messages: "DIR, DIR, ..." */
 void map_search_print(const map_search *s, FILE *out);
