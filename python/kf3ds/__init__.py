@@ -12,6 +12,7 @@ from ._lib import lib as _clib, path as library_path
 from ._scene import (Camera, Diagnostic, Error, Light, Material, Mesh, Node, Scene,
                      TextureMap, Track, load)
 from ._builder import Builder
+from ._export import GltfWarning
 from ._structs import NODE_TYPES, TRACK_NAMES, MAP_NAMES
 
 __version__ = "0.1.0"
@@ -20,5 +21,5 @@ __version__ = "0.1.0"
 library_version = _clib.kf3ds_version_string().decode()
 
 __all__ = ["load", "Scene", "Builder", "Error", "Diagnostic", "Node", "Mesh", "Material",
-           "Camera", "Light", "TextureMap", "Track", "NODE_TYPES", "TRACK_NAMES", "MAP_NAMES",
-           "library_path", "library_version"]
+           "Camera", "Light", "TextureMap", "Track", "GltfWarning", "NODE_TYPES", "TRACK_NAMES",
+           "MAP_NAMES", "library_path", "library_version"]

@@ -116,6 +116,13 @@ _fn("kf3ds_builder_track_flags", S.c_enum, _B, C.c_int32, S.c_enum, C.c_uint16)
 _fn("kf3ds_builder_add_key", S.c_enum, _B, C.c_int32, S.c_enum, _P(S.Key))
 _fn("kf3ds_builder_finish", _P(S.Scene), _B, _P(S.Diag))
 
+# glTF export (include/kf3ds_gltf.h) and bake (include/kf3ds_bake.h).
+_fn("kf3ds_gltf_write", S.c_enum, _P(S.Scene), _P(S.GltfOptions), _P(S.GltfOutput), _P(S.Diag))
+_fn("kf3ds_gltf_free", None, _P(S.GltfOutput))
+_fn("kf3ds_bake", S.c_enum, _P(S.Scene), _P(S.BakeOptions), _P(C.c_void_p), _P(C.c_size_t),
+    _P(S.BakeInfo), _P(S.Diag))
+_fn("kf3ds_bake_free", None, C.c_void_p, _P(S.BakeOptions))
+
 if lib.kf3ds_version() // 10000 != ABI_MAJOR:
     raise ImportError("kf3ds: %s is version %s; this binding needs %d.x" % (
         path, lib.kf3ds_version_string().decode(), ABI_MAJOR))

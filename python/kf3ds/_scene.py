@@ -672,6 +672,57 @@ class Scene:
             raise
         return None
 
+    # -- export and bake --------------------------------------------------------
+    def export_gltf(self, path=None, *, binary=None, static_frame=None, frames=None, fps=30,
+                    rate=1, cubic=False, visibility_ext=False, no_ease=False,
+                    no_animation=False, embed_images=False, images=None):
+        """The scene and its animation as glTF 2.0, as ``kf3ds export`` writes it
+        (docs/gltf.md): the same options give the same bytes.
+
+        Without ``path`` returns the .glb's bytes, or with ``binary=False`` a pair
+        (the .gltf's JSON bytes, the .bin's bytes; b"" when there is no binary
+        data). With ``path`` (ending in .glb, or .gltf for ``binary=False``, which
+        is then the default) writes the file(s) and returns None; OUT.gltf's
+        buffer goes to OUT.bin beside it.
+
+        ``frames=(first, last)`` whole frames (default: the segment), ``fps``
+        frames per second of the timeline, ``rate`` samples per frame, ``cubic``,
+        ``visibility_ext``, ``no_ease``, ``no_animation`` (the pose at the first
+        frame) and ``static_frame=F`` (the pose at frame F; takes no frames,
+        rate or cubic) are the command's options. Texture images: ``images`` is a
+        callable name -> bytes (or ``(bytes, uri)``, or None: missing) or a dict,
+        asked once per map name as the material stores it; by default they are
+        looked for beside the loaded file as the command does (the name's last
+        part, its case ignored when no exact match), and referred to by a URI
+        relative to ``path``'s folder (without ``path``: the current directory)
+        unless ``embed_images=True`` puts them inside. Maps left out are reported
+        as :class:`kf3ds.GltfWarning` through the ``warnings`` module. Raises
+        :class:`Error` when the export fails, ValueError/TypeError for bad options.
+        """
+        from ._export import export_gltf
+        return export_gltf(self, path, binary=binary, static_frame=static_frame,
+                           frames=frames, fps=fps, rate=rate, cubic=cubic,
+                           visibility_ext=visibility_ext, no_ease=no_ease,
+                           no_animation=no_animation, embed_images=embed_images,
+                           images=images)
+
+    def bake(self, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1,
+             frames=None, nodes=None):
+        """The animation baked into a .kfb file (docs/kfb.md), as ``kf3ds bake``
+        writes it: returns its bytes, or with ``path`` writes them and returns None.
+
+        ``frames=(a, b)`` and ``step`` are decimal numbers with at most six
+        decimals (default: the segment at step 1); ``fixed=True`` 16.16 fixed
+        point, ``frac_bits`` (0 to 28, or "auto") another split (implies fixed);
+        ``meshes=False`` matrices and channels only; ``nodes`` a sequence of node
+        names (or instance names) to bake. Raises :class:`Error` when the scene
+        cannot be baked (no keyframer nodes, an unknown node, a value out of the
+        fixed-point range).
+        """
+        from ._export import bake
+        return bake(self, path, fixed=fixed, frac_bits=frac_bits, meshes=meshes, step=step,
+                    frames=frames, nodes=nodes)
+
 
 # ---------------------------------------------------------------------------
 # Loading
@@ -734,6 +785,8 @@ def load(source, *, name=None, keep_source=True, strict=False, max_memory=0, max
         raise Error._from_c(err, label)
     error = Diagnostic._from_c(err, force_error=True) if err.code != S.OK else None
     scene = Scene(ptr, label, error, _root_cut(data))
+    if isinstance(source, (str, os.PathLike)):
+        scene._source = os.fspath(source)  # where export_gltf looks for texture maps
     if strict and not scene.ok:
         first = error or next((d for d in scene.diagnostics if d.is_error), None)
         scene.close()

@@ -334,6 +334,120 @@ class Pose(C.Structure):
     ]
 
 
+# include/kf3ds_gltf.h
+GLTF_SEPARATE = 0x001
+GLTF_NO_ANIMATION = 0x002
+GLTF_STATIC_FRAME = 0x004
+GLTF_FRAMES = 0x008
+GLTF_CUBIC = 0x010
+GLTF_VISIBILITY_EXT = 0x020
+GLTF_NO_EASE = 0x040
+GLTF_EMBED_IMAGES = 0x080
+GLTF_MAX_FPS = 100000.0
+GLTF_MAX_RATE = 1000
+GLTF_IMAGE_FOUND, GLTF_IMAGE_MISSING, GLTF_IMAGE_SKIP = 0, 1, 2
+GLTF_WARN_MAP_MISSING, GLTF_WARN_MAP_TYPE = 1, 2
+GLTF_LIMIT_NONE, GLTF_LIMIT_FRAMES, GLTF_LIMIT_PROPERTY, GLTF_LIMIT_GLB_SIZE = range(4)
+
+
+class GltfImage(C.Structure):
+    _fields_ = [("data", C.c_void_p), ("size", C.c_size_t), ("uri", C.c_char_p)]
+
+
+GLTF_IMAGE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_char_p, C.POINTER(GltfImage))
+
+
+class GltfWarning(C.Structure):
+    _fields_ = [("kind", c_enum), ("map", C.c_char_p), ("message", C.c_char_p)]
+
+
+GLTF_WARNING_FN = C.CFUNCTYPE(None, C.c_void_p, C.POINTER(GltfWarning))
+
+
+class GltfOptions(C.Structure):
+    _fields_ = [
+        ("allocator", Allocator),
+        ("flags", C.c_uint),
+        ("bin_uri", C.c_char_p),
+        ("file_name", C.c_char_p),
+        ("static_frame", C.c_double),
+        ("first_frame", C.c_int32),
+        ("last_frame", C.c_int32),
+        ("fps", C.c_double),
+        ("rate", C.c_int),
+        ("image", GLTF_IMAGE_FN),
+        ("image_user", C.c_void_p),
+        ("warning", GLTF_WARNING_FN),
+        ("warning_user", C.c_void_p),
+    ]
+
+
+class GltfSummary(C.Structure):
+    _fields_ = [
+        ("num_nodes", C.c_uint32),
+        ("num_meshes", C.c_uint32),
+        ("num_channels", C.c_uint32),
+        ("animated", C.c_int),
+        ("first_frame", C.c_double),
+        ("last_frame", C.c_double),
+        ("fps", C.c_double),
+        ("limit", c_enum),
+    ]
+
+
+class GltfOutput(C.Structure):
+    _fields_ = [
+        ("bytes", C.c_void_p),
+        ("size", C.c_size_t),
+        ("bin", C.c_void_p),
+        ("bin_size", C.c_size_t),
+        ("summary", GltfSummary),
+        ("allocator_", Allocator),
+    ]
+
+
+# include/kf3ds_bake.h
+BAKE_FIXED = 0x1
+BAKE_NO_MESHES = 0x2
+BAKE_MAX_FRAC_BITS = 28
+BAKE_FRAC_AUTO = -1
+BAKE_FRAC_NONE = -2
+(BAKE_OK, BAKE_BAD_OPTION, BAKE_STATIC, BAKE_UNKNOWN_NODE, BAKE_RANGE, BAKE_TOO_BIG,
+ BAKE_NOMEM) = range(7)
+
+
+class BakeOptions(C.Structure):
+    _fields_ = [
+        ("allocator", Allocator),
+        ("flags", C.c_uint),
+        ("frac_bits", C.c_int),
+        ("frame_first", C.c_int32),
+        ("frame_step", C.c_int32),
+        ("frame_scale", C.c_uint32),
+        ("num_frames", C.c_uint32),
+        ("nodes", C.POINTER(C.c_char_p)),
+        ("num_nodes", C.c_uint32),
+    ]
+
+
+class BakeInfo(C.Structure):
+    _fields_ = [
+        ("problem", c_enum),
+        ("fixed", C.c_int),
+        ("frac_bits", C.c_int),
+        ("largest", C.c_double),
+        ("frame_first", C.c_int32),
+        ("frame_step", C.c_int32),
+        ("frame_scale", C.c_uint32),
+        ("num_frames", C.c_uint32),
+        ("num_nodes", C.c_uint32),
+        ("num_channels", C.c_uint32),
+        ("num_meshes", C.c_uint32),
+        ("num_materials", C.c_uint32),
+        ("missing_node", C.c_char_p),
+    ]
+
+
 # C name of each mirror, for the layout test.
 C_NAMES = {
     Diag: "kf3ds_diag", Mat4: "kf3ds_mat4", TextureMap: "kf3ds_texture_map",
@@ -342,4 +456,8 @@ C_NAMES = {
     Track: "kf3ds_track", Node: "kf3ds_node", Environment: "kf3ds_environment",
     Scene: "kf3ds_scene", Allocator: "kf3ds_allocator", Limits: "kf3ds_limits",
     LoadOptions: "kf3ds_load_options", SaveOptions: "kf3ds_save_options", Pose: "kf3ds_pose",
+    GltfImage: "kf3ds_gltf_image", GltfWarning: "kf3ds_gltf_warning",
+    GltfOptions: "kf3ds_gltf_options", GltfSummary: "kf3ds_gltf_summary",
+    GltfOutput: "kf3ds_gltf_output", BakeOptions: "kf3ds_bake_options",
+    BakeInfo: "kf3ds_bake_info",
 }

@@ -15,6 +15,7 @@ from kf3ds import _structs as S
 
 def _c_program():
     lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "kf3ds.h"',
+             '#include "kf3ds_gltf.h"', '#include "kf3ds_bake.h"',
              "int main(void) {"]
     for cls, cname in S.C_NAMES.items():
         lines.append('printf("%s %%zu\\n", sizeof(%s));' % (cname, cname))
@@ -55,11 +56,14 @@ def test_every_struct_matches_the_header(tmp_path):
 
 
 def test_all_public_structs_are_mirrored():
-    """Every struct typedef of kf3ds.h but the opaque builder and the chunk walker
-    (not used by the binding) has a mirror, so a new one is not forgotten."""
+    """Every struct typedef of kf3ds.h, kf3ds_gltf.h and kf3ds_bake.h but the opaque
+    builder and the chunk walker (not used by the binding) has a mirror, so a new one
+    is not forgotten."""
     import re
-    header = open(os.path.join(ROOT, "include", "kf3ds.h")).read()
-    declared = set(re.findall(r"typedef struct (kf3ds_\w+) \{", header))
+    declared = set()
+    for h in ("kf3ds.h", "kf3ds_gltf.h", "kf3ds_bake.h"):
+        header = open(os.path.join(ROOT, "include", h)).read()
+        declared |= set(re.findall(r"typedef struct (kf3ds_\w+) \{", header))
     mirrored = set(S.C_NAMES.values())
     unmirrored = declared - mirrored - {"kf3ds_reader", "kf3ds_chunk"}
     assert not unmirrored, "structs of kf3ds.h without a ctypes mirror: %s" % unmirrored
