@@ -191,13 +191,12 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
  * written), and the segment records a record's hints point to. Always
  * inlined: GCC deems a function that only prefetches "pure" and deletes
  * calls to it. */
-#if defined(KF3DS__GNUC_VECTORS)
 static KF3DS__ALWAYS_INLINE void prefetch_pose(const kf3ds_pose *p)
 {
     const char *c = (const char *)p;
-    __builtin_prefetch(c, 1);
-    __builtin_prefetch(c + 64, 1);
-    __builtin_prefetch(c + 128, 1);
+    KF3DS__PREFETCH_WRITE(c);
+    KF3DS__PREFETCH_WRITE(c + 64);
+    KF3DS__PREFETCH_WRITE(c + 128);
 }
 
 /* The records a view's hint points to: its first and last line, worked out
@@ -206,8 +205,8 @@ static KF3DS__ALWAYS_INLINE void prefetch_pose(const kf3ds_pose *p)
 static KF3DS__ALWAYS_INLINE void prefetch_record(const kf3ds__track_view *v, const kf3ds_pose *p)
 {
     uintptr_t rec = (uintptr_t)v->seg + (uintptr_t)p->segment_hint_[v->kind] * v->record_bytes;
-    __builtin_prefetch((const void *)rec);
-    __builtin_prefetch((const void *)(rec + v->record_bytes - sizeof(float)));
+    KF3DS__PREFETCH_READ((const void *)rec);
+    KF3DS__PREFETCH_READ((const void *)(rec + v->record_bytes - sizeof(float)));
 }
 
 /* Those of every view of a record with tracks: the first three by tests
@@ -228,10 +227,6 @@ static KF3DS__ALWAYS_INLINE void prefetch_segments(const kf3ds__plan_node *r,
             prefetch_record(v + k, p);
     }
 }
-#else
-#define prefetch_pose(p) ((void)(p))
-#define prefetch_segments(r, p) ((void)(r), (void)(p))
-#endif
 
 /* Nodes go in groups of KF3DS__SQUAD_LANES in evaluation order (the plan's
  * order): the values of the whole group, then, once the squad batch is full

@@ -366,62 +366,21 @@ typedef struct kf3ds__squad_batch {
 /* The batch's loop reads its inputs component-major: key[k][lane] the
  * components of Q_k, Q_k+1, A_k, B_k+1 (record floats 4..19), con[k][lane]
  * record floats 20..27 (both fixed slerps' constants: 20..22 and 25..27).
- * With GCC or clang, four lanes at a time are transposed with shuffles (four
- * vector loads, eight shuffles and four stores for sixteen floats, where a
- * copy per float took a load and a store each); the rest float by float
- * (docs/architecture.md, "What makes it fast": groups of eight nodes). */
+ * Copying them float by float costs a load and a store each; the vector
+ * build transposes four lanes at a time (kf3ds__squad_gather4, chosen
+ * below) and copies the rest float by float. */
+#include "simd.h"
 #if defined(KF3DS__GNUC_VECTORS)
-#if defined(__clang__)
-#define KF3DS__SHUFFLE2(a, b, i, j, k, l) __builtin_shufflevector((a), (b), i, j, k, l)
+#include "track_eval_lanes_vector.h"
 #else
-typedef int kf3ds__si4 __attribute__((vector_size(16)));
-#define KF3DS__SHUFFLE2(a, b, i, j, k, l) \
-    __builtin_shuffle((a), (b), (kf3ds__si4){ i, j, k, l })
-#endif
-
-/* dst[c][r] = src[r][c] for a 4x4 block of floats. */
-static KF3DS__ALWAYS_INLINE void transpose4(const float *const src[4], float *const dst[4])
-{
-    kf3ds__sv4 r0, r1, r2, r3, t0, t1, t2, t3, c;
-    memcpy(&r0, src[0], sizeof r0);
-    memcpy(&r1, src[1], sizeof r1);
-    memcpy(&r2, src[2], sizeof r2);
-    memcpy(&r3, src[3], sizeof r3);
-    t0 = KF3DS__SHUFFLE2(r0, r1, 0, 4, 1, 5); /* a0 b0 a1 b1 */
-    t1 = KF3DS__SHUFFLE2(r2, r3, 0, 4, 1, 5); /* c0 d0 c1 d1 */
-    t2 = KF3DS__SHUFFLE2(r0, r1, 2, 6, 3, 7); /* a2 b2 a3 b3 */
-    t3 = KF3DS__SHUFFLE2(r2, r3, 2, 6, 3, 7); /* c2 d2 c3 d3 */
-    c = KF3DS__SHUFFLE2(t0, t1, 0, 1, 4, 5);
-    memcpy(dst[0], &c, sizeof c);
-    c = KF3DS__SHUFFLE2(t0, t1, 2, 3, 6, 7);
-    memcpy(dst[1], &c, sizeof c);
-    c = KF3DS__SHUFFLE2(t2, t3, 0, 1, 4, 5);
-    memcpy(dst[2], &c, sizeof c);
-    c = KF3DS__SHUFFLE2(t2, t3, 2, 3, 6, 7);
-    memcpy(dst[3], &c, sizeof c);
-}
+#include "track_eval_lanes_plain.h"
 #endif
 
 static inline void squad_batch_gather(const kf3ds__squad_batch *b,
                                       float key[16][KF3DS__SQUAD_LANES],
                                       float con[8][KF3DS__SQUAD_LANES])
 {
-    unsigned i = 0, k;
-#if defined(KF3DS__GNUC_VECTORS)
-    for (; i + 4 <= b->n; i += 4)
-        for (k = 0; k < 6; k++) {
-            /* record floats 4 + 4k .. 7 + 4k of the four lanes */
-            float(*rows)[KF3DS__SQUAD_LANES] = k < 4 ? key + 4 * k : con + 4 * (k - 4);
-            const float *src[4];
-            float *dst[4];
-            unsigned c;
-            for (c = 0; c < 4; c++) {
-                src[c] = b->seg[i + c] + 4 + 4 * k;
-                dst[c] = &rows[c][i];
-            }
-            transpose4(src, dst);
-        }
-#endif
+    unsigned i = kf3ds__squad_gather4(b->seg, b->n, key, con), k;
     for (; i < b->n; i++) {
         for (k = 0; k < 16; k++)
             key[k][i] = b->seg[i][4 + k];
@@ -431,7 +390,7 @@ static inline void squad_batch_gather(const kf3ds__squad_batch *b,
 }
 
 /* clang's cost model declines this loop, though vectorised it is faster
- * (2,000-node benchmark: 273 ms without the pragma, 194 with it). Where it
+ * (docs/performance.md, "Evaluation"). Where it
  * cannot be vectorised (without -fno-math-errno, or at -O1) clang would warn
  * that the request failed; that warning is off for this file. */
 #if defined(__clang__)
@@ -465,20 +424,9 @@ static inline void squad_batch_run(kf3ds__squad_batch *b)
         for (k = 0; k < 4; k++)
             r[k][i] = sp * p[k][i] + sq * p[4 + k][i];
     }
-    i = 0;
-#if defined(KF3DS__GNUC_VECTORS)
-    /* four lanes' results at a time, transposed back, when none of the four
-     * needs the general routine */
-    for (; i + 4 <= n && 1.0f + l[i] > 1e-8f && 1.0f + l[i + 1] > 1e-8f &&
-           1.0f + l[i + 2] > 1e-8f && 1.0f + l[i + 3] > 1e-8f;
-         i += 4) {
-        const float *src[4];
-        for (k = 0; k < 4; k++)
-            src[k] = &r[k][i];
-        transpose4(src, b->out + i);
-    }
-#endif
-    for (; i < n; i++) {
+    /* results four lanes at a time where the vector build can, then the rest */
+    for (i = kf3ds__squad_scatter4((const float(*)[KF3DS__SQUAD_LANES])r, l, n, b->out); i < n;
+         i++) {
         if (1.0f + l[i] > 1e-8f) {
             for (k = 0; k < 4; k++)
                 b->out[i][k] = r[k][i];
@@ -533,25 +481,10 @@ static KF3DS__ALWAYS_INLINE void view_vector(const kf3ds__track_view *v, double 
         out[0] = ((rec[7] * u + rec[6]) * u + rec[5]) * u + rec[4];
         return;
     }
-#if defined(KF3DS__GNUC_VECTORS)
     if (dims == 3) {
-        /* The three components at once: each coefficient as the last three
-         * lanes of a vector loaded one float early (lane 0, the float
-         * before it in the record, is computed and dropped), the same
-         * operations per lane as the loop below. */
-        typedef float kf3ds__cv4 __attribute__((vector_size(16)));
-        kf3ds__cv4 c0, c1, c2, c3, uu = { u, u, u, u }, r;
-        memcpy(&c0, rec + 3, sizeof c0);
-        memcpy(&c1, rec + 6, sizeof c1);
-        memcpy(&c2, rec + 9, sizeof c2);
-        memcpy(&c3, rec + 12, sizeof c3);
-        r = ((c3 * uu + c2) * uu + c1) * uu + c0;
-        out[0] = r[1];
-        out[1] = r[2];
-        out[2] = r[3];
+        kf3ds__cubic3(rec, u, out);
         return;
     }
-#endif
     for (d = 0; d < dims; d++)
         out[d] = ((rec[13 + d] * u + rec[10 + d]) * u + rec[7 + d]) * u + rec[4 + d];
 }

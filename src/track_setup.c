@@ -9,6 +9,7 @@
 #include "read_util.h"
 #include "sort.h"
 #include "track_rotation.h"
+#include "track_setup_math.h"
 
 /* Keys by frame only: keys on one frame keep their file order (the sort is
  * stable; docs/evaluation.md, "Key order and duplicate frames"). */
@@ -25,37 +26,12 @@ static inline void interior_tangents(const kf3ds_key *p, const kf3ds_key *c, con
 {
     double f[4];
     float ksm, ksp, kdm, kdp;
-    int d;
     tcb_factors(c, dt_prev, dt_next, 1, f);
     ksm = (float)f[0];
     ksp = (float)f[1];
     kdm = (float)f[2];
     kdp = (float)f[3];
-#if defined(KF3DS__GNUC_VECTORS)
-    {
-        /* The three components (and value[3], 0) as one vector: the
-         * same operations per lane as the loop below. */
-        kf3ds__sv4 vc, vp, vn, dm, dp, ti, to;
-        kf3ds__sv4 sm = { ksm, ksm, ksm, ksm }, sp = { ksp, ksp, ksp, ksp };
-        kf3ds__sv4 dmk = { kdm, kdm, kdm, kdm }, dpk = { kdp, kdp, kdp, kdp };
-        memcpy(&vc, c->value, sizeof vc);
-        memcpy(&vp, p->value, sizeof vp);
-        memcpy(&vn, n->value, sizeof vn);
-        dm = vc - vp;
-        dp = vn - vc;
-        ti = sm * dm + sp * dp;
-        to = dmk * dm + dpk * dp;
-        memcpy(tin, &ti, sizeof ti);
-        memcpy(tout, &to, sizeof to);
-        return;
-    }
-#endif
-    for (d = 0; d < 4; d++) {
-        float dm = c->value[d] - p->value[d];
-        float dp = n->value[d] - c->value[d];
-        tin[d] = ksm * dm + ksp * dp;
-        tout[d] = kdm * dm + kdp * dp;
-    }
+    kf3ds__tangents4(p->value, c->value, n->value, ksm, ksp, kdm, kdp, tin, tout);
 }
 
 /* The tangents of key i of a vector or scalar track: Kochanek–Bartels for
@@ -136,41 +112,6 @@ static unsigned setup_frames(kf3ds__ctx *ctx, kf3ds_track *t, int indexed)
     return shift;
 }
 
-/* A vector record's cubic: c0 = p0, c1 = m0, c2 = −3p0 + 3p1 − 2m0 − m1,
- * c3 = 2p0 − 2p1 + m0 + m1 at s[4..15], 3 components each. Writes 16 floats
- * from s + 4 on: s[16], the float after a plain record, is written over (by
- * the next record, or into the slack after the last), so the record's own
- * fields after it (the ease block) come later. */
-static void vector_coefficients(float *s, const float p0v[4], const float p1v[4],
-                                const float m0v[4], const float m1v[4])
-{
-    int d;
-#if defined(KF3DS__GNUC_VECTORS)
-    {
-        kf3ds__sv4 p0, p1, m0, m1, c2, c3;
-        kf3ds__sv4 three = { 3, 3, 3, 3 }, two = { 2, 2, 2, 2 }, mthree = { -3, -3, -3, -3 };
-        memcpy(&p0, p0v, sizeof p0);
-        memcpy(&p1, p1v, sizeof p1);
-        memcpy(&m0, m0v, sizeof m0);
-        memcpy(&m1, m1v, sizeof m1);
-        c2 = mthree * p0 + three * p1 - two * m0 - m1;
-        c3 = two * p0 - two * p1 + m0 + m1;
-        memcpy(s + 4, &p0, sizeof p0);  /* [7] is m0's */
-        memcpy(s + 7, &m0, sizeof m0);  /* [10] is c2's */
-        memcpy(s + 10, &c2, sizeof c2); /* [13] is c3's */
-        memcpy(s + 13, &c3, sizeof c3); /* [16] is the next record's */
-        return;
-    }
-#endif
-    for (d = 0; d < 3; d++) {
-        float p0 = p0v[d], p1 = p1v[d], m0 = m0v[d], m1 = m1v[d];
-        s[4 + d] = p0;
-        s[7 + d] = m0;
-        s[10 + d] = -3.0f * p0 + 3.0f * p1 - 2.0f * m0 - m1;
-        s[13 + d] = 2.0f * p0 - 2.0f * p1 + m0 + m1;
-    }
-}
-
 /* A scalar record's cubic at s[4..7], with the formulas of the vector
  * records' components (so the same bits); an eased record's unused tail
  * after its ease block is zeroed. */
@@ -212,10 +153,10 @@ static KF3DS__ALWAYS_INLINE void fill_records(kf3ds_track *t, kf3ds_track_kind k
             vector_tangents(t, k + 1, in, out);
         }
         if (rec == REC_VECTOR)
-            vector_coefficients(s, a->value, b->value, a_out, in);
+            kf3ds__hermite_cubic3(s, a->value, b->value, a_out, in);
         else
             scalar_coefficients(s, a->value[0], b->value[0], a_out[0], in[0], eased);
-        /* the common fields last: vector_coefficients writes one float past
+        /* the common fields last: kf3ds__hermite_cubic3 may write one float past
          * the coefficients */
         memcpy(s + 0, &a->frame, sizeof(int32_t));
         memcpy(s + 1, &b->frame, sizeof(int32_t));
@@ -246,7 +187,7 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, const kf3ds__rotation_setup *rs,
     stride = kf3ds__seg_stride(kind, eased);
     /* 16 floats of slack to align the records on a 64-byte line; the int32
      * before the first record (always inside the slack) is the header. */
-    /* (and one float more: vector_coefficients writes one past a record) */
+    /* (and one float more: kf3ds__hermite_cubic3 may write one past a record) */
     seg = (float *)kf3ds__arena_alloc_raw(ctx->arena, (size_t)(n - 1) * stride + 17,
                                           sizeof(float));
     if (!seg)

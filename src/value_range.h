@@ -9,7 +9,7 @@
 #define KF3DS_VALUE_RANGE_H
 #include <math.h>
 #include <stddef.h>
-#include "simd.h" /* KF3DS__SSE2 */
+#include "simd.h" /* KF3DS__SSE2: which kf3ds__in_range4 */
 
 #define KF3DS__MAX_VALUE 1e18f
 #define KF3DS__MAX_SPLINE 1e3f
@@ -25,19 +25,13 @@ static inline int kf3ds__in_range(const float *v, size_t n, float limit)
     return ok;
 }
 
-/* kf3ds__in_range of four floats: with SSE2 one compare of the four (the
- * same answer: a NaN fails either test). */
+/* kf3ds__in_range of four floats: with SSE2 one compare of the four
+ * (value_range_sse2.h), else the plain C reference (value_range_plain.h);
+ * the same answer (docs/architecture.md, "Fast paths"). */
 #if defined(KF3DS__GNUC_VECTORS) && defined(KF3DS__SSE2)
-static inline int kf3ds__in_range4(const float v[4], float limit)
-{
-    __m128 a = _mm_andnot_ps(_mm_set1_ps(-0.0f), _mm_loadu_ps(v));
-    return _mm_movemask_ps(_mm_cmple_ps(a, _mm_set1_ps(limit))) == 15;
-}
+#include "value_range_sse2.h"
 #else
-static inline int kf3ds__in_range4(const float v[4], float limit)
-{
-    return kf3ds__in_range(v, 4, limit);
-}
+#include "value_range_plain.h"
 #endif
 
 #endif

@@ -42,89 +42,16 @@ static inline void bound_matrix(kf3ds_mat4 *m)
  * bound_matrix is done on the values before they are stored (reading them
  * back as vectors right after they are stored would stall on store
  * forwarding); returns 0 when one is out of range. With GCC or clang in
- * vector form; the plain form does the same operations in the same order,
- * so both give the same bits (make plain-check; -DKF3DS_PLAIN_C selects it).
+ * vector form (world_rows_vector.h), else the plain C reference
+ * (world_rows_plain.h; -DKF3DS_PLAIN_C selects it): the same bits.
  * `built` says L was just computed element-wise (its rows are then built
  * from the values: loading them as vectors would stall on store forwarding);
  * otherwise (a plan's fixed rows) they are loaded. */
+#include "simd.h"
 #if defined(KF3DS__GNUC_VECTORS)
-typedef float kf3ds__v4 __attribute__((vector_size(16)));
-typedef int kf3ds__i4 __attribute__((vector_size(16)));
-typedef unsigned long long kf3ds__u2 __attribute__((vector_size(16)));
-#if defined(__clang__)
-#define KF3DS__SPLAT(v, k) __builtin_shufflevector((v), (v), (k), (k), (k), (k))
+#include "world_rows_vector.h"
 #else
-#define KF3DS__SPLAT(v, k) __builtin_shuffle((v), (kf3ds__i4){ (k), (k), (k), (k) })
-#endif
-
-static inline __attribute__((always_inline)) int multiply_rows(const float (*a)[4],
-                                                               const float l[3][4], int built,
-                                                               float (*out)[4])
-{
-    kf3ds__v4 l0, l1, l2;
-    /* |w| <= KF3DS__MAX_WORLD compares as integers: the bit patterns of
-     * non-negative floats are in the order of their values, and a NaN's is
-     * above infinity's, so "out of range" is one compare per row. */
-    kf3ds__v4 limf = { KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD, KF3DS__MAX_WORLD };
-    kf3ds__i4 lim, out_of_range = { 0, 0, 0, 0 };
-    kf3ds__i4 magnitude = { 0x7FFFFFFF, 0x7FFFFFFF, 0x7FFFFFFF, 0x7FFFFFFF };
-    kf3ds__u2 both;
-    int i;
-    memcpy(&lim, &limf, sizeof lim);
-    if (built) {
-        kf3ds__v4 b0 = { l[0][0], l[0][1], l[0][2], l[0][3] };
-        kf3ds__v4 b1 = { l[1][0], l[1][1], l[1][2], l[1][3] };
-        kf3ds__v4 b2 = { l[2][0], l[2][1], l[2][2], l[2][3] };
-        l0 = b0;
-        l1 = b1;
-        l2 = b2;
-    } else {
-        memcpy(&l0, l[0], sizeof l0);
-        memcpy(&l1, l[1], sizeof l1);
-        memcpy(&l2, l[2], sizeof l2);
-    }
-    for (i = 0; i < 3; i++) {
-        kf3ds__v4 w = i == 0 ? l0 : i == 1 ? l1 : l2;
-        if (a) {
-            /* The parent's row loaded once, its lanes broadcast by shuffles
-             * (scalars are broadcast explicitly: where float arithmetic has
-             * excess precision, 68k and x87, a scalar operand would be a
-             * long double) and e = (0, 0, 0, a_i3) by a mask. */
-            kf3ds__v4 ar, e;
-            kf3ds__i4 bits, last = { 0, 0, 0, -1 };
-            memcpy(&ar, a[i], sizeof ar);
-            memcpy(&bits, &ar, sizeof bits);
-            bits &= last;
-            memcpy(&e, &bits, sizeof e);
-            w = KF3DS__SPLAT(ar, 0) * l0 + KF3DS__SPLAT(ar, 1) * l1 +
-                KF3DS__SPLAT(ar, 2) * l2 + e;
-        }
-        {
-            kf3ds__i4 bits;
-            memcpy(&bits, &w, sizeof bits);
-            out_of_range |= (bits & magnitude) > lim;
-        }
-        memcpy(out[i], &w, sizeof w);
-    }
-    memcpy(&both, &out_of_range, sizeof both);
-    return (both[0] | both[1]) == 0;
-}
-#else
-static inline int multiply_rows(const float (*a)[4], const float l[3][4], int built,
-                                float (*out)[4])
-{
-    int i, j, ok = 1;
-    (void)built;
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 4; j++) {
-            float w = !a ? l[i][j]
-                         : a[i][0] * l[0][j] + a[i][1] * l[1][j] + a[i][2] * l[2][j] +
-                               (j == 3 ? a[i][3] : 0.0f);
-            ok &= fabsf(w) <= KF3DS__MAX_WORLD;
-            out[i][j] = w;
-        }
-    return ok;
-}
+#include "world_rows_plain.h"
 #endif
 
 /* world = parent · L (parent may be NULL: world = L), its bottom row 0 0 0 1,

@@ -2,11 +2,7 @@
  * flat or wireframe) with the data kf3ds_renderer_create prepared. */
 #include "renderer.h"
 #include <string.h>
-/* class_colors_headlight_all: the class colours in SSE2 lanes */
-#include "../simd.h"
-#if defined(KF3DS__SSE2)
-#define KF3DS__CLASS_BATCH 1
-#endif
+#include "class_colors.h"
 
 /* Transforms the mesh's points by mv = view·placement into r->vertices, and
  * gives det(mv) and the rows that transform its normals.
@@ -145,17 +141,6 @@ static inline void face_corners(const kf3ds__vertex *V, const kf3ds_face *fc,
     vs[2] = &V[fc->v[2]];
 }
 
-/* Normal class ci's normal through the rows C, flipped by sign, not yet
- * normalised. */
-static inline void class_normal(const kf3ds__render_mesh *rm, uint32_t ci, const float C[3][3],
-                                float sign, float n[3])
-{
-    const float *cn = rm->class_normals[ci];
-    int k;
-    for (k = 0; k < 3; k++)
-        n[k] = sign * (C[k][0] * cn[0] + C[k][1] * cn[1] + C[k][2] * cn[2]);
-}
-
 /* The lighting terms (add, mul; kf3ds__shade_terms) of a corner in normal
  * class ci of a face seen from its front (sign 1) or back (−1), normals
  * through the rows C, at view-space vertex v. */
@@ -163,7 +148,7 @@ static void class_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, u
                         const float C[3][3], float sign, const kf3ds__vertex *v, float out[6])
 {
     float n[3];
-    class_normal(rm, ci, C, sign, n);
+    kf3ds__class_normal(rm, ci, C, sign, n);
     kf3ds__normalize3f(n);
     kf3ds__shade_terms(r, n, v->x, v->y, -v->d, rm->class_material[ci], out, out + 3);
 }
@@ -173,116 +158,6 @@ static inline uint32_t terms_color(const float t[6], const float d[3])
 {
     return kf3ds__pack_rgb(t[0] + t[3] * d[0], t[1] + t[4] * d[1], t[2] + t[5] * d[2]);
 }
-
-/* class_terms then terms_color, when the frame has no file lights and no
- * atmosphere (r->headlight_only): kf3ds__shade_terms then reads only the
- * normal's z, so only z is divided by the length, and no light loop or fog
- * is visited. The same operations in the same order, so the same colour;
- * the city lights 7 classes for each of its 2,000 meshes. */
-static uint32_t class_color_headlight(const kf3ds_renderer *r, const kf3ds__render_mesh *rm,
-                                      uint32_t ci, const float C[3][3], float sign,
-                                      const float d[3])
-{
-    const kf3ds__render_material *mt = &r->materials[rm->class_material[ci]];
-    float n[3], l, nd = 0.0f, acc[3], add[3], mul[3], spec = 0.0f;
-    int k;
-    class_normal(rm, ci, C, sign, n);
-    l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (l > 0.0f && l <= 1e30f) { /* kf3ds__normalize3f's z, else 0 */
-        nd = n[2] / l;
-        nd = nd > 0.0f ? nd : 0.0f;
-    }
-    for (k = 0; k < 3; k++)
-        acc[k] = KF3DS__FILL_LIGHT + r->headlight[k] * nd;
-    if (mt->shine_strength > 0.0f)
-        spec += r->headlight[0] * kf3ds__highlight(nd, mt->shine_exponent);
-    kf3ds__mix_terms(mt, r->ambient, acc, spec, add, mul);
-    return kf3ds__pack_rgb(add[0] + mul[0] * d[0], add[1] + mul[1] * d[1],
-                           add[2] + mul[2] * d[2]);
-}
-
-#if defined(KF3DS__CLASS_BATCH)
-/* class_color_headlight for every class of a mesh whose classes share one
- * material (class_slot), on the side `back`, four classes at once: lane j is
- * class ci + j and has the scalar code's operations in its order (each
- * channel's constants are the scalar products, computed once), so the same
- * colours bit for bit. One batch costs about what one class costs alone, so
- * lighting all classes beats lighting the half a convex mesh shows one at a
- * time (the city's boxes: 8 classes, 7 seen; docs/architecture.md). Marks
- * them computed with the mesh's stamp. */
-static void class_colors_headlight_all(kf3ds_renderer *r, const kf3ds__render_mesh *rm,
-                                       const float C[3][3], int back)
-{
-    const kf3ds__render_material *mt = &r->materials[rm->class_slot];
-    const uint32_t nc = rm->num_classes, stamp = r->color_stamp;
-    const __m128 zero = _mm_setzero_ps(), sign = _mm_set1_ps(back ? -1.0f : 1.0f);
-    const float si = mt->self_illum;
-    const int highlights = mt->shine_strength > 0.0f;
-    const unsigned expo = highlights ? (unsigned)(mt->shine_exponent + 0.5f) : 0u;
-    __m128 base[3], sc[3], dif[3];
-    uint32_t ci;
-    int k, j;
-    for (k = 0; k < 3; k++) {
-        base[k] = _mm_set1_ps(mt->ambient[k] * r->ambient[k]); /* mix_terms' add */
-        sc[k] = _mm_set1_ps(mt->specular[k]);
-        dif[k] = _mm_set1_ps(mt->diffuse[k]);
-    }
-    for (ci = 0; ci < nc; ci += 4) {
-        __m128 cn[3], n[3], l, nd, spec = zero, ok;
-        __m128i px = _mm_set1_epi32((int)0xFF000000u);
-        uint32_t out[4];
-        const float *c[4];
-        for (j = 0; j < 4; j++) /* lanes past the end repeat the last class */
-            c[j] = rm->class_normals[ci + (uint32_t)j < nc ? ci + (uint32_t)j : nc - 1];
-        for (k = 0; k < 3; k++)
-            cn[k] = _mm_set_ps(c[3][k], c[2][k], c[1][k], c[0][k]);
-        for (k = 0; k < 3; k++) /* class_normal */
-            n[k] = _mm_mul_ps(
-                sign, _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(C[k][0]), cn[0]),
-                                            _mm_mul_ps(_mm_set1_ps(C[k][1]), cn[1])),
-                                 _mm_mul_ps(_mm_set1_ps(C[k][2]), cn[2])));
-        l = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(n[0], n[0]), _mm_mul_ps(n[1], n[1])),
-                                   _mm_mul_ps(n[2], n[2])));
-        ok = _mm_and_ps(_mm_cmpgt_ps(l, zero), _mm_cmple_ps(l, _mm_set1_ps(1e30f)));
-        /* max(nd, +0) is nd > 0 ? nd : +0; lanes not ok are 0 */
-        nd = _mm_and_ps(ok, _mm_max_ps(_mm_div_ps(n[2], l), zero));
-        if (highlights) { /* kf3ds__highlight: the same squarings on every lane */
-            __m128 h = _mm_set1_ps(1.0f), b = nd;
-            unsigned e = expo;
-            while (e) {
-                if (e & 1u)
-                    h = _mm_mul_ps(h, b);
-                b = _mm_mul_ps(b, b);
-                e >>= 1;
-            }
-            h = _mm_and_ps(_mm_cmpgt_ps(nd, zero), h);
-            spec = _mm_add_ps(zero, _mm_mul_ps(_mm_set1_ps(r->headlight[0]), h));
-        }
-        spec = _mm_mul_ps(spec, _mm_set1_ps(mt->shine_strength));
-        for (k = 0; k < 3; k++) { /* acc, then kf3ds__mix_terms, then the colour */
-            __m128 mul = _mm_add_ps(_mm_set1_ps(KF3DS__FILL_LIGHT),
-                                    _mm_mul_ps(_mm_set1_ps(r->headlight[k]), nd));
-            __m128 add = base[k], v;
-            if (mt->metal)
-                mul = _mm_add_ps(mul, spec);
-            else
-                add = _mm_add_ps(add, _mm_mul_ps(spec, sc[k]));
-            add = _mm_mul_ps(add, _mm_set1_ps(1.0f - si));
-            mul = _mm_add_ps(_mm_mul_ps(mul, _mm_set1_ps(1.0f - si)), _mm_set1_ps(si));
-            v = _mm_add_ps(add, _mm_mul_ps(mul, dif[k]));
-            /* kf3ds__pack_rgb: clamp01 (NaN gives 0), ·255 + 0.5, truncated */
-            v = _mm_and_ps(_mm_cmpgt_ps(v, zero), _mm_min_ps(v, _mm_set1_ps(1.0f)));
-            v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
-            px = _mm_or_si128(px, _mm_slli_epi32(_mm_cvttps_epi32(v), 16 - 8 * k));
-        }
-        _mm_storeu_si128((__m128i *)(void *)out, px);
-        for (j = 0; j < 4 && ci + (uint32_t)j < nc; j++) {
-            r->class_color[2 * (ci + (uint32_t)j) + (uint32_t)back] = out[j];
-            r->class_color_stamp[2 * (ci + (uint32_t)j) + (uint32_t)back] = stamp;
-        }
-    }
-}
-#endif
 
 /* The same for flat shading: the face normal, at the face's centre. */
 static void face_terms(const kf3ds_renderer *r, const kf3ds__render_mesh *rm, uint32_t f,
@@ -386,7 +261,7 @@ static inline void draw_face(kf3ds_renderer *r, const kf3ds__projection *p, cons
             uint32_t ci = rm->corner_class[3 * f + k], slot = 2 * ci + (uint32_t)back;
             if (r->class_color_stamp[slot] != r->color_stamp) {
                 if (r->headlight_only) {
-                    r->class_color[slot] = class_color_headlight(r, rm, ci, C, sign, mt->diffuse);
+                    r->class_color[slot] = kf3ds__class_color_headlight(r, rm, ci, C, sign, mt->diffuse);
                 } else {
                     float t[6];
                     class_terms(r, rm, ci, C, sign, &V[rm->class_vertex[ci]], t);
@@ -457,13 +332,11 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
          * (nothing deferred, seen_blended stays 0): the city's 2,000 small
          * convex meshes, whose faces turned away pay only for their side. */
         const int flip = det < 0.0f;
-#if defined(KF3DS__CLASS_BATCH)
         /* the classes of the faces turned to the eye (side !away), lit
-         * together when class_color_headlight would light them one by one */
+         * together (kf3ds__class_colors_all) */
         if (smooth && r->headlight_only && rm->class_slot != KF3DS__NO_SLOT &&
             !r->materials[rm->class_slot].shaded)
-            class_colors_headlight_all(r, rm, (const float(*)[3])C, !away);
-#endif
+            kf3ds__class_colors_all(r, rm, (const float(*)[3])C, !away);
         for (f = 0; f < nf; f++) {
             const kf3ds__vertex *vs[3];
             const uint32_t mat = rm->face_slot[f];

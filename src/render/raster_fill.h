@@ -59,34 +59,15 @@ int kf3ds__cpu_has_avx2(void);
 #endif
 
 /* A fill vertex from a projected vertex inside every plane and its colour:
- * 1/d, then the colour's channels + 0.5 unless flat. A small vector helper
- * (every triangle pays it): with SSE2 the same values in one vector, the
- * bytes widened, converted and offset at once. */
-static inline void kf3ds__fill_vertex_of(kf3ds__fill_vertex *f, const kf3ds__vertex *v,
-                                         uint32_t color, int flat)
-{
-    f->X = v->X;
-    f->Y = v->Y;
+ * 1/d, then the colour's channels + 0.5 unless flat (with SSE2 always: a
+ * flat fill reads only v[0]). Every triangle pays it, so with SSE2 the same
+ * values are made in one vector (raster_fill_vertex_sse2.h), else by the
+ * plain C reference (raster_fill_vertex_plain.h). */
 #if defined(KF3DS__SSE2)
-    {
-        const __m128i zero = _mm_setzero_si128();
-        __m128i c = _mm_cvtsi32_si128((int)color);
-        __m128 bgra;
-        (void)flat;
-        c = _mm_unpacklo_epi16(_mm_unpacklo_epi8(c, zero), zero);
-        bgra = _mm_add_ps(_mm_cvtepi32_ps(c), _mm_set1_ps(0.5f));
-        _mm_storeu_ps(f->v, _mm_move_ss(_mm_shuffle_ps(bgra, bgra, _MM_SHUFFLE(0, 1, 2, 3)),
-                                        _mm_set_ss(v->w)));
-    }
+#include "raster_fill_vertex_sse2.h"
 #else
-    f->v[0] = v->w;
-    if (!flat) {
-        f->v[1] = (float)((color >> 16) & 0xFF) + 0.5f;
-        f->v[2] = (float)((color >> 8) & 0xFF) + 0.5f;
-        f->v[3] = (float)(color & 0xFF) + 0.5f;
-    }
+#include "raster_fill_vertex_plain.h"
 #endif
-}
 
 /* Colours step in 16.16 fixed point: the row's first value is exact and
  * every pixel of a span is inside the triangle, so the values stay within
