@@ -286,13 +286,12 @@ static inline void step_ln(const float from[4], const float to[4], const key_tur
         g[d] = p[d] * om;
 }
 
-/* out = q ⊗ exp(v, 0) (docs/evaluation.md, "Squad"), in double, rounded once.
- * A small |v| (most controls: a quarter of the change between two steps)
- * takes sin ω/ω and cos ω from their series in ω² (the first term left out
- * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
-static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], float out[4])
+/* e = exp(v) = (v·sin ω/ω, cos ω), ω = |v|: a small |v| from the series
+ * in ω² (mul_exp explains), else through kf3ds__sincos_d. Shared by
+ * mul_exp and its two-lane version (track_setup_lanes.c). */
+static KF3DS__ALWAYS_INLINE void exp_vector(const double v[3], double e[4])
 {
-    double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4], qd[4], p[4];
+    double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c;
     int d;
     if (w2 < 0.0625) {
         s = 1.0 + w2 * (KF3DS__SIN_S1 + w2 * (KF3DS__SIN_S2 + w2 * (KF3DS__SIN_S3 +
@@ -309,6 +308,17 @@ static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], fl
     for (d = 0; d < 3; d++)
         e[d] = v[d] * s;
     e[3] = c;
+}
+
+/* out = q ⊗ exp(v, 0) (docs/evaluation.md, "Squad"), in double, rounded once.
+ * A small |v| (most controls: a quarter of the change between two steps)
+ * takes sin ω/ω and cos ω from their series in ω² (the first term left out
+ * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
+static KF3DS__ALWAYS_INLINE void mul_exp(const float q[4], const double v[3], float out[4])
+{
+    double e[4], qd[4], p[4];
+    int d;
+    exp_vector(v, e);
     for (d = 0; d < 4; d++)
         qd[d] = q[d];
     quat_mul_d(qd, e, p);
@@ -342,10 +352,18 @@ static KF3DS__ALWAYS_INLINE void squad_controls(const kf3ds_key *c, double dt_pr
     mul_exp(c->quat, b, tin);
 }
 
+/* squad_controls or its two-lane version (track_setup_lanes.c): the one
+ * step the setups' control helpers below differ in. */
+typedef void (*squad_controls_fn)(const kf3ds_key *c, double dt_prev, double dt_next,
+                                  const double gm[3], const double gp[3], float tin[4],
+                                  float tout[4]);
+
 /* The squad controls of rotation key i: tin = B_i, tout = A_i, the key's
- * orientation for end keys (lib3ds 1.3). */
-static inline void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, float tin[4],
-                              float tout[4])
+ * orientation for end keys (lib3ds 1.3); `squad` works them out. Always
+ * inlined, so that squad, a constant at each caller, is a direct call. */
+static KF3DS__ALWAYS_INLINE void rotation_controls_by(const kf3ds_track *t, uint32_t i,
+                                                      ln_cache *lc, float tin[4],
+                                                      float tout[4], squad_controls_fn squad)
 {
     const kf3ds_key *c = &t->keys[i];
     neighbours nb = neighbours_of(t, i);
@@ -359,19 +377,33 @@ static inline void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache 
      * closes its curve: then they have no turn in common with key i) */
     step_ln(nb.p->quat, c->quat, i > 0 ? turn_get(lc, t, i) : NULL, gm);
     step_ln(c->quat, nb.n->quat, i + 1 < t->num_keys ? turn_get(lc, t, i + 1) : NULL, gp);
-    squad_controls(c, nb.dt_prev, nb.dt_next, gm, gp, tin, tout);
+    squad(c, nb.dt_prev, nb.dt_next, gm, gp, tin, tout);
 }
 
-/* rotation_controls for an interior key 0 < i < last, whose neighbours are
- * the keys beside it even on a closed curve: inline in setup's loop, without
- * the neighbour and end-key cases, its logarithms G_i−1 and G_i. */
-static KF3DS__ALWAYS_INLINE void interior_controls(const kf3ds_track *t, uint32_t i,
-                                                   ln_cache *lc, float tin[4], float tout[4])
+/* rotation_controls_by for an interior key 0 < i < last, whose neighbours
+ * are the keys beside it even on a closed curve: inline in setup's loop,
+ * without the neighbour and end-key cases, its logarithms G_i−1 and G_i. */
+static KF3DS__ALWAYS_INLINE void interior_controls_by(const kf3ds_track *t, uint32_t i,
+                                                      ln_cache *lc, float tin[4],
+                                                      float tout[4], squad_controls_fn squad)
 {
     const kf3ds_key *c = &t->keys[i];
     const double *gm = ln_get(lc, t, i - 1), *gp = ln_get(lc, t, i);
-    squad_controls(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, gp,
-                   tin, tout);
+    squad(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm, gp, tin, tout);
+}
+
+/* The plain reference's: rotation_controls_by and interior_controls_by with
+ * squad_controls. */
+static inline void rotation_controls(const kf3ds_track *t, uint32_t i, ln_cache *lc, float tin[4],
+                                     float tout[4])
+{
+    rotation_controls_by(t, i, lc, tin, tout, squad_controls);
+}
+
+static KF3DS__ALWAYS_INLINE void interior_controls(const kf3ds_track *t, uint32_t i,
+                                                   ln_cache *lc, float tin[4], float tout[4])
+{
+    interior_controls_by(t, i, lc, tin, tout, squad_controls);
 }
 
 /* ω_i = iπ/64 (the double nearest), cos ω_i and sin ω_i (rounded from the

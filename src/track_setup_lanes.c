@@ -385,29 +385,12 @@ static uint32_t accumulate_rotations_lanes(kf3ds_track *t, uint32_t done, uint32
 }
 
 /* out = q ⊗ exp(v, 0) (docs/evaluation.md, "Squad"), in double, rounded once.
- * A small |v| (most controls: a quarter of the change between two steps)
- * takes sin ω/ω and cos ω from their series in ω² (the first term left out
- * is below 1e-20 for ω < 1/4): no square root, division or reduction. */
+ * exp(v) by exp_vector (track_rotation.h), as mul_exp. */
 static KF3DS__ALWAYS_INLINE void mul_exp_lanes(const float q[4], const double v[3], float out[4])
 {
-    double w2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, c, e[4];
+    double e[4];
     __m128d q01, q23, xy, zw;
-    int d;
-    if (w2 < 0.0625) {
-        s = 1.0 + w2 * (KF3DS__SIN_S1 + w2 * (KF3DS__SIN_S2 + w2 * (KF3DS__SIN_S3 +
-            w2 * (KF3DS__SIN_S4 + w2 * (KF3DS__SIN_S5 + w2 * (KF3DS__SIN_S6 +
-            w2 * KF3DS__SIN_S7))))));
-        c = 1.0 + w2 * (KF3DS__COS_C1 + w2 * (KF3DS__COS_C2 + w2 * (KF3DS__COS_C3 +
-            w2 * (KF3DS__COS_C4 + w2 * (KF3DS__COS_C5 + w2 * (KF3DS__COS_C6 +
-            w2 * KF3DS__COS_C7))))));
-    } else {
-        double om = sqrt(w2);
-        kf3ds__sincos_d(om, &s, &c);
-        s /= om;
-    }
-    for (d = 0; d < 3; d++)
-        e[d] = v[d] * s;
-    e[3] = c;
+    exp_vector(v, e);
     /* quat_mul_d(q, e), rounded to float */
     quat_pd(q, &q01, &q23);
     quat_mul_pd(pair_consts_get(), q01, q23, _mm_loadu_pd(e), _mm_loadu_pd(e + 2), &xy, &zw);
@@ -496,37 +479,18 @@ static KF3DS__ALWAYS_INLINE void squad_controls_lanes(const kf3ds_key *c, double
     mul_exp_lanes(c->quat, b, tin);
 }
 
-/* The squad controls of rotation key i: tin = B_i, tout = A_i, the key's
- * orientation for end keys (lib3ds 1.3). */
+/* track_rotation.h's control helpers with the two-lane squad_controls. */
 static void rotation_controls_lanes(const kf3ds_track *t, uint32_t i, ln_cache *lc,
                                     float tin[4], float tout[4])
 {
-    const kf3ds_key *c = &t->keys[i];
-    neighbours nb = neighbours_of(t, i);
-    double gm[3], gp[3];
-    if (!nb.p || !nb.n) {
-        memcpy(tin, c->quat, sizeof c->quat);
-        memcpy(tout, c->quat, sizeof c->quat);
-        return;
-    }
-    /* (the neighbours are the keys before and after unless a cyclic track
-     * closes its curve: then they have no turn in common with key i) */
-    step_ln(nb.p->quat, c->quat, i > 0 ? turn_get(lc, t, i) : NULL, gm);
-    step_ln(c->quat, nb.n->quat, i + 1 < t->num_keys ? turn_get(lc, t, i + 1) : NULL, gp);
-    squad_controls_lanes(c, nb.dt_prev, nb.dt_next, gm, gp, tin, tout);
+    rotation_controls_by(t, i, lc, tin, tout, squad_controls_lanes);
 }
 
-/* rotation_controls for an interior key 0 < i < last, whose neighbours are
- * the keys beside it even on a closed curve: inline in setup's loop, without
- * the neighbour and end-key cases, its logarithms G_i−1 and G_i. */
 static KF3DS__ALWAYS_INLINE void interior_controls_lanes(const kf3ds_track *t, uint32_t i,
                                                          ln_cache *lc, float tin[4],
                                                          float tout[4])
 {
-    const kf3ds_key *c = &t->keys[i];
-    const double *gm = ln_get(lc, t, i - 1), *gp = ln_get(lc, t, i);
-    squad_controls_lanes(c, (double)c->frame - c[-1].frame, (double)c[1].frame - c->frame, gm,
-                         gp, tin, tout);
+    interior_controls_by(t, i, lc, tin, tout, squad_controls_lanes);
 }
 
 /* interior_controls of keys i and i + 1 (both interior), in two lanes when
