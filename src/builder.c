@@ -746,7 +746,7 @@ kf3ds_status kf3ds_builder_add_key(kf3ds_builder *b, int32_t node, kf3ds_track_k
 
 /* ---- finishing ------------------------------------------------------------------- */
 
-static void *scene_copy(kf3ds__ctx *ctx, const void *p, size_t n, size_t size)
+static void *scene_copy(kf3ds__load_ctx *ctx, const void *p, size_t n, size_t size)
 {
     void *q;
     if (!p || !n)
@@ -757,12 +757,12 @@ static void *scene_copy(kf3ds__ctx *ctx, const void *p, size_t n, size_t size)
     return q;
 }
 
-static const char *scene_str(kf3ds__ctx *ctx, const char *s)
+static const char *scene_str(kf3ds__load_ctx *ctx, const char *s)
 {
     return s ? kf3ds__arena_strdup(ctx->arena, s, strlen(s)) : NULL;
 }
 
-static void copy_editor(kf3ds__ctx *ctx, const kf3ds_builder *b)
+static void copy_editor(kf3ds__load_ctx *ctx, const kf3ds_builder *b)
 {
     kf3ds_scene *s = ctx->scene;
     const item *it;
@@ -809,7 +809,7 @@ static void copy_editor(kf3ds__ctx *ctx, const kf3ds_builder *b)
     }
 }
 
-static void copy_keyframer(kf3ds__ctx *ctx, const kf3ds_builder *b)
+static void copy_keyframer(kf3ds__load_ctx *ctx, const kf3ds_builder *b)
 {
     kf3ds_scene *s = ctx->scene;
     const item *it;
@@ -857,7 +857,7 @@ static void copy_keyframer(kf3ds__ctx *ctx, const kf3ds_builder *b)
 
 kf3ds_scene *kf3ds_builder_finish(kf3ds_builder *b, kf3ds_diag *error)
 {
-    kf3ds__ctx ctx;
+    kf3ds__load_ctx ctx;
     kf3ds_scene *s;
     kf3ds__scene_internal *internal;
     unsigned char *nodes;

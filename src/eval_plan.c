@@ -147,7 +147,7 @@ static void write_record(const kf3ds_scene *s, uint32_t i, uint8_t local,
     }
 }
 
-void kf3ds__plan_build(kf3ds__ctx *ctx)
+void kf3ds__plan_build(kf3ds__load_ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     kf3ds__scene_internal *in = (kf3ds__scene_internal *)s->internal_;

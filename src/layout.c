@@ -165,7 +165,7 @@ static int is_single(gkind parent, uint16_t id, gkind kind)
 
 typedef struct recorder {
     kf3ds__arena *arena;
-    kf3ds__lay *entries;        /* NULL in the counting walk */
+    kf3ds__layout_chunk *entries;        /* NULL in the counting walk */
     uint32_t n;
     uint32_t materials, meshes, lights, cameras, nodes;
     uint32_t max_nodes;
@@ -203,7 +203,7 @@ static uint32_t add_entry(recorder *r, const kf3ds_chunk *c, const kf3ds_reader 
 {
     uint32_t i = r->n++;
     if (r->entries) {
-        kf3ds__lay *e = &r->entries[i];
+        kf3ds__layout_chunk *e = &r->entries[i];
         memset(e, 0, sizeof *e);
         e->id = c->id;
         e->depth = (uint8_t)depth;
@@ -221,7 +221,7 @@ static void keep_bytes(recorder *r, const unsigned char *data, uint32_t from, ui
 {
     uint32_t i = from;
     while (i < to) {
-        kf3ds__lay *e = &r->entries[i];
+        kf3ds__layout_chunk *e = &r->entries[i];
         uint32_t n = e->kind != KF3DS__LAY_SCENE ? e->size
                    : e->id == KF3DS_CHUNK_NAMED_OBJECT ? e->reserved[0] : 0;
         if (n || e->kind != KF3DS__LAY_SCENE) {
@@ -257,7 +257,7 @@ static void pick_leaf(recorder *r, uint32_t first, uint32_t end, gkind parent, i
     if (!r->entries)
         return;
     for (i = first; i < end; i = r->entries[i].end) {
-        kf3ds__lay *e = &r->entries[i];
+        kf3ds__layout_chunk *e = &r->entries[i];
         int leaf = parent == G_COLOR || parent == G_LIGHT ? is_color_leaf(e->id)
                                                           : is_percent_leaf(e->id);
         int lin = e->id == KF3DS_CHUNK_LIN_COLOR_24 || e->id == KF3DS_CHUNK_LIN_COLOR_F;
@@ -271,7 +271,7 @@ static void pick_leaf(recorder *r, uint32_t first, uint32_t end, gkind parent, i
         linear |= lin;
     }
     for (i = first; i < end; i = r->entries[i].end) {
-        kf3ds__lay *e = &r->entries[i];
+        kf3ds__layout_chunk *e = &r->entries[i];
         int leaf = parent == G_COLOR || parent == G_LIGHT ? is_color_leaf(e->id)
                                                           : is_percent_leaf(e->id);
         if (leaf && i != pick && e->kind == KF3DS__LAY_SCENE)
@@ -428,13 +428,13 @@ static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth)
        the scene's value, is a fixed point (docs/writer.md, "kf3ds rewrite") */
     for (pass = 0; pass < 2; pass++) {
         for (i = first; i < r->n; i = r->entries[i].end) {
-            kf3ds__lay *e = &r->entries[i];
+            kf3ds__layout_chunk *e = &r->entries[i];
             gkind ck = child_kind(kind, e->id);
             if (e->kind != KF3DS__LAY_SCENE || !is_single(kind, e->id, ck) ||
                 (pass == 1 && gives_value(r, i, ck)))
                 continue;
             for (j = pass == 0 ? e->end : first; j < r->n; j = r->entries[j].end) {
-                const kf3ds__lay *f = &r->entries[j];
+                const kf3ds__layout_chunk *f = &r->entries[j];
                 int same = f->id == e->id ||
                            (kind == G_MAP && is_percent_leaf(e->id) && is_percent_leaf(f->id));
                 if (j != i && same && f->kind == KF3DS__LAY_SCENE &&
@@ -449,7 +449,7 @@ static void walk(recorder *r, kf3ds_reader body, gkind kind, int depth)
         pick_leaf(r, first, r->n, kind, kind == G_LIGHT);
 }
 
-static int is_section(const kf3ds__lay *e)
+static int is_section(const kf3ds__layout_chunk *e)
 {
     return e->kind == KF3DS__LAY_SCENE &&
            (e->id == KF3DS_CHUNK_MDATA || e->id == KF3DS_CHUNK_KFDATA);
@@ -467,12 +467,12 @@ static void shadow_across_sections(recorder *r)
         return;
     for (pass = 0; pass < 2; pass++)
         for (i = 1; i < r->n; i = r->entries[i].end) {
-            const kf3ds__lay *sec = &r->entries[i];
+            const kf3ds__layout_chunk *sec = &r->entries[i];
             gkind section = sec->id == KF3DS_CHUNK_MDATA ? G_MDATA : G_KFDATA;
             if (!is_section(sec))
                 continue;
             for (j = i + 1; j < sec->end; j = r->entries[j].end) {
-                kf3ds__lay *e = &r->entries[j];
+                kf3ds__layout_chunk *e = &r->entries[j];
                 gkind ck = child_kind(section, e->id);
                 if (e->kind != KF3DS__LAY_SCENE || e->id == KF3DS_CHUNK_MAT_ENTRY ||
                     e->id == KF3DS_CHUNK_NAMED_OBJECT || is_node_tag(e->id) ||
@@ -480,7 +480,7 @@ static void shadow_across_sections(recorder *r)
                     continue;
                 for (k = pass == 0 ? sec->end : 1; k < r->n && e->kind == KF3DS__LAY_SCENE;
                      k = r->entries[k].end) {
-                    const kf3ds__lay *other = &r->entries[k];
+                    const kf3ds__layout_chunk *other = &r->entries[k];
                     if (k == i || other->id != sec->id || !is_section(other))
                         continue;
                     for (m = k + 1; m < other->end; m = r->entries[m].end)
@@ -492,7 +492,7 @@ static void shadow_across_sections(recorder *r)
         }
 }
 
-const kf3ds__lay *kf3ds__layout_record(kf3ds__arena *arena, const void *data, size_t size,
+const kf3ds__layout_chunk *kf3ds__layout_record(kf3ds__arena *arena, const void *data, size_t size,
                                        uint32_t max_nodes, kf3ds__source *src)
 {
     kf3ds_reader top = kf3ds_reader_make(data, size), body;
@@ -526,7 +526,7 @@ const kf3ds__lay *kf3ds__layout_record(kf3ds__arena *arena, const void *data, si
             r.entries[at].end = r.n;
             break;
         }
-        r.entries = (kf3ds__lay *)kf3ds__arena_alloc(arena, r.n, sizeof(kf3ds__lay));
+        r.entries = (kf3ds__layout_chunk *)kf3ds__arena_alloc(arena, r.n, sizeof(kf3ds__layout_chunk));
         if (!r.entries)
             return NULL;
     }
@@ -542,7 +542,7 @@ const kf3ds__lay *kf3ds__layout_record(kf3ds__arena *arena, const void *data, si
     return r.entries;
 }
 
-int kf3ds__layout_damaged(const kf3ds__lay *e)
+int kf3ds__layout_damaged(const kf3ds__layout_chunk *e)
 {
     return e->kind == KF3DS__LAY_SHADOWED && e->reserved[1] == 1 &&
            foreign_container_prefix(e->id) >= 0;

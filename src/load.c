@@ -19,7 +19,7 @@
 #define DEFAULT_MAX_DIAGS 1000
 
 /* Walks the root's children (or a bare MDATA root) for one pass. */
-static void read_sections(kf3ds__ctx *ctx, const kf3ds_chunk *root, const kf3ds_reader *root_body)
+static void read_sections(kf3ds__load_ctx *ctx, const kf3ds_chunk *root, const kf3ds_reader *root_body)
 {
     kf3ds_reader it = *root_body;
     kf3ds_chunk c;
@@ -54,7 +54,7 @@ static void read_sections(kf3ds__ctx *ctx, const kf3ds_chunk *root, const kf3ds_
 /* Sizes the scene's arrays by the counting pass's counts, which the filling
  * pass counts up again. Nodes beyond the node limit are left out here; the
  * filling pass reports it. */
-static int allocate_scene_arrays(kf3ds__ctx *ctx)
+static int allocate_scene_arrays(kf3ds__load_ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     kf3ds__arena *a = ctx->arena;
@@ -82,7 +82,7 @@ static int allocate_scene_arrays(kf3ds__ctx *ctx)
 
 /* The first reports of the filling pass: what only the count knows (the
  * node limit), and how the root chunk ends. */
-static void report_counts_and_root(kf3ds__ctx *ctx, const kf3ds_chunk *root,
+static void report_counts_and_root(kf3ds__load_ctx *ctx, const kf3ds_chunk *root,
                                    kf3ds_chunk_result rr, size_t size)
 {
     if (ctx->nodes_counted > ctx->limits.max_nodes)
@@ -104,7 +104,7 @@ static void report_counts_and_root(kf3ds__ctx *ctx, const kf3ds_chunk *root,
 /* The chunks the loader skips but other readers decode whose sub-chunks are
  * damaged (layout.c): a repairing save drops them, so say which
  * (docs/writer.md, "kf3ds rewrite"). */
-static void report_damaged_foreign(kf3ds__ctx *ctx, const kf3ds__lay *lay, uint32_t n)
+static void report_damaged_foreign(kf3ds__load_ctx *ctx, const kf3ds__layout_chunk *lay, uint32_t n)
 {
     uint32_t i;
     for (i = 0; i < n; i++)
@@ -134,7 +134,7 @@ static kf3ds_scene *fail(kf3ds_diag *error, kf3ds_status code, uint16_t id, cons
 kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
                                const kf3ds_load_options *options, kf3ds_diag *error)
 {
-    kf3ds__ctx ctx;
+    kf3ds__load_ctx ctx;
     kf3ds_allocator allocator;
     kf3ds_reader top, root_body;
     kf3ds_chunk root;
@@ -201,7 +201,7 @@ kf3ds_scene *kf3ds_load_memory(const void *data, size_t size,
         kf3ds__finish_editor(&ctx);
         kf3ds__finish_keyframer(&ctx);
         if (ctx.source) {
-            const kf3ds__lay *lay =
+            const kf3ds__layout_chunk *lay =
                 kf3ds__layout_record(ctx.arena, data, size, ctx.cap_nodes, ctx.source);
             report_damaged_foreign(&ctx, lay, lay ? ctx.source->num_layout : 0);
             ctx.source->environment = ctx.scene->environment;

@@ -11,7 +11,7 @@
  * filling pass reads everything into arrays of exactly that size. */
 typedef enum kf3ds__pass { KF3DS__PASS_COUNT, KF3DS__PASS_FILL } kf3ds__pass;
 
-typedef struct kf3ds__ctx {
+typedef struct kf3ds__load_ctx {
     kf3ds_scene *scene;
     kf3ds__arena *arena;    /* the scene's memory */
     kf3ds_limits limits;    /* defaults filled in */
@@ -26,6 +26,6 @@ typedef struct kf3ds__ctx {
     /* Rotation tracks' setup (track_setup.h), chosen once per load; NULL:
      * track setup asks kf3ds__rotation_setup_pick. */
     const struct kf3ds__rotation_setup *rotations;
-} kf3ds__ctx;
+} kf3ds__load_ctx;
 
 #endif

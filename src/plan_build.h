@@ -6,6 +6,6 @@
 
 /* Builds the plan of the loaded scene's nodes (parents, evaluation order
  * and links resolved) into the scene's internal record. */
-void kf3ds__plan_build(kf3ds__ctx *ctx);
+void kf3ds__plan_build(kf3ds__load_ctx *ctx);
 
 #endif

@@ -13,7 +13,7 @@
 
 /* Reads a colour from the colour sub-chunks of `body`; a linear colour wins
  * over the gamma-corrected one, as in lib3ds. Returns 1 when one was found. */
-static int read_color(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_id, float rgb[3])
+static int read_color(kf3ds__load_ctx *ctx, kf3ds_reader body, uint16_t parent_id, float rgb[3])
 {
     kf3ds_chunk c;
     kf3ds_reader b;
@@ -42,7 +42,7 @@ static int read_color(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_id, fl
     return found;
 }
 
-static int read_percentage(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_id, float *out)
+static int read_percentage(kf3ds__load_ctx *ctx, kf3ds_reader body, uint16_t parent_id, float *out)
 {
     kf3ds_chunk c;
     kf3ds_reader b;
@@ -64,7 +64,7 @@ static int read_percentage(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t parent_i
     return found;
 }
 
-static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_texture_map *m)
+static void read_map(kf3ds__load_ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_texture_map *m)
 {
     kf3ds_chunk c;
     kf3ds_reader b;
@@ -99,7 +99,7 @@ static void read_map(kf3ds__ctx *ctx, kf3ds_reader body, uint16_t id, kf3ds_text
     }
 }
 
-static void read_material(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_material *m)
+static void read_material(kf3ds__load_ctx *ctx, kf3ds_reader body, kf3ds_material *m)
 {
     kf3ds_chunk c;
     kf3ds_reader b;
@@ -143,7 +143,7 @@ static void read_material(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_material *m)
 
 /* Reads a u16 count and validates it against the bytes left: a count beyond
  * the chunk is an error and only the elements present are kept. */
-static uint32_t read_count(kf3ds__ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *c,
+static uint32_t read_count(kf3ds__load_ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *c,
                            size_t element_size)
 {
     uint32_t n = kf3ds_read_u16(b);
@@ -200,7 +200,7 @@ static void get_u16s(kf3ds_reader *b, uint16_t *out, size_t count)
     b->pos += count * 2;
 }
 
-static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, kf3ds_mesh *m)
+static void read_faces(kf3ds__load_ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, kf3ds_mesh *m)
 {
     kf3ds_chunk c;
     kf3ds_reader sb, sub;
@@ -264,7 +264,7 @@ static void read_faces(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *fc, k
     }
 }
 
-static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
+static void read_mesh(kf3ds__load_ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
 {
     kf3ds_chunk c;
     kf3ds_reader b;
@@ -336,7 +336,7 @@ static void read_mesh(kf3ds__ctx *ctx, kf3ds_reader body, kf3ds_mesh *m)
     }
 }
 
-static void read_camera(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *cc,
+static void read_camera(kf3ds__load_ctx *ctx, kf3ds_reader body, const kf3ds_chunk *cc,
                         kf3ds_camera *cam)
 {
     kf3ds_chunk c;
@@ -377,7 +377,7 @@ static void read_camera(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *c
     }
 }
 
-static void read_spot(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *sc, kf3ds_light *l)
+static void read_spot(kf3ds__load_ctx *ctx, kf3ds_reader b, const kf3ds_chunk *sc, kf3ds_light *l)
 {
     kf3ds_chunk c;
     kf3ds_reader sb;
@@ -411,7 +411,7 @@ static void read_spot(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *sc, kf
     }
 }
 
-static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc, kf3ds_light *l)
+static void read_light(kf3ds__load_ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc, kf3ds_light *l)
 {
     kf3ds_chunk c;
     kf3ds_reader b;
@@ -464,7 +464,7 @@ static void read_light(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *lc
 
 /* Floats at the start of a payload, cleaned (NaN and huge values become
  * `fallback`, with one warning). Returns 0 after a short read. */
-static int read_floats(kf3ds__ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *c, float *v, int n,
+static int read_floats(kf3ds__load_ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *c, float *v, int n,
                        const char *what)
 {
     uint32_t bad = 0, big = 0;
@@ -480,7 +480,7 @@ static int read_floats(kf3ds__ctx *ctx, kf3ds_reader *b, const kf3ds_chunk *c, f
 
 /* V_GRADIENT: the middle colour's position, then three colours, top first,
  * each a COLOR_ chunk that a linear one after it may replace. */
-static void read_gradient(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *gc,
+static void read_gradient(kf3ds__load_ctx *ctx, kf3ds_reader b, const kf3ds_chunk *gc,
                           kf3ds_environment *e)
 {
     kf3ds_chunk c;
@@ -511,7 +511,7 @@ static void read_gradient(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *gc
 
 /* FOG, LAYER_FOG, DISTANCE_CUE: fixed floats, then a colour and the flag
  * that fogs the background. */
-static void read_atmosphere(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
+static void read_atmosphere(kf3ds__load_ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                             kf3ds_environment *e)
 {
     float v[4];
@@ -574,7 +574,7 @@ static void use_environment(kf3ds_environment *e, uint16_t id)
 #define NEXT_SLOT(ctx, arr, num, cap) \
     ((ctx)->pass == KF3DS__PASS_COUNT ? ((num)++, NULL) : ((num) < (cap) ? &(arr)[(num)++] : NULL))
 
-static void read_named_object(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *oc)
+static void read_named_object(kf3ds__load_ctx *ctx, kf3ds_reader body, const kf3ds_chunk *oc)
 {
     kf3ds_scene *s = ctx->scene;
     kf3ds_chunk c;
@@ -613,7 +613,7 @@ static void read_named_object(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_ch
     }
 }
 
-void kf3ds__read_mdata(kf3ds__ctx *ctx, const kf3ds_reader *mdata_body)
+void kf3ds__read_mdata(kf3ds__load_ctx *ctx, const kf3ds_reader *mdata_body)
 {
     kf3ds_scene *s = ctx->scene;
     kf3ds_reader it = *mdata_body;
@@ -668,7 +668,7 @@ static int inverse_in_range(const kf3ds_mat4 *inv)
 }
 
 /* Saving writes a mirrored mesh's points as the file stored them (source.h). */
-static void keep_stored_points(kf3ds__ctx *ctx, const kf3ds_mesh *m)
+static void keep_stored_points(kf3ds__load_ctx *ctx, const kf3ds_mesh *m)
 {
     kf3ds__source *src = ctx->source;
     uint32_t index = (uint32_t)(m - ctx->scene->meshes);
@@ -689,7 +689,7 @@ static void keep_stored_points(kf3ds__ctx *ctx, const kf3ds_mesh *m)
     }
 }
 
-static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
+static void validate_mesh(kf3ds__load_ctx *ctx, kf3ds_mesh *m)
 {
     kf3ds_scene *s = ctx->scene;
     uint32_t i, j, bad = 0;
@@ -769,7 +769,7 @@ static void validate_mesh(kf3ds__ctx *ctx, kf3ds_mesh *m)
     }
 }
 
-void kf3ds__finish_editor(kf3ds__ctx *ctx)
+void kf3ds__finish_editor(kf3ds__load_ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     uint32_t i, j;

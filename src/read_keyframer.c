@@ -25,7 +25,7 @@ typedef char kf3ds__node_tags_in_type_order
 typedef char kf3ds__track_tags_in_kind_order
     [KF3DS_CHUNK_HIDE_TRACK_TAG - KF3DS_CHUNK_POS_TRACK_TAG == KF3DS_TRACK_HIDE ? 1 : -1];
 
-void kf3ds__count_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
+void kf3ds__count_kfdata(kf3ds__load_ctx *ctx, const kf3ds_reader *kfdata_body)
 {
     kf3ds_reader it = *kfdata_body;
     kf3ds_chunk c;
@@ -81,7 +81,7 @@ static const unsigned char *read_spline_fast(const unsigned char *p, kf3ds_key *
 
 /* The same through the checked reads (a key that may run past the chunk,
  * and MORPH keys); a short read is left in r->short_read. */
-static void read_key_checked(kf3ds__ctx *ctx, kf3ds_reader *r, kf3ds_track_kind kind,
+static void read_key_checked(kf3ds__load_ctx *ctx, kf3ds_reader *r, kf3ds_track_kind kind,
                              kf3ds_key *k)
 {
     memset(k->value, 0, sizeof k->value);
@@ -212,7 +212,7 @@ static inline uint32_t read_keys_fast(kf3ds_reader *r, kf3ds_track_kind kind, in
     return i;
 }
 
-static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
+static void read_track(kf3ds__load_ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                        kf3ds_track_kind kind, kf3ds_track *t, uint32_t node)
 {
     uint32_t count, fit, i, bad = 0, big = 0;
@@ -280,7 +280,7 @@ static void read_track(kf3ds__ctx *ctx, kf3ds_reader b, const kf3ds_chunk *c,
                                  : KF3DS__KEYS_NO_EASE);
 }
 
-static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc, kf3ds_node *n,
+static void read_node(kf3ds__load_ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc, kf3ds_node *n,
                       uint32_t index)
 {
     kf3ds_chunk c;
@@ -358,7 +358,7 @@ static void read_node(kf3ds__ctx *ctx, kf3ds_reader body, const kf3ds_chunk *nc,
     n->is_dummy = strcmp(n->name, "$$$DUMMY") == 0;
 }
 
-void kf3ds__read_kfdata(kf3ds__ctx *ctx, const kf3ds_reader *kfdata_body)
+void kf3ds__read_kfdata(kf3ds__load_ctx *ctx, const kf3ds_reader *kfdata_body)
 {
     kf3ds_scene *s = ctx->scene;
     kf3ds_reader it = *kfdata_body;
@@ -416,7 +416,7 @@ static const char *camera_name(const kf3ds_scene *s, uint32_t i) { return s->cam
 static const char *light_name(const kf3ds_scene *s, uint32_t i) { return s->lights[i].name; }
 
 /* Builds an open-addressing table of the first index with each name. */
-static name_table build_table(kf3ds__ctx *ctx, uint32_t count, name_of_fn name_of)
+static name_table build_table(kf3ds__load_ctx *ctx, uint32_t count, name_of_fn name_of)
 {
     name_table t;
     uint32_t size = 16, i;
@@ -452,7 +452,7 @@ static int32_t table_find(const kf3ds_scene *s, const name_table *t, name_of_fn 
     return KF3DS_NONE;
 }
 
-static void resolve_parents(kf3ds__ctx *ctx)
+static void resolve_parents(kf3ds__load_ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     uint32_t n = s->num_nodes, i;
@@ -504,7 +504,7 @@ static void resolve_parents(kf3ds__ctx *ctx)
 
 /* Depths and an evaluation order with every parent before its children:
  * file order when it already is one, else a counting sort by depth. */
-static void order_nodes(kf3ds__ctx *ctx)
+static void order_nodes(kf3ds__load_ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     uint32_t n = s->num_nodes, i, max_depth = 0;
@@ -559,7 +559,7 @@ static void order_nodes(kf3ds__ctx *ctx)
  * moves on as its targets are taken, so each target is looked at once (a
  * scan of all nodes per camera made a file of thousands of cameras
  * quadratic to load). */
-static void pair_targets(kf3ds__ctx *ctx)
+static void pair_targets(kf3ds__load_ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     uint32_t n = s->num_nodes, size = 16, mask, i, targets = 0;
@@ -616,7 +616,7 @@ static void pair_targets(kf3ds__ctx *ctx)
     }
 }
 
-static void link_nodes(kf3ds__ctx *ctx)
+static void link_nodes(kf3ds__load_ctx *ctx)
 {
     kf3ds_scene *s = ctx->scene;
     name_table meshes = build_table(ctx, s->num_meshes, mesh_name);
@@ -673,7 +673,7 @@ static void mark_active_tracks(kf3ds_scene *s)
     }
 }
 
-void kf3ds__finish_keyframer(kf3ds__ctx *ctx)
+void kf3ds__finish_keyframer(kf3ds__load_ctx *ctx)
 {
     if (!ctx->scene->num_nodes)
         return;

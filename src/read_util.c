@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-void kf3ds__diag(kf3ds__ctx *ctx, kf3ds_status code, uint32_t offset, uint16_t chunk_id,
+void kf3ds__diag(kf3ds__load_ctx *ctx, kf3ds_status code, uint32_t offset, uint16_t chunk_id,
                  const char *fmt, ...)
 {
     kf3ds_scene *s = ctx->scene;
@@ -58,7 +58,7 @@ void kf3ds__clean_floats(float *v, size_t n, float fallback, float limit, uint32
     }
 }
 
-void kf3ds__warn_cleaned(kf3ds__ctx *ctx, uint32_t bad, uint32_t big, uint32_t offset,
+void kf3ds__warn_cleaned(kf3ds__load_ctx *ctx, uint32_t bad, uint32_t big, uint32_t offset,
                          uint16_t chunk_id, const char *what)
 {
     if (bad)
@@ -71,7 +71,7 @@ void kf3ds__warn_cleaned(kf3ds__ctx *ctx, uint32_t bad, uint32_t big, uint32_t o
                     (unsigned long)big, big == 1 ? "value" : "values");
 }
 
-int kf3ds__sanitize(kf3ds__ctx *ctx, float *v, size_t n, float fallback, float limit,
+int kf3ds__sanitize(kf3ds__load_ctx *ctx, float *v, size_t n, float fallback, float limit,
                     uint32_t offset, uint16_t chunk_id, const char *what)
 {
     uint32_t bad = 0, big = 0;
@@ -82,7 +82,7 @@ int kf3ds__sanitize(kf3ds__ctx *ctx, float *v, size_t n, float fallback, float l
     return bad || big;
 }
 
-int kf3ds__next_chunk(kf3ds__ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
+int kf3ds__next_chunk(kf3ds__load_ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
                       kf3ds_chunk *chunk, kf3ds_reader *body)
 {
     size_t left = kf3ds_reader_left(parent);
@@ -112,7 +112,7 @@ int kf3ds__next_chunk(kf3ds__ctx *ctx, kf3ds_reader *parent, uint16_t parent_id,
     }
 }
 
-int kf3ds__check_short(kf3ds__ctx *ctx, const kf3ds_reader *r, const kf3ds_chunk *chunk)
+int kf3ds__check_short(kf3ds__load_ctx *ctx, const kf3ds_reader *r, const kf3ds_chunk *chunk)
 {
     if (!r->short_read)
         return 0;
@@ -123,7 +123,7 @@ int kf3ds__check_short(kf3ds__ctx *ctx, const kf3ds_reader *r, const kf3ds_chunk
 }
 
 /* Names may lack a terminator: they then run to the end of the chunk. */
-const char *kf3ds__read_name(kf3ds__ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
+const char *kf3ds__read_name(kf3ds__load_ctx *ctx, kf3ds_reader *r, const kf3ds_chunk *c)
 {
     size_t len;
     int terminated;

@@ -21,7 +21,7 @@ typedef struct save_ctx {
     const kf3ds_scene *s;
     const kf3ds_save_options *o;
     const kf3ds__source *src;
-    const kf3ds__lay *lay;      /* NULL: kf3ds's own order */
+    const kf3ds__layout_chunk *lay;      /* NULL: kf3ds's own order */
     uint32_t next_material, next_mesh, next_camera, next_light, next_node;
     uint32_t last_mdata, last_kfdata; /* the layout's last of each, or NO_LAY */
     int settings_as_loaded;     /* the layout's SETTING chunks are written as they were */
@@ -41,7 +41,7 @@ static uint32_t next_sibling(const save_ctx *c, uint32_t parent, uint32_t i)
     return n < c->lay[parent].end ? n : NO_LAY;
 }
 
-static void put_file_chunk(save_ctx *c, const kf3ds__lay *e)
+static void put_file_chunk(save_ctx *c, const kf3ds__layout_chunk *e)
 {
     kf3ds__chunk_begin(&c->w, e->id);
     kf3ds__put_bytes(&c->w, e->bytes, e->size);
@@ -54,7 +54,7 @@ static void put_settings(save_ctx *c);
  * file's background and atmosphere chunks: as it was while the scene's
  * settings are the ones loaded, else (the first of them) the scene's
  * settings. */
-static void put_verbatim(save_ctx *c, const kf3ds__lay *e)
+static void put_verbatim(save_ctx *c, const kf3ds__layout_chunk *e)
 {
     unsigned f = c->o->flags;
     if (e->kind == KF3DS__LAY_SETTING) {
@@ -116,7 +116,7 @@ static void write_children(save_ctx *c, const void *el, uint32_t at, const uint1
             (r = role_index(roles, num_roles, c->lay[i].id)) >= 0)
             present |= 1u << r;
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i)) {
-        const kf3ds__lay *e = &c->lay[i];
+        const kf3ds__layout_chunk *e = &c->lay[i];
         if (e->kind != KF3DS__LAY_SCENE) {
             put_verbatim(c, e);
             continue;
@@ -230,7 +230,7 @@ static void put_color_leaves(save_ctx *c, uint32_t at, const float rgb[3])
     if (repair)
         put_color_leaf(c, color_form(rgb, 0), rgb);
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i)) {
-        const kf3ds__lay *e = &c->lay[i];
+        const kf3ds__layout_chunk *e = &c->lay[i];
         if (is_color_leaf(e->id) && e->kind == KF3DS__LAY_SCENE)
             put_color_leaf(c, e->id, rgb);
         else if (!repair || is_color_leaf(e->id))
@@ -290,7 +290,7 @@ static void put_percent_leaves(save_ctx *c, uint32_t at, float v)
     if (repair)
         put_percent_leaf(c, percent_form(v), v);
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i)) {
-        const kf3ds__lay *e = &c->lay[i];
+        const kf3ds__layout_chunk *e = &c->lay[i];
         if (is_percent_leaf(e->id) && e->kind == KF3DS__LAY_SCENE)
             put_percent_leaf(c, e->id, v);
         else if (!repair || is_percent_leaf(e->id))
@@ -815,7 +815,7 @@ static void put_named_object(save_ctx *c, uint32_t at)
     else
         kf3ds__put_bytes(&c->w, c->lay[at].bytes, c->lay[at].size);
     for (i = first_child(c, at); i != NO_LAY; i = next_sibling(c, at, i)) {
-        const kf3ds__lay *e = &c->lay[i];
+        const kf3ds__layout_chunk *e = &c->lay[i];
         if (e->kind != KF3DS__LAY_SCENE)
             put_verbatim(c, e);
         else if (e->id == KF3DS_CHUNK_OBJ_HIDDEN)
@@ -1016,7 +1016,7 @@ static int settings_as_loaded(const save_ctx *c)
     if (!(c->o->flags & KF3DS_SAVE_REPAIR))
         return 1;
     for (i = 0; i < c->src->num_layout; i++) {
-        const kf3ds__lay *e = &c->lay[i];
+        const kf3ds__layout_chunk *e = &c->lay[i];
         if (e->kind != KF3DS__LAY_SETTING)
             continue;
         if (!e->reserved[0] || s->num_dropped_diags)
@@ -1347,7 +1347,7 @@ static void put_file(save_ctx *c)
     if (!had_version && (s->version || !c->lay))
         put_u32_chunk(c, KF3DS_CHUNK_M3D_VERSION, s->version);
     for (i = first_child(c, root); i != NO_LAY; i = next_sibling(c, root, i)) {
-        const kf3ds__lay *e = &c->lay[i];
+        const kf3ds__layout_chunk *e = &c->lay[i];
         if (e->kind != KF3DS__LAY_SCENE)
             put_verbatim(c, e);
         else if (e->id == KF3DS_CHUNK_M3D_VERSION)
@@ -1365,7 +1365,7 @@ static void put_file(save_ctx *c)
 }
 
 /* The layout is used only while it describes the scene's elements. */
-static const kf3ds__lay *usable_layout(const kf3ds_scene *s, const kf3ds__source *src,
+static const kf3ds__layout_chunk *usable_layout(const kf3ds_scene *s, const kf3ds__source *src,
                                        unsigned flags)
 {
     if (!src || !src->layout || !src->num_layout || (flags & KF3DS_SAVE_CANONICAL))

@@ -14,7 +14,7 @@
 #include "kf3ds.h"
 
 /* How a layout entry is written. */
-typedef enum kf3ds__lay_kind {
+typedef enum kf3ds__layout_chunk_kind {
     KF3DS__LAY_SCENE = 0,   /* written from the scene's values */
     KF3DS__LAY_UNKNOWN,     /* not read by the loader: its bytes, verbatim */
     /* read, but replaced by a later chunk or ignored; or skipped, but with
@@ -27,7 +27,7 @@ typedef enum kf3ds__lay_kind {
      * USE_FOG, ...): verbatim while the scene's settings are the ones loaded,
      * else replaced by the scene's (docs/writer.md, "Two orders") */
     KF3DS__LAY_SETTING
-} kf3ds__lay_kind;
+} kf3ds__layout_chunk_kind;
 
 /* The background and atmosphere chunks of MDATA (KF3DS__LAY_SETTING). */
 static inline int kf3ds__is_setting(uint16_t id)
@@ -45,9 +45,9 @@ static inline int kf3ds__is_setting(uint16_t id)
 }
 
 /* One chunk of the file, in file (pre-)order. */
-typedef struct kf3ds__lay {
+typedef struct kf3ds__layout_chunk {
     uint16_t id;
-    uint8_t kind;               /* kf3ds__lay_kind */
+    uint8_t kind;               /* kf3ds__layout_chunk_kind */
     uint8_t depth;              /* 0 for the root */
     uint32_t end;               /* index of the entry after its last descendant */
     /* UNKNOWN and SHADOWED: the payload after the 6-byte header (sub-chunks
@@ -60,7 +60,7 @@ typedef struct kf3ds__lay {
      * (its data whole, its sub-chunks sound); reserved[1] of a SHADOWED
      * chunk the loader skips: 1 when its sub-chunks are damaged */
     uint32_t reserved[2];
-} kf3ds__lay;
+} kf3ds__layout_chunk;
 
 /* The file positions of a track whose keys loading sorted. */
 typedef struct kf3ds__key_order {
@@ -71,7 +71,7 @@ typedef struct kf3ds__key_order {
 } kf3ds__key_order;
 
 typedef struct kf3ds__source {
-    const kf3ds__lay *layout;   /* NULL: none (the builder's scenes) */
+    const kf3ds__layout_chunk *layout;   /* NULL: none (the builder's scenes) */
     uint32_t num_layout;
     /* The elements the layout's chunks stand for: it is used only while the
      * scene still has these many (else saving writes kf3ds's own order). */

@@ -81,7 +81,7 @@ static int track_eases(const kf3ds_track *t)
  * `indexed` and the track has enough keys; returns the index's shift or
  * SEG_NO_INDEX. (Only tracks with segment records are indexed: their header
  * holds the shift.) */
-static unsigned setup_frames(kf3ds__ctx *ctx, kf3ds_track *t, int indexed)
+static unsigned setup_frames(kf3ds__load_ctx *ctx, kf3ds_track *t, int indexed)
 {
     uint32_t k, n = t->num_keys, buckets = 0, b;
     unsigned shift = SEG_NO_INDEX;
@@ -172,7 +172,7 @@ static KF3DS__ALWAYS_INLINE void fill_records(kf3ds_track *t, kf3ds_track_kind k
 /* The packed frames and the records; `eased`: some segment eases. Returns
  * the keys whose Q_k are in place (rotation tracks: setup_segments
  * accumulates them as it goes, one key ahead of the controls). */
-static uint32_t setup_segments(kf3ds__ctx *ctx, const kf3ds__rotation_setup *rs,
+static uint32_t setup_segments(kf3ds__load_ctx *ctx, const kf3ds__rotation_setup *rs,
                                kf3ds_track *t, kf3ds_track_kind kind, int eased, uint32_t done)
 {
     uint32_t n = t->num_keys;
@@ -212,7 +212,7 @@ static uint32_t setup_segments(kf3ds__ctx *ctx, const kf3ds__rotation_setup *rs,
 /* For saving in file order (source.h): where each key of the file went in
  * the stable sort. Keys of equal frames keep their order, so the file's j-th
  * key of frame f is the j-th key of frame f after the sort. */
-static void keep_key_order(kf3ds__ctx *ctx, const kf3ds_track *t, const int32_t *file_frames,
+static void keep_key_order(kf3ds__load_ctx *ctx, const kf3ds_track *t, const int32_t *file_frames,
                            kf3ds_track_kind kind, uint32_t node)
 {
     kf3ds__source *src = ctx->source;
@@ -251,13 +251,13 @@ static void keep_key_order(kf3ds__ctx *ctx, const kf3ds_track *t, const int32_t 
     o->index = index;
 }
 
-void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+void kf3ds__track_setup(kf3ds__load_ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t node, uint32_t offset, uint16_t chunk_id)
 {
     kf3ds__track_setup_known(ctx, track, kind, node, offset, chunk_id, 0);
 }
 
-void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+void kf3ds__track_setup_known(kf3ds__load_ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                               uint32_t node, uint32_t offset, uint16_t chunk_id, unsigned known)
 {
     const kf3ds__rotation_setup *rs =

@@ -9,7 +9,7 @@
  * writes the packed frames and segment records evaluation reads. offset and
  * chunk_id name the track chunk in diagnostics. With ctx->source, the file
  * order of keys it sorted is kept there for node `node`. */
-void kf3ds__track_setup(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+void kf3ds__track_setup(kf3ds__load_ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                         uint32_t node, uint32_t offset, uint16_t chunk_id);
 
 /* What a reader may know of the keys as it reads them, so that setup need
@@ -27,11 +27,11 @@ typedef struct kf3ds__rotation_setup {
     uint32_t (*chain)(kf3ds_track *t, uint32_t done, uint32_t upto);
 } kf3ds__rotation_setup;
 
-/* The version this build has, for kf3ds__ctx.rotations (set once per load). */
+/* The version this build has, for kf3ds__load_ctx.rotations (set once per load). */
 const kf3ds__rotation_setup *kf3ds__rotation_setup_pick(void);
 
 /* kf3ds__track_setup with `known`, KF3DS__KEYS_... bits that hold. */
-void kf3ds__track_setup_known(kf3ds__ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
+void kf3ds__track_setup_known(kf3ds__load_ctx *ctx, kf3ds_track *track, kf3ds_track_kind kind,
                               uint32_t node, uint32_t offset, uint16_t chunk_id, unsigned known);
 
 #endif
