@@ -34,7 +34,7 @@ int kf3ds__arena_failed(const kf3ds__arena *arena);
  * growing from 64 KB, for an arena that will hold a few times that. Fewer,
  * larger blocks: the default allocator maps blocks of 2 MB and more itself
  * and keeps freed ones for the next scene, so a program that loads one file
- * after another does not fault their pages in again (docs/architecture.md,
+ * after another does not fault their pages in again (docs/performance.md,
  * "Loading"). */
 void kf3ds__arena_block_floor(kf3ds__arena *arena, size_t bytes);
 

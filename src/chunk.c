@@ -15,7 +15,7 @@ kf3ds_reader kf3ds_reader_make(const void *data, size_t size)
 
 /* The bytes left, for this file's readers: kf3ds_reader_left is exported
  * (and may be interposed), so the compiler calls it rather than inline it
- * (docs/architecture.md, "Loading"). */
+ * (docs/performance.md, "Loading"). */
 static inline size_t left_of(const kf3ds_reader *r)
 {
     return r->pos < r->end ? r->end - r->pos : 0;

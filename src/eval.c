@@ -92,8 +92,7 @@ static KF3DS__ALWAYS_INLINE void eval_scalar_view(const kf3ds__track_view *v, do
  * animated and nothing else, has its three tracks inline. The other kinds
  * are tested in groups, so that a node skips the tests of kinds its type
  * does not animate: a target or an object seven tests fewer, a camera or an
- * omni light three, a spotlight one more (docs/architecture.md, "What makes
- * it fast"). */
+ * omni light three, a spotlight one more (docs/performance.md, "Evaluation"). */
 static KF3DS__ALWAYS_INLINE void eval_values(const kf3ds__plan_node *r, double frame,
                                              int maybe_nan, unsigned ease, kf3ds_pose *p,
                                              kf3ds__squad_batch *batch)
@@ -211,8 +210,8 @@ static KF3DS__ALWAYS_INLINE void prefetch_record(const kf3ds__track_view *v, con
 
 /* Those of every view of a record with tracks: the first three by tests
  * (an object's), the rest in a loop, so that a spotlight's hotspot and
- * falloff records are not fetched only when read (docs/architecture.md,
- * "What makes it fast, and which shape it serves", "Prefetching"). */
+ * falloff records are not fetched only when read (docs/performance.md,
+ * "Evaluation", "Prefetching"). */
 static KF3DS__ALWAYS_INLINE void prefetch_segments(const kf3ds__plan_node *r,
                                                   const kf3ds_pose *p)
 {
@@ -235,7 +234,7 @@ static KF3DS__ALWAYS_INLINE void prefetch_segments(const kf3ds__plan_node *r,
  * root placed by its position alone, gets its world with its values). A
  * group with fewer rotations than lanes leaves its nodes waiting, up to
  * PLACING_MAX of them, so that scenes with few animated rotations still run
- * the batch with its lanes full (docs/architecture.md, "What makes it fast":
+ * the batch with its lanes full (docs/performance.md, "Evaluation":
  * bench-constant). maybe_nan 0: frame is not NaN; in_order: the plan's order
  * is the poses' (both tested once, see kf3ds_scene_eval). */
 #define PLACING_MAX (8 * KF3DS__SQUAD_LANES)
@@ -289,8 +288,8 @@ static KF3DS__ALWAYS_INLINE void eval_plan(const kf3ds_scene *scene, const kf3ds
 
 /* A NaN frame holds every track's first key; it is tested here once rather
  * than by each track, and whether the poses are visited in memory order
- * once rather than by each node: four copies of the loop (docs/architecture.md,
- * "What makes it fast"). */
+ * once rather than by each node: four copies of the loop (docs/performance.md,
+ * "Evaluation"). */
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
 {
     const kf3ds__plan *plan;

@@ -18,7 +18,7 @@ enum {
     PLAN_LOCAL_TRS,   /* parent · T(position)·R(rotation)·S(scale) (objects), some animated */
     PLAN_LOCAL_T,     /* parent · T(position) (cameras, lights, targets), position animated */
     PLAN_LOCAL_ROOT_T, /* T(position) for such a node without a parent: placed with its values,
-                        * not after its group (docs/architecture.md, "What makes it fast") */
+                        * not after its group (docs/performance.md, "Evaluation") */
     PLAN_LOCAL_FIXED, /* parent · L, nothing of L animated: the record holds L's top rows */
     PLAN_LOCAL_STATIC /* nothing of it or of its ancestors' placement animated, or an
                        * ambient node (the identity): the record holds the world matrix */

@@ -160,7 +160,7 @@ static void clean_key(kf3ds_key *k, kf3ds_track_kind kind, uint32_t *bad, uint32
 
 /* 1 when clean_key would change nothing in a key with spline fields: every
  * number in range, each ease 0 or at least 1e-6 (without a branch per
- * field; docs/architecture.md, "Loading"). */
+ * field; docs/performance.md, "Loading"). */
 static inline int spline_key_clean(const kf3ds_key *k)
 {
     return (fabsf(k->tension) <= KF3DS__MAX_SPLINE) & (fabsf(k->continuity) <= KF3DS__MAX_SPLINE) &

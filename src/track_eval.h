@@ -16,8 +16,8 @@
  * holds one per animated track, next to its node's other tracks, so that a
  * node's evaluation reads its plan sequentially. Its cold part, read only
  * by an evaluation off the hint (or a looped, held or NaN one), lives
- * apart, so that a frame's plan is smaller (docs/architecture.md, "What
- * makes it fast, and which shape it serves", "Short views"). The cold part
+ * apart, so that a frame's plan is smaller (docs/performance.md,
+ * "Evaluation", "Short views"). The cold part
  * has the first and last frames copied in: every evaluation off the hint
  * compares with both. */
 typedef struct kf3ds__view_cold {
@@ -86,8 +86,7 @@ static inline void kf3ds__view_of(const kf3ds_track *t, kf3ds_track_kind kind,
 /* Maps time into the track's period when its loop bits ask for it, and
  * holds the first key at a NaN time (docs/evaluation.md, "Where time falls").
  * maybe_nan 0 says time is not NaN: kf3ds_scene_eval tests its frame once
- * instead of every track testing it (docs/architecture.md, "What makes it
- * fast"). */
+ * instead of every track testing it (docs/performance.md, "Evaluation"). */
 static inline double view_time(const kf3ds__track_view *v, double time, int maybe_nan)
 {
     if (v->bits & VIEW_LOOPED) {
@@ -193,8 +192,8 @@ static inline const float *segment_at(const kf3ds__track_view *v, uint32_t segs,
  * says which: 0, or num_keys); segs: its segments; hint_tried: the hint's
  * segment was tried with t already. With a record, f[] gets its two frames: the
  * hint's test has them already, and the stores to *hint would otherwise make
- * the compiler read and convert them again (docs/architecture.md, "What
- * makes it fast": bench-lights). Always inlined, as view_vector is. */
+ * the compiler read and convert them again (docs/performance.md,
+ * "Evaluation": bench-lights). Always inlined, as view_vector is. */
 static KF3DS__ALWAYS_INLINE const float *view_segment(const kf3ds__track_view *v, uint32_t segs,
                                                        int hint_tried, double t, uint32_t *hint,
                                                        uint32_t *count, double f[2])
@@ -225,7 +224,7 @@ static KF3DS__ALWAYS_INLINE const float *view_segment(const kf3ds__track_view *v
  * maps it (into *t), or NULL with *count the keys at or before it. A view
  * that neither loops nor holds its keys, nearly every one, is first tried
  * on its hint, whose test against hint_segs (0 for the others) is also the
- * test of the kind of view (docs/architecture.md, "What makes it fast":
+ * test of the kind of view (docs/performance.md, "Evaluation":
  * bench-lights); a NaN frame fails the frames' test. */
 static KF3DS__ALWAYS_INLINE const float *view_find(const kf3ds__track_view *v, double frame,
                                                     int maybe_nan, uint32_t *hint, double *t,
@@ -259,7 +258,7 @@ static KF3DS__ALWAYS_INLINE const float *view_find(const kf3ds__track_view *v, d
 /* Ease from the segment's constants (track_segments.h), branch-free: the
  * same float operations as the formula, so the same bits. A segment that
  * does not ease has constants whose middle piece is u itself, so there is
- * no test of whether it eases (docs/architecture.md, "What makes it fast"). */
+ * no test of whether it eases (docs/performance.md, "Evaluation"). */
 static inline float ease_apply(float u, const float *rec, const float *block)
 {
     float v = 1.0f - u;
@@ -274,8 +273,8 @@ static inline float ease_apply(float u, const float *rec, const float *block)
  * when e_t <= 0) and a/e_f or a/e_t, whichever piece u is in needs, in the
  * float operations of the load's ease_constants, so the same bits. One
  * division fewer than working out both: the piece is known first. The
- * record is then one cache line instead of two (docs/architecture.md, "What
- * makes it fast": bench-lights). */
+ * record is then one cache line instead of two (docs/performance.md,
+ * "Evaluation": bench-lights). */
 static inline float ease_apply_vector(float u, const float *rec)
 {
     float ef = rec[2], et = rec[3];
@@ -291,8 +290,7 @@ static inline float ease_apply_vector(float u, const float *rec)
 
 /* What the view_ functions take for the flags of kf3ds_track_eval and
  * kf3ds_scene_eval: the view bit that asks for ease, or 0 when the flags say
- * to ignore it, so that a track tests one bit (docs/architecture.md, "What
- * makes it fast"). */
+ * to ignore it, so that a track tests one bit (docs/performance.md, "Evaluation"). */
 static inline unsigned view_ease(unsigned flags)
 {
     return flags & KF3DS_EVAL_NO_EASE ? 0u : VIEW_EASED;

@@ -477,7 +477,7 @@ static const double acos_table[65][3] = {
 };
 
 /* acos(l) rounded to float, from l and s = sqrt((1 − l)(1 + l)) > 1e-6
- * (docs/architecture.md, "Loading"): ω is the angle of (l, s), the nearest
+ * (docs/performance.md, "Loading"): ω is the angle of (l, s), the nearest
  * table angle ω_i plus atan(d), d = tan(ω − ω_i) = num/den with (num, den)
  * = (l, s) turned back by ω_i, |d| < 0.025 and its series to d⁹ (the next
  * term is below 1e-18). With every rounding (the table's, s's) that is within

@@ -27,12 +27,12 @@ static inline int dims_of(kf3ds_track_kind kind)
  *            P(u) = ((c3 u + c2) u + c1) u + c0; with ease, [2] e_f and [3]
  *            e_t themselves and no ease block: evaluation works a, a/e_f or
  *            a/e_t out (the same float operations, so the same bits), and
- *            the record is one cache line instead of two (docs/architecture.md,
- *            "What makes it fast": bench-lights)
+ *            the record is one cache line instead of two (docs/performance.md,
+ *            "Evaluation": bench-lights)
  *   scalar (FOV, ROLL, HOT, FALL; 8 floats, 16 with ease): [4..7] c0, c1,
  *            c2, c3; [8..11] the ease block, [12..15] unused: half a cache
  *            line, or one with ease, where the vector layout took one or two
- *            (docs/architecture.md, "What makes it fast": bench-lights)
+ *            (docs/performance.md, "Evaluation": bench-lights)
  *   rotation (32 floats): [4] Q_k, [8] Q_k+1, [12] A_k, [16] B_k+1 (4 floats each),
  *            [20] ω, cos ω, 1/sin ω of slerp(Q_k, Q_k+1), [25] the same for
  *            slerp(A_k, B_k+1), [24] mode: 0 squad, 1 multi-turn with [8] axis

@@ -198,7 +198,7 @@ static uint32_t setup_segments(kf3ds__load_ctx *ctx, const kf3ds__rotation_setup
         memcpy(seg - 1, &header, sizeof header);
     }
     /* one copy of the record loop per kind of record, without the tests of
-     * the kind per record (docs/architecture.md, "Loading") */
+     * the kind per record (docs/performance.md, "Loading") */
     if (kind == KF3DS_TRACK_ROT)
         done = rs->records(t, kind, eased, done, seg, stride);
     else if (is_vector(kind))

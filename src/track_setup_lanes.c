@@ -1,4 +1,4 @@
-/* Rotation tracks' setup two keys at a time (docs/architecture.md,
+/* Rotation tracks' setup two keys at a time (docs/performance.md,
  * "Loading"): the turns of two keys, and the logarithms and slerp constants
  * of two segments, in the two lanes of SSE2 vectors, with the plain code's
  * operations (track_setup_plain.c, track_rotation.h) in its order lane by
@@ -355,7 +355,7 @@ static uint32_t accumulate_rotations_lanes(kf3ds_track *t, uint32_t done, uint32
     uint32_t i;
     /* The turns first, in a loop of their own: they do not depend on each
      * other, so the processor overlaps their square roots and divisions,
-     * which it cannot across the loop below (docs/architecture.md,
+     * which it cannot across the loop below (docs/performance.md,
      * "Loading"). */
     for (i = done; lc && i < upto; i++) {
         unsigned slot = i & (TURN_SLOTS - 1u), next = (i + 1) & (TURN_SLOTS - 1u);
@@ -583,7 +583,7 @@ static void acos_float2(__m128d l, __m128d s, float om[2])
 /* The controls' slerp constants of every segment of a rotation track (its
  * records at seg; a segment of a turn or more has none): slerp_constants of
  * A_k and B_k+1, two segments at a time when both are ordinary
- * (docs/architecture.md, "Loading"). */
+ * (docs/performance.md, "Loading"). */
 static void control_slerps_lanes(const kf3ds_track *t, float *seg, size_t stride)
 {
     uint32_t k = 0, n = t->num_keys;

@@ -28,7 +28,7 @@ static uint32_t accumulate_rotations(kf3ds_track *t, uint32_t done, uint32_t upt
     uint32_t i;
     /* The turns first, in a loop of their own: they do not depend on each
      * other, so the processor overlaps their square roots and divisions,
-     * which it cannot across the loop below (docs/architecture.md,
+     * which it cannot across the loop below (docs/performance.md,
      * "Loading"). */
     for (i = done; lc && i < upto; i++) {
         turn_get(lc, t, i);

@@ -71,8 +71,8 @@ static inline void kf3ds__world_rows(const kf3ds_mat4 *parent, const float l[3][
  * parent: only the position's entries can be out of range, and they are
  * tested as integers, as multiply_rows tests its rows (a magnitude's bit
  * pattern is above the limit's exactly when it is out of range or a NaN).
- * Most of a lights scene's placement (docs/architecture.md, "What makes it
- * fast": bench-lights). */
+ * Most of a lights scene's placement (docs/performance.md, "Evaluation":
+ * bench-lights). */
 static inline void kf3ds__translation_world(const float pos[3], kf3ds_mat4 *world)
 {
     static const kf3ds_mat4 identity = { { { 1, 0, 0, 0 }, { 0, 1, 0, 0 },

@@ -446,8 +446,8 @@ static void test_back_faces_drawn(void **state)
 }
 
 /* The faces a convex mesh turns away from the eye are hidden behind those
- * it turns to the eye, so they are left out (docs/architecture.md, 'What
- * makes the renderer fast, and which scene it serves') without changing the
+ * it turns to the eye, so they are left out (docs/performance.md,
+ * "Rendering") without changing the
  * picture: the cube of test_cube_rectangle from (0,−10,0) draws its two
  * triangles of y = −1 and not the two of y = +1 (the sides are edge-on), and
  * the same cube wound inside out draws the same picture from its back

@@ -24,8 +24,8 @@ static inline void kf3ds__class_normal(const kf3ds__render_mesh *rm, uint32_t ci
 /* draw.c's class_terms then terms_color, when the frame has no file lights and no
  * atmosphere (r->headlight_only): kf3ds__shade_terms then reads only the
  * normal's z, so only z is divided by the length, and no light loop or fog
- * is visited. The same operations in the same order, so the same colour;
- * the city lights 7 classes for each of its 2,000 meshes. */
+ * is visited. The same operations in the same order, so the same colour
+ * (scenes of many small smooth meshes light several classes per mesh). */
 static inline uint32_t kf3ds__class_color_headlight(const kf3ds_renderer *r,
                                                     const kf3ds__render_mesh *rm, uint32_t ci,
                                                     const float C[3][3], float sign,

@@ -217,8 +217,7 @@ static void shaded_face(const kf3ds__render_material *mt, const kf3ds_mesh *m, u
  * kf3ds__triangle_shaded for textured materials (inside: every corner's code
  * is 0, so kf3ds__triangle_inside skips the checks; area: the corners'
  * screen_area, which it takes rather than computing it again). Inlined in the face loop: as
- * a call, its arguments cost the faces of non-convex meshes 15% of the
- * loop's instructions. */
+ * a call, passing its many arguments costs more than much of its work. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -303,8 +302,7 @@ static int all_inside(const kf3ds__vertex *V, uint32_t np)
  * the eye, and the eye is outside when any face is turned to it. So the
  * faces turned away are kept aside and drawn only when no face was turned
  * to the eye or one of the mesh's faces is blended (it hides nothing): the
- * picture is that of drawing them (docs/architecture.md, 'What makes the
- * renderer fast, and which scene it serves'). */
+ * picture is that of drawing them (docs/performance.md, "Rendering"). */
 static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
                              const kf3ds_mesh *m, const kf3ds__render_mesh *rm,
                              const float normal_rows[3][3], float det, int smooth, int cull,
@@ -329,8 +327,8 @@ static void draw_mesh_filled(kf3ds_renderer *r, const kf3ds__projection *p,
     if (hide && !cull && !r->frame_blends) {
         /* The loop below when every point is inside (no codes, the side from
          * the snapped winding alone), nothing culled and no material blends
-         * (nothing deferred, seen_blended stays 0): the city's 2,000 small
-         * convex meshes, whose faces turned away pay only for their side. */
+         * (nothing deferred, seen_blended stays 0): many small convex meshes,
+         * whose faces turned away then pay only for their side. */
         const int flip = det < 0.0f;
         /* the classes of the faces turned to the eye (side !away), lit
          * together (kf3ds__class_colors_all) */

@@ -145,7 +145,7 @@ narrow_row_avx2(float *zp, uint32_t *cp, int n, size_t room, __m128 fe, const fl
 /* fill's vector rows (its G loop) in AVX2, rows y and y + 1 together. Each
  * row's covered pixels come from one vector of eight edge-function lanes
  * (two up to twelve pixels wide: narrow_bits). When both rows cover one to
- * four pixels (most rows of the city's tall thin box sides), their start
+ * four pixels (most rows of tall thin triangles), their start
  * values, depth tests, colours and blends are one 256-bit vector, row y on
  * the low lanes, row y + 1 on the high (span_row's one-vector case twice);
  * any other row is drawn alone (narrow_row_avx2: five to eight pixels in one

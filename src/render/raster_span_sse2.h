@@ -187,7 +187,7 @@ typedef void (*span4_fn)(float *zrow, uint32_t *crow, int x, int n, size_t room,
 /* A row's span from the sums q of its first pixel (row_sums; lane 0 alone
  * when flat), with span4's operations on each vector, the values kept in
  * vectors (no round trip through memory, no call): spans of a few pixels,
- * the rows of the city's narrow box sides, pay little more than their
+ * the rows of narrow triangles, pay little more than their
  * vectors. A span whose last vector would pass the end of the framebuffer
  * goes to `tail` (a constant, so a direct call once inlined). The same bits
  * either way. */
@@ -269,7 +269,7 @@ static inline int edges_fit32(const kf3ds__edges *E, int G)
 
 /* Whether a triangle's rows are found four (or, with AVX2, eight) pixels
  * per vector: narrow ones of several rows whose edge functions fit in 32
- * bits (the tall thin sides of the city's boxes). The small triangles of
+ * bits (tall thin triangles, such as the sides of small boxes). The small triangles of
  * dense meshes keep the scalar walk, which costs them less than setting the
  * vectors up. */
 static inline int narrow_vector_rows(const kf3ds__edges *E)

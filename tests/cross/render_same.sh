@@ -3,8 +3,8 @@
 #
 # The renderer's vector paths (SSE2 and, where the CPU has it, AVX2: the
 # narrow rows two at a time, the class colours four at a time) must draw the
-# plain C code's pictures bit for bit (docs/architecture.md, 'What makes the
-# renderer fast'). This renders the benchmark's three scenes (made by MK3DS:
+# plain C code's pictures bit for bit (docs/architecture.md, "Fast paths";
+# docs/performance.md, "Rendering"). This renders the benchmark's three scenes (made by MK3DS:
 # 100 spheres, 10 dense spheres, the city of 2,000 boxes) and DATA/*.3ds with
 # both builds of `kf3ds render`, at two sizes, smooth, flat, wireframe and
 # culled, and compares the PNGs byte for byte. Exit status 1 on any
