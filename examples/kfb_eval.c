@@ -226,7 +226,9 @@ static unsigned utf8_len(const unsigned char *s, unsigned long left)
 }
 
 /* A JSON string as kf3ds prints them: quotes, backslashes and control bytes
- * escaped, valid UTF-8 kept, any other byte as \u00XX. */
+ * escaped, valid UTF-8 kept, any other byte as \u00XX. Its own copy of the
+ * command's escaper (tools/), since this example is one self-contained file
+ * that also builds freestanding, without the library or libc. */
 static void put_json_string(const char *str, unsigned long len)
 {
     static const char hex[] = "0123456789abcdef";

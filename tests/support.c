@@ -162,6 +162,19 @@ void support_tmp_path(char *buf, size_t cap, const char *name)
     support_path(buf, cap, tmpdir, name);
 }
 
+int support_tmpdir_setup(void **state)
+{
+    (void)state;
+    return support_tmpdir_make("kf3ds_test_");
+}
+
+int support_tmpdir_teardown(void **state)
+{
+    (void)state;
+    support_tmpdir_remove();
+    return 0;
+}
+
 kf3ds_scene *support_load_w3ds(w3ds *w, const kf3ds_load_options *o, kf3ds_diag *err)
 {
     kf3ds_scene *s;

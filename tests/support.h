@@ -51,6 +51,11 @@ int support_tmpdir_make(const char *prefix);
 const char *support_tmpdir(void);
 void support_tmpdir_remove(void);
 void support_tmp_path(char *buf, size_t cap, const char *name);
+/* The cmocka group setup and teardown of a suite whose files live in a
+ * fresh temporary folder, /tmp/kf3ds_test_XXXXXX, removed at the end:
+ * support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown). */
+int support_tmpdir_setup(void **state);
+int support_tmpdir_teardown(void **state);
 
 /* ---- support.c: scenes ---------------------------------------------------- */
 

@@ -481,19 +481,6 @@ static void test_view_no_display(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds_test_cli_output_");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,5 +495,5 @@ int main(void)
         cmocka_unit_test(test_quiet_maps_and_errors),
         cmocka_unit_test(test_view_no_display),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

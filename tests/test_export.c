@@ -555,19 +555,6 @@ static void test_malformed_inputs(void **state)
     free_list(&l);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-export-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -580,5 +567,5 @@ int main(void)
         support_unit_test(test_cubic_exact),
         support_unit_test(test_three_playback),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

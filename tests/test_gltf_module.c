@@ -566,19 +566,6 @@ static void test_nomem(void **state)
     check_nomem_images(1, 0);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-gltf-module-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,5 +575,5 @@ int main(void)
         support_unit_test(test_samples_match_command),
         support_unit_test(test_corpus_matches_command),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

@@ -84,19 +84,6 @@ static void write_file(const char *path, int rotation)
     support_build_file(b, path);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-plot-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 static char *plot_svg(const char *file, const char *track, size_t *len)
 {
     char out[400];
@@ -226,5 +213,5 @@ int main(void)
         support_unit_test(test_spin_ramp),
         support_unit_test(test_png_and_all),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

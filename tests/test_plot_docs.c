@@ -22,19 +22,6 @@
 
 #define MANPAGE "docs/kf3ds.1"
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-plot-docs-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 /* A triangle mesh `name` (3 points, 1 face) and its object node over frames
  * 0..10: with `animated` two POS keys (one animation channel), else one POS
  * key, one ROT key and one SCL key (nothing animated). */
@@ -405,5 +392,5 @@ int main(void)
         support_unit_test(test_singular_counts),
         support_unit_test(test_manpage_verbs),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

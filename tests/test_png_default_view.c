@@ -291,19 +291,6 @@ static void test_viewer_agrees(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-view-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,5 +299,5 @@ int main(void)
         support_unit_test(test_travelling_camera),
         support_unit_test(test_viewer_agrees),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

@@ -200,19 +200,6 @@ static void expect_rgb(const unsigned got[3], unsigned r, unsigned g, unsigned b
                  got[2], r, g, b);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-maps-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 /* ---- tests ---------------------------------------------------------------- */
 
 /* Each decoder on its own picture: the quad shows the picture's colour. */
@@ -351,5 +338,5 @@ int main(void)
         support_unit_test(test_damaged_picture),
         support_unit_test(test_lookup),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

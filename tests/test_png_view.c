@@ -338,19 +338,6 @@ static void test_help(void **state)
     run_free(&r);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-view-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,5 +351,5 @@ int main(void)
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_help),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }
