@@ -1,5 +1,5 @@
 /* kf3ds export of what glTF cannot hold as it is (docs/gltf.md,
- * "Materials" rule 20 and "Cameras and lights" rule 25):
+ * "Materials" rule 20 and "Cameras and lights", "Editor-only files"):
  *  - texture maps in other formats than PNG and JPEG (a BMP, a TGA, an
  *    Animator CEL, all written here) are re-encoded as PNG, embedded or
  *    written beside the output, and decode to the pixels of the original

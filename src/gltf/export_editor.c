@@ -1,5 +1,5 @@
 /* kf3ds export: the editor's cameras and lights of a file without keyframer
- * nodes (docs/gltf.md, "Cameras and lights", rule 25). Such a file is shown
+ * nodes (docs/gltf.md, "Cameras and lights", "Editor-only files"). Such a file is shown
  * as the editor stored it (its meshes by attach_editor_meshes), so its
  * cameras and lights stand where the editor put them: one glTF node each,
  * directly under the Z-up root, translated to the editor position and, for
