@@ -89,7 +89,7 @@ static int relative_path(const char *from, const char *to, char *out, size_t cap
             common = i + 1;
     if (a[i] == '\0' && b[i] == '/')
         common = i + 1;
-    for (p = a + common; *p;) {
+    for (p = common > strlen(a) ? a + strlen(a) : a + common; *p;) {
         if (n + 4 >= cap)
             return 0;
         memcpy(out + n, "../", 3);

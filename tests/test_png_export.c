@@ -132,21 +132,27 @@ static void put32(unsigned char *p, unsigned long v)
     put16(p + 2, (unsigned)(v >> 16));
 }
 
-#define PW 4 /* the BMP and TGA: 4×3, every pixel its own colour */
-#define PH 3
+/* The BMP: 20×16, every pixel its own colour (320: more than a palette
+ * holds, so the copy is an RGB PNG). The TGA: 4×3 with alpha (an RGBA PNG).
+ * The CEL below has one colour (a palette PNG). */
+#define BW 20
+#define BH 16
+#define TW 4
+#define TH 3
 
-/* Pixel (x, y), top row first, of picture `seed`: 0xAARRGGBB, opaque. */
-static uint32_t pattern(int seed, int x, int y)
+/* Pixel (x, y), top row first, of picture `seed`: 0xAARRGGBB; opaque
+ * unless `alpha`. */
+static uint32_t pattern(int seed, int x, int y, int alpha)
 {
-    unsigned r = (unsigned)(40 * x + 10 + seed), g = (unsigned)(60 * y + 5 + 3 * seed),
-             b = (unsigned)(200 - 30 * x - 10 * y + seed);
-    return 0xFF000000u | (r << 16) | (g << 8) | b;
+    unsigned r = (unsigned)(12 * x + seed) & 255, g = (unsigned)(15 * y + 3 * seed) & 255,
+             b = (unsigned)(3 * x * y + 7) & 255, a = alpha ? (unsigned)(255 - 20 * x - 30 * y) : 255;
+    return (uint32_t)a << 24 | (r << 16) | (g << 8) | b;
 }
 
-/* A 24-bit BMP, rows bottom-up (each 12 bytes: no padding). */
+/* A 24-bit BMP, rows bottom-up (each 60 bytes: no padding). */
 static void write_bmp(const char *path, int seed)
 {
-    unsigned char f[54 + PW * PH * 3];
+    unsigned char f[54 + BW * BH * 3];
     int x, y;
     memset(f, 0, sizeof f);
     f[0] = 'B';
@@ -154,14 +160,14 @@ static void write_bmp(const char *path, int seed)
     put32(f + 2, sizeof f);
     put32(f + 10, 54);
     put32(f + 14, 40);
-    put32(f + 18, PW);
-    put32(f + 22, PH);
+    put32(f + 18, BW);
+    put32(f + 22, BH);
     put16(f + 26, 1);
     put16(f + 28, 24);
-    for (y = 0; y < PH; y++)
-        for (x = 0; x < PW; x++) {
-            uint32_t c = pattern(seed, x, PH - 1 - y);
-            unsigned char *p = f + 54 + 3 * (y * PW + x);
+    for (y = 0; y < BH; y++)
+        for (x = 0; x < BW; x++) {
+            uint32_t c = pattern(seed, x, BH - 1 - y, 0);
+            unsigned char *p = f + 54 + 3 * (y * BW + x);
             p[0] = (unsigned char)c;
             p[1] = (unsigned char)(c >> 8);
             p[2] = (unsigned char)(c >> 16);
@@ -169,24 +175,26 @@ static void write_bmp(const char *path, int seed)
     support_write_file(path, f, sizeof f);
 }
 
-/* An uncompressed 24-bit TGA (type 2), origin top left (descriptor 0x20). */
+/* An uncompressed 32-bit TGA (type 2) with 8 alpha bits, origin top left
+ * (descriptor 0x28), pixels B, G, R, A. */
 static void write_tga(const char *path, int seed)
 {
-    unsigned char f[18 + PW * PH * 3];
+    unsigned char f[18 + TW * TH * 4];
     int x, y;
     memset(f, 0, sizeof f);
     f[2] = 2;
-    put16(f + 12, PW);
-    put16(f + 14, PH);
-    f[16] = 24;
-    f[17] = 0x20;
-    for (y = 0; y < PH; y++)
-        for (x = 0; x < PW; x++) {
-            uint32_t c = pattern(seed, x, y);
-            unsigned char *p = f + 18 + 3 * (y * PW + x);
+    put16(f + 12, TW);
+    put16(f + 14, TH);
+    f[16] = 32;
+    f[17] = 0x28;
+    for (y = 0; y < TH; y++)
+        for (x = 0; x < TW; x++) {
+            uint32_t c = pattern(seed, x, y, 1);
+            unsigned char *p = f + 18 + 4 * (y * TW + x);
             p[0] = (unsigned char)c;
             p[1] = (unsigned char)(c >> 8);
             p[2] = (unsigned char)(c >> 16);
+            p[3] = (unsigned char)(c >> 24);
         }
     support_write_file(path, f, sizeof f);
 }
@@ -236,18 +244,18 @@ static unsigned char *write_png(const char *path, size_t *size)
 typedef struct expected {
     const char *name;          /* the map as the file names it */
     int w, h;
-    uint32_t px[PW * PH > CW * CH ? PW * PH : CW * CH];
+    uint32_t px[BW * BH];
 } expected;
 
-static void expect_pattern(expected *e, const char *name, int seed)
+static void expect_pattern(expected *e, const char *name, int seed, int w, int h, int alpha)
 {
     int x, y;
     e->name = name;
-    e->w = PW;
-    e->h = PH;
-    for (y = 0; y < PH; y++)
-        for (x = 0; x < PW; x++)
-            e->px[y * PW + x] = pattern(seed, x, y);
+    e->w = w;
+    e->h = h;
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+            e->px[y * w + x] = pattern(seed, x, y, alpha);
 }
 
 static void expect_cel(expected *e, const char *name)
@@ -426,6 +434,8 @@ static void remove_tmp(const char *name)
 static void test_maps_reencoded(void **state)
 {
     static const char *const copies[3] = { "brick.bmp.png", "tile.tga.png", "logo.cel.png" };
+    /* 320 colours: RGB (2); alpha: RGBA (6); one colour: a palette (3) */
+    static const unsigned char color_type[3] = { 2, 6, 3 };
     static const char *const forms[4] = { "uri.gltf", "uri.glb", "embed.gltf", "embed.glb" };
     static const char *const image_json[4] = {
         "{\"name\":\"BRICK.BMP\",\"uri\":\"brick.bmp.png\"}",
@@ -444,11 +454,11 @@ static void test_maps_reencoded(void **state)
     write_mapped_scene(path);
     support_tmp_path(path, sizeof path, "brick.bmp");
     write_bmp(path, 0);
-    expect_pattern(&e[0], "brick.bmp", 0);
+    expect_pattern(&e[0], "brick.bmp", 0, BW, BH, 0);
     check_original_sdl(path, &e[0]);
     support_tmp_path(path, sizeof path, "tile.tga");
     write_tga(path, 7);
-    expect_pattern(&e[1], "tile.tga", 7);
+    expect_pattern(&e[1], "tile.tga", 7, TW, TH, 1);
     check_original_sdl(path, &e[1]);
     support_tmp_path(path, sizeof path, "logo.cel");
     write_cel(path);
@@ -468,14 +478,16 @@ static void test_maps_reencoded(void **state)
             data = read_tmp(copies[i], &size);
             support_set_what("%s beside %s", copies[i], forms[k]);
             assert_true(png_bytes_match(data, size, &e[i]));
+            assert_true(size > 25);
+            assert_int_equal(data[25], color_type[i]); /* IHDR's colour type */
             free(data);
         }
         assert_false(tmp_exists("ok.png.png")); /* a PNG stays as it is */
         data = read_tmp(forms[k], &size); /* the JSON, or the .glb holding it */
         support_set_what("%s's images", forms[k]);
         for (i = 0; i < 4; i++)
-            assert_non_null(find_bytes(data, size, (const unsigned char *)image_json[i],
-                                       strlen(image_json[i])));
+            if (!find_bytes(data, size, (const unsigned char *)image_json[i], strlen(image_json[i])))
+                fail_msg("%s: no %s in its images", forms[k], image_json[i]);
         free(data);
     }
     if (have_node_tools())

@@ -188,7 +188,8 @@ static int relative_path(const char *from, const char *to, char *out, size_t cap
             common = i + 1;
     if (a[i] == '\0' && b[i] == '/')
         common = i + 1;
-    pa = a + common;
+    /* (when `to` is inside `from`, common is past a's NUL: nothing is left of a) */
+    pa = common > strlen(a) ? a + strlen(a) : a + common;
     pb = b + common;
     for (p = pa; *p;) { /* one "../" per folder left in `from` */
         if (n + 4 >= cap)

@@ -1,7 +1,9 @@
 /* A decoded picture encoded as PNG into memory through libpng, for `kf3ds
  * export`: glTF holds PNG and JPEG only, so maps in other formats are
- * re-encoded (docs/gltf.md, "Materials"). RGB when every pixel is opaque,
- * else RGBA; no time or text chunks, so the same picture gives the same
+ * re-encoded (docs/gltf.md, "Materials"). An opaque picture of at most 256
+ * colours (most 3DS-era maps: 8-bit BMP, CEL, GIF, PCX) as a palette PNG,
+ * which keeps the copy near the original's size; other opaque ones RGB,
+ * the rest RGBA. No time or text chunks, so the same picture gives the same
  * bytes on every run. */
 #include "cmd.h"
 #include <png.h>
@@ -55,6 +57,38 @@ static void memory_flush(png_structp png)
     (void)png;
 }
 
+#define PALETTE_MAX 256
+#define PALETTE_SLOTS 1024 /* open addressing, at most a quarter full */
+
+/* The picture's colours in first-seen order into palette[] (0xRRGGBB) and
+ * each pixel's index into idx[] (when not NULL); the number of colours, or
+ * 0 when there are more than PALETTE_MAX. */
+static int palette_of(const uint32_t *argb, size_t count, uint32_t palette[PALETTE_MAX],
+                      unsigned char *idx)
+{
+    uint32_t key[PALETTE_SLOTS];
+    short slot_index[PALETTE_SLOTS];
+    size_t i;
+    int n = 0;
+    memset(slot_index, 0xFF, sizeof slot_index); /* -1: empty */
+    for (i = 0; i < count; i++) {
+        uint32_t c = argb[i] & 0xFFFFFFu;
+        unsigned h = (unsigned)((c * 2654435761u) >> 22) & (PALETTE_SLOTS - 1);
+        while (slot_index[h] >= 0 && key[h] != c)
+            h = (h + 1) & (PALETTE_SLOTS - 1);
+        if (slot_index[h] < 0) {
+            if (n == PALETTE_MAX)
+                return 0;
+            key[h] = c;
+            slot_index[h] = (short)n;
+            palette[n++] = c;
+        }
+        if (idx)
+            idx[i] = (unsigned char)slot_index[h];
+    }
+    return n;
+}
+
 /* 1 when some pixel is not fully opaque. */
 static int has_alpha(const uint32_t *argb, size_t count)
 {
@@ -65,13 +99,15 @@ static int has_alpha(const uint32_t *argb, size_t count)
     return 0;
 }
 
-/* Encodes the rows; `row` holds one row of channels bytes per pixel. Every
- * local the jump could leave stale is set before setjmp. */
+/* Encodes the rows; `row` holds one row of channels bytes per pixel
+ * (channels 1: palette indices from idx). Every local the jump could leave
+ * stale is set before setjmp. */
 static int encode(png_memory *m, const uint32_t *argb, int width, int height, int channels,
-                  png_bytep row)
+                  const uint32_t *palette, int colors, const unsigned char *idx, png_bytep row)
 {
     png_structp png;
     png_infop info;
+    png_color plte[PALETTE_MAX];
     int x, y;
     png = png_create_write_struct(PNG_LIBPNG_VER_STRING, m, memory_error, memory_warning);
     if (!png)
@@ -87,11 +123,25 @@ static int encode(png_memory *m, const uint32_t *argb, int width, int height, in
     }
     png_set_write_fn(png, m, memory_write, memory_flush);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
-                 channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+                 channels == 1   ? PNG_COLOR_TYPE_PALETTE
+                 : channels == 4 ? PNG_COLOR_TYPE_RGBA
+                                 : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (channels == 1) {
+        for (x = 0; x < colors; x++) {
+            plte[x].red = (png_byte)(palette[x] >> 16);
+            plte[x].green = (png_byte)(palette[x] >> 8);
+            plte[x].blue = (png_byte)palette[x];
+        }
+        png_set_PLTE(png, info, plte, colors);
+    }
     png_write_info(png, info);
     for (y = 0; y < height; y++) {
         const uint32_t *src = argb + (size_t)y * (size_t)width;
+        if (channels == 1) {
+            png_write_row(png, (png_const_bytep)(idx + (size_t)y * (size_t)width));
+            continue;
+        }
         for (x = 0; x < width; x++) {
             png_bytep p = row + (size_t)x * (size_t)channels;
             p[0] = (png_byte)(src[x] >> 16);
@@ -115,27 +165,41 @@ int cli_encode_png(const uint32_t *argb, int width, int height, unsigned char **
 {
     png_memory m;
     png_bytep row;
-    int channels;
+    uint32_t palette[PALETTE_MAX];
+    unsigned char *idx = NULL;
+    int channels, colors = 0;
+    size_t count;
     *out = NULL;
     *size = 0;
     if (!argb || width < 1 || height < 1 || width > PNG_MAX_SIDE || height > PNG_MAX_SIDE) {
         snprintf(why, why_cap, "bad picture size %dx%d", width, height);
         return -1;
     }
-    channels = has_alpha(argb, (size_t)width * (size_t)height) ? 4 : 3;
+    count = (size_t)width * (size_t)height;
+    channels = has_alpha(argb, count) ? 4 : 3;
+    if (channels == 3 && palette_of(argb, count, palette, NULL) > 0) {
+        idx = malloc(count);
+        if (idx) {
+            colors = palette_of(argb, count, palette, idx);
+            channels = 1;
+        }
+    }
     row = malloc((size_t)width * (size_t)channels);
     if (!row) {
+        free(idx);
         snprintf(why, why_cap, "out of memory");
         return -1;
     }
     memset(&m, 0, sizeof m);
-    if (encode(&m, argb, width, height, channels, row) != 0) {
+    if (encode(&m, argb, width, height, channels, palette, colors, idx, row) != 0) {
         free(row);
+        free(idx);
         free(m.data);
         snprintf(why, why_cap, "%s", m.message[0] ? m.message : "out of memory");
         return -1;
     }
     free(row);
+    free(idx);
     *out = m.data;
     *size = m.size;
     return 0;
