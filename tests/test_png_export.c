@@ -4,7 +4,8 @@
  *    Animator CEL, all written here) are re-encoded as PNG, embedded or
  *    written beside the output, and decode to the pixels of the original
  *    (known by construction, and as SDL2_image decodes the BMP and TGA);
- *    a PNG map goes into the output byte for byte;
+ *    a PNG map goes into the output byte for byte; the corpus's BMP maps
+ *    (claw, eye_piece1) decode from their copies as SDL2_image reads them;
  *  - a file without keyframer nodes keeps its editor cameras and lights,
  *    checked in the JSON against hand-derived numbers and as three.js
  *    places them.
@@ -303,13 +304,13 @@ static int png_bytes_match(const unsigned char *png, size_t size, const expected
     return ok;
 }
 
-/* The original decoded by SDL2_image (the command's decoder for these) is
- * the picture written: the expected pixels are the original's. */
-static void check_original_sdl(const char *path, const expected *e)
+/* A picture file decoded by SDL2_image (the command's decoder for all but
+ * Animator pictures) as R, G, B, A bytes (free them). */
+static unsigned char *sdl_rgba(const char *path, int *w, int *h)
 {
     SDL_Surface *raw = IMG_Load(path), *s;
     unsigned char *rgba;
-    int x, y;
+    int y;
     if (!raw)
         fail_msg("%s: SDL2_image cannot read it: %s", path, IMG_GetError());
     s = SDL_ConvertSurfaceFormat(raw, SDL_PIXELFORMAT_ABGR8888, 0); /* R, G, B, A bytes */
@@ -319,14 +320,24 @@ static void check_original_sdl(const char *path, const expected *e)
     assert_non_null(rgba);
     SDL_LockSurface(s);
     for (y = 0; y < s->h; y++)
-        for (x = 0; x < s->w; x++)
-            memcpy(rgba + 4 * (y * s->w + x),
-                   (const unsigned char *)s->pixels + (size_t)y * (size_t)s->pitch + 4 * (size_t)x, 4);
+        memcpy(rgba + 4 * (size_t)y * (size_t)s->w,
+               (const unsigned char *)s->pixels + (size_t)y * (size_t)s->pitch, 4 * (size_t)s->w);
     SDL_UnlockSurface(s);
-    support_set_what("%s as SDL2_image reads it", path);
-    assert_true(same_pixels(e, rgba, s->w, s->h));
-    free(rgba);
+    *w = s->w;
+    *h = s->h;
     SDL_FreeSurface(s);
+    return rgba;
+}
+
+/* The original decoded by SDL2_image is the picture written: the expected
+ * pixels are the original's. */
+static void check_original_sdl(const char *path, const expected *e)
+{
+    int w, h;
+    unsigned char *rgba = sdl_rgba(path, &w, &h);
+    support_set_what("%s as SDL2_image reads it", path);
+    assert_true(same_pixels(e, rgba, w, h));
+    free(rgba);
 }
 
 static const unsigned char png_magic[8] = { 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A };
@@ -771,6 +782,69 @@ static void test_editor_cameras_lights(void **state)
     free(text);
 }
 
+/* The corpus maps glTF cannot hold (BMP), exported beside their models: the
+ * PNG copies decode (libpng) to the pixels SDL2_image reads from the
+ * originals. */
+static void test_corpus_maps(void **state)
+{
+    static const char *const cases[][2] = {
+        { "blitz3d-claw.3DS", "floor1.bmp" },
+        { "blitz3d-eye_piece1.3ds", "frame.bmp" },
+        { "blitz3d-eye_piece1.3ds", "grscreen.bmp" },
+    };
+    const char *dir = support_corpus_dir();
+    char in[4200], orig[4200], copy[4200], out[4200];
+    size_t i, size;
+    int checked = 0;
+    (void)state;
+    if (!dir) {
+        fprintf(stderr, "test_png_export: SKIPPED test_corpus_maps: no corpus\n");
+        skip();
+    }
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct stat st;
+        unsigned char *rgba, *png;
+        int w, h;
+        png_image image;
+        unsigned char *decoded;
+        snprintf(in, sizeof in, "%s/%s", dir, cases[i][0]);
+        snprintf(orig, sizeof orig, "%s/%s", dir, cases[i][1]);
+        if (stat(in, &st) != 0 || stat(orig, &st) != 0)
+            continue;
+        support_tmp_path(out, sizeof out, "corpus.gltf");
+        support_tmp_path(copy, sizeof copy, cases[i][1]);
+        strcat(copy, ".png");
+        remove(copy);
+        support_expect_exit(support_run_tool(NULL, "export", in, "-o", out, "-q", (char *)NULL), 0);
+        rgba = sdl_rgba(orig, &w, &h);
+        png = support_read_file(copy, &size);
+        support_set_what("%s's copy %s", cases[i][0], copy);
+        assert_non_null(png);
+        memset(&image, 0, sizeof image);
+        image.version = PNG_IMAGE_VERSION;
+        assert_true(png_image_begin_read_from_memory(&image, png, size));
+        image.format = PNG_FORMAT_RGBA;
+        decoded = malloc(PNG_IMAGE_SIZE(image));
+        assert_non_null(decoded);
+        assert_true(png_image_finish_read(&image, NULL, decoded, 0, NULL));
+        assert_int_equal(image.width, w);
+        assert_int_equal(image.height, h);
+        assert_memory_equal(decoded, rgba, (size_t)w * (size_t)h * 4);
+        fprintf(stderr, "  %s: %dx%d, %lu-byte PNG, same pixels as SDL2_image reads\n",
+                cases[i][1], w, h, (unsigned long)size);
+        png_image_free(&image);
+        free(decoded);
+        free(png);
+        free(rgba);
+        checked++;
+    }
+    if (!checked) {
+        fprintf(stderr, "test_png_export: SKIPPED test_corpus_maps: the corpus lacks "
+                        "its BMP maps\n");
+        skip();
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -790,6 +864,7 @@ int main(void)
         cmocka_unit_test(test_maps_reencoded),
         cmocka_unit_test(test_stdout_without_embed),
         cmocka_unit_test(test_editor_cameras_lights),
+        cmocka_unit_test(test_corpus_maps),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
