@@ -538,8 +538,34 @@ static void test_stdout_without_embed(void **state)
     write_bmp(path, 0);
     r = export_tmp("maps.3ds", "-", NULL, NULL);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.err, "brick.bmp: is neither PNG nor JPEG and its PNG copy has no "
-                                  "place beside standard output (use --embed-images); left out"));
+    assert_non_null(strstr(r.err, "maps.3ds: texture map '"));
+    assert_non_null(strstr(r.err, "brick.bmp' is neither PNG nor JPEG and its PNG copy has no "
+                                  "place beside standard output (use --embed-images); left out\n"));
+    support_run_free(&r);
+}
+
+/* A map that cannot be decoded (an Animator CEL cut short) is left out with
+ * a warning naming it and why; the export goes on with the others. */
+static void test_undecodable_map(void **state)
+{
+    char path[4200];
+    unsigned char cut[40];
+    support_run r;
+    (void)state;
+    support_tmp_path(path, sizeof path, "maps.3ds");
+    write_mapped_scene(path);
+    support_tmp_path(path, sizeof path, "brick.bmp");
+    write_bmp(path, 0);
+    memset(cut, 0, sizeof cut);
+    put16(cut, 0x9119); /* Animator 1's magic, then far too few bytes */
+    put16(cut + 2, CW);
+    put16(cut + 4, CH);
+    support_tmp_path(path, sizeof path, "logo.cel");
+    support_write_file(path, cut, sizeof cut);
+    r = export_tmp("maps.3ds", "cut.glb", "--embed-images", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "logo.cel' is neither PNG nor JPEG and cannot be decoded ("));
+    assert_non_null(strstr(r.out, "re-encoded as PNG)")); /* the BMP still is */
     support_run_free(&r);
 }
 
@@ -863,6 +889,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_maps_reencoded),
         cmocka_unit_test(test_stdout_without_embed),
+        cmocka_unit_test(test_undecodable_map),
         cmocka_unit_test(test_editor_cameras_lights),
         cmocka_unit_test(test_corpus_maps),
     };

@@ -241,8 +241,10 @@ static void map_warning(const image_finder *f, const char *what)
         return;
     fflush(stdout);
     fputs("kf3ds: warning: ", stderr);
+    cli_text_cstr(stderr, f->o->file);
+    fputs(": texture map '", stderr);
     cli_text_cstr(stderr, f->path);
-    fprintf(stderr, ": %s; left out\n", what);
+    fprintf(stderr, "' %s; left out\n", what);
 }
 
 /* The picture at f->path (BMP, TGA, TIF, GIF, PCX, an Animator CEL/PIC:
