@@ -174,7 +174,8 @@ $(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) $(BUILD)/libkf3ds.a
 FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_diff_lib3ds \
                 test_png_render test_png_view test_png_maps test_plot test_export test_bake \
                 test_bake_module test_rewrite test_diff_rewrite test_cli_input test_cli_output \
-                test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module
+                test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module \
+                test_png_export
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h

@@ -49,7 +49,9 @@ typedef enum kf3ds_gltf_image_result {
 /* A texture image the caller gives. The bytes stay the caller's; they must
  * stay valid until the callback is called again or kf3ds_gltf_write returns.
  * Only PNG and JPEG (told by their first bytes) go into glTF; any other is
- * left out with a warning. */
+ * left out with a warning, so a caller that can decode other formats hands
+ * back PNG bytes instead (kf3ds export re-encodes BMP, TGA, CEL, ... so, and
+ * names the copy it writes beside the output in `uri`). */
 typedef struct kf3ds_gltf_image {
     const void *data;        /* the image file's bytes */
     size_t size;

@@ -89,7 +89,7 @@ static int relative_path(const char *from, const char *to, char *out, size_t cap
             common = i + 1;
     if (a[i] == '\0' && b[i] == '/')
         common = i + 1;
-    for (p = a + common; *p;) {
+    for (p = common > strlen(a) ? a + strlen(a) : a + common; *p;) {
         if (n + 4 >= cap)
             return 0;
         memcpy(out + n, "../", 3);
@@ -100,6 +100,14 @@ static int relative_path(const char *from, const char *to, char *out, size_t cap
             p++;
     }
     return (size_t)snprintf(out + n, cap - n, "%s", b + common) < cap - n;
+}
+
+/* PNG or JPEG by the first bytes: what glTF holds as it is. */
+static int png_or_jpeg(const unsigned char *b, size_t n)
+{
+    static const unsigned char png[8] = { 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A };
+    return (n >= 8 && memcmp(b, png, 8) == 0) ||
+           (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF);
 }
 
 static int find_image(void *user, const char *name, kf3ds_gltf_image *image)
@@ -113,6 +121,24 @@ static int find_image(void *user, const char *name, kf3ds_gltf_image *image)
     f->data = support_read_file(f->path, &size);
     if (!f->data)
         return KF3DS_GLTF_IMAGE_SKIP;
+    if (!png_or_jpeg(f->data, size)) {
+        /* The command re-encodes it as PNG into NAME.png beside its output
+         * (docs/gltf.md, rule 20), which the .glb variant, run first, left
+         * there: the library gets those bytes. Without a copy (the command
+         * could not decode it) it is left out, as the command leaves it. */
+        const char *slash = strrchr(f->path, '/');
+        char copy[2 * PATH_MAX + 300];
+        free(f->data);
+        snprintf(copy, sizeof copy, "%s%s.png", f->out_dir, slash ? slash + 1 : f->path);
+        f->data = support_read_file(copy, &size);
+        if (!f->data)
+            return KF3DS_GLTF_IMAGE_SKIP;
+        image->data = f->data;
+        image->size = size;
+        snprintf(f->uri, sizeof f->uri, "%s.png", slash ? slash + 1 : f->path);
+        image->uri = f->embed ? NULL : f->uri;
+        return KF3DS_GLTF_IMAGE_FOUND;
+    }
     image->data = f->data;
     image->size = size;
     image->uri = !f->embed && relative_path(f->out_dir, f->path, f->uri, sizeof f->uri) ? f->uri

@@ -190,6 +190,12 @@ const char *cli_plural(unsigned long long n, const char *one, const char *many);
  * "kf3ds: PATH: cannot write: <reason>", removes a partly written regular
  * file and returns -1. */
 int cli_write_png(const char *path, const kf3ds_framebuffer *fb);
+/* Encodes 0xAARRGGBB pixels (top row first) as PNG in memory (a palette
+ * when all are opaque and of at most 256 colours, else RGB, or RGBA when
+ * some are not opaque; tools/cmd_png_memory.c): 0 with *out (free it) and
+ * *size, or -1 with *why. */
+int cli_encode_png(const uint32_t *argb, int width, int height, unsigned char **out,
+                   size_t *size, char *why, size_t why_cap);
 
 /* ---- .kfb files (cmd_dump_kfb.c, docs/kfb.md) ----------------------------- */
 

@@ -136,6 +136,12 @@ static int parse_options(int argc, char **argv, export_opts *o)
 
 /* ---- texture images -------------------------------------------------------- */
 
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 /* The folder of a path, without its last slash ("." for a bare name, "/"
  * for the root), into buf. */
 static void dir_of(const char *path, char *buf, size_t cap)
@@ -182,7 +188,8 @@ static int relative_path(const char *from, const char *to, char *out, size_t cap
             common = i + 1;
     if (a[i] == '\0' && b[i] == '/')
         common = i + 1;
-    pa = a + common;
+    /* (when `to` is inside `from`, common is past a's NUL: nothing is left of a) */
+    pa = common > strlen(a) ? a + strlen(a) : a + common;
     pb = b + common;
     for (p = pa; *p;) { /* one "../" per folder left in `from` */
         if (n + 4 >= cap)
@@ -200,6 +207,14 @@ static int relative_path(const char *from, const char *to, char *out, size_t cap
     return 1;
 }
 
+/* A map re-encoded as PNG: its bytes, and where it goes beside the output
+ * when the output refers to images by URI (written once the export succeeded). */
+typedef struct png_copy {
+    char *path;               /* NULL when embedded */
+    unsigned char *data;
+    size_t size;
+} png_copy;
+
 /* What the image callback keeps between calls. */
 typedef struct image_finder {
     const export_opts *o;
@@ -207,9 +222,93 @@ typedef struct image_finder {
     char path[PATH_MAX];      /* the last map found, for the warning about it */
     char uri[3 * PATH_MAX];
     unsigned char *data;      /* its bytes, until the next call */
+    png_copy *pngs;           /* the maps re-encoded as PNG, until the end */
+    size_t num_pngs;
+    int failed;               /* out of memory: the export is stopped */
 } image_finder;
 
-/* kf3ds_gltf_image_fn: the map beside the input file, read whole. */
+/* 1 when the bytes are PNG or JPEG, which glTF holds as they are. */
+static int gltf_image_bytes(const unsigned char *b, size_t n)
+{
+    static const unsigned char png[8] = { 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A };
+    return (n >= 8 && memcmp(b, png, 8) == 0) ||
+           (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF);
+}
+
+static void map_warning(const image_finder *f, const char *what)
+{
+    if (f->o->quiet)
+        return;
+    fflush(stdout);
+    fputs("kf3ds: warning: ", stderr);
+    cli_text_cstr(stderr, f->o->file);
+    fputs(": texture map '", stderr);
+    cli_text_cstr(stderr, f->path);
+    fprintf(stderr, "' %s; left out\n", what);
+}
+
+/* The picture at f->path (BMP, TGA, TIF, GIF, PCX, an Animator CEL/PIC:
+ * whatever image_load reads) as PNG (docs/gltf.md, "Materials"): embedded,
+ * or NAME.png beside the output (NAME the map's file name as found). */
+static int reencode(image_finder *f, kf3ds_gltf_image *image)
+{
+    cel_picture pic;
+    char why[300];
+    unsigned char *png = NULL;
+    size_t size = 0;
+    png_copy *list, *c;
+    const char *name = base_name(f->path);
+    int uri = !f->o->embed_images;
+    if (uri && cli_is_stdout(f->o->out)) {
+        map_warning(f, "is neither PNG nor JPEG and its PNG copy has no place beside standard "
+                       "output (use --embed-images)");
+        return KF3DS_GLTF_IMAGE_SKIP;
+    }
+    if (image_load(f->path, &pic, why, sizeof why) != 0) {
+        char what[400];
+        snprintf(what, sizeof what, "is neither PNG nor JPEG and cannot be decoded (%s)", why);
+        map_warning(f, what);
+        return KF3DS_GLTF_IMAGE_SKIP;
+    }
+    if (cli_encode_png(pic.pixels, pic.width, pic.height, &png, &size, why, sizeof why) != 0) {
+        char what[400];
+        free(pic.pixels);
+        snprintf(what, sizeof what, "cannot be re-encoded as PNG (%s)", why);
+        map_warning(f, what);
+        return KF3DS_GLTF_IMAGE_SKIP;
+    }
+    free(pic.pixels);
+    list = realloc(f->pngs, (f->num_pngs + 1) * sizeof *list);
+    if (!list) {
+        free(png);
+        f->failed = 1;
+        return -1;
+    }
+    f->pngs = list;
+    c = &list[f->num_pngs++];
+    c->data = png;
+    c->size = size;
+    c->path = NULL;
+    image->data = png;
+    image->size = size;
+    image->uri = NULL;
+    if (uri) {
+        size_t n = strlen(f->out_dir) + strlen(name) + 6;
+        c->path = malloc(n);
+        if (!c->path) {
+            f->failed = 1;
+            return -1;
+        }
+        snprintf(c->path, n, "%s/%s.png", f->out_dir, name);
+        /* beside the output: the URI is the file's own name */
+        snprintf(f->uri, sizeof f->uri, "%s.png", name);
+        image->uri = uri_fits(f->uri, 1024) ? f->uri : NULL;
+    }
+    return KF3DS_GLTF_IMAGE_FOUND;
+}
+
+/* kf3ds_gltf_image_fn: the map beside the input file, read whole; PNG and
+ * JPEG as they are, other formats re-encoded as PNG. */
 static int find_image(void *user, const char *name, kf3ds_gltf_image *image)
 {
     image_finder *f = user;
@@ -231,12 +330,35 @@ static int find_image(void *user, const char *name, kf3ds_gltf_image *image)
         f->data = NULL;
         return KF3DS_GLTF_IMAGE_SKIP; /* cli_read_file said why */
     }
+    if (!gltf_image_bytes(f->data, size))
+        return reencode(f, image);
     image->data = f->data;
     image->size = size;
     image->uri = !f->o->embed_images && relative_path(f->out_dir, f->path, f->uri, sizeof f->uri)
                      ? f->uri
                      : NULL;
     return KF3DS_GLTF_IMAGE_FOUND;
+}
+
+/* Writes the PNG copies beside the output: 0, or -1 (printed). */
+static int write_png_copies(const image_finder *f)
+{
+    size_t i;
+    for (i = 0; i < f->num_pngs; i++)
+        if (f->pngs[i].path && cli_write_output(f->pngs[i].path, f->pngs[i].data,
+                                                f->pngs[i].size) != 0)
+            return -1;
+    return 0;
+}
+
+static void free_png_copies(image_finder *f)
+{
+    size_t i;
+    for (i = 0; i < f->num_pngs; i++) {
+        free(f->pngs[i].path);
+        free(f->pngs[i].data);
+    }
+    free(f->pngs);
 }
 
 /* kf3ds_gltf_warning_fn: the warnings as the command words them. */
@@ -256,12 +378,6 @@ static void print_warning(void *user, const kf3ds_gltf_warning *w)
 }
 
 /* ---- the export ------------------------------------------------------------ */
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
 
 /* OUT.gltf's buffer file: OUT.bin beside it. */
 static char *bin_path_for(const char *out)
@@ -361,13 +477,16 @@ static int run_export(const export_opts *o)
     go.warning_user = finder;
     st = kf3ds_gltf_write(cs.scene, &go, &g, NULL);
     free(finder->data);
-    free(finder);
-    if (st != KF3DS_OK) {
+    finder->data = NULL;
+    if (st != KF3DS_OK && finder->failed) {
+        cli_print_error(o->file, "export: out of memory");
+    } else if (st != KF3DS_OK) {
         print_failure(o, st, &g);
     } else if (!o->glb && (!bin || !uri_fits(base_name(bin), 1024))) {
         cli_print_error(o->out, "cannot write: the name is too long");
     } else if ((o->glb ? cli_write_output(o->out, g.bytes, g.size)
-                       : write_gltf(o->out, &g, bin)) == 0) {
+                       : write_gltf(o->out, &g, bin)) == 0 &&
+               write_png_copies(finder) == 0) {
         built = 1;
         if (!o->quiet && !cli_is_stdout(o->out)) {
             const kf3ds_gltf_summary *s = &g.summary;
@@ -379,9 +498,14 @@ static int run_export(const export_opts *o)
                 printf(", frames %.0f..%.0f at %g fps", s->first_frame, s->last_frame, o->fps);
             else
                 printf(", the pose at frame %g", s->first_frame);
+            if (finder->num_pngs)
+                printf(", %lu %s re-encoded as PNG", (unsigned long)finder->num_pngs,
+                       cli_plural(finder->num_pngs, "map", "maps"));
             printf(")\n");
         }
     }
+    free_png_copies(finder);
+    free(finder);
     kf3ds_gltf_free(&g);
     free(bin);
     status = cli_report_load(o->file, cs.scene, &cs.error);
@@ -416,7 +540,9 @@ const cli_verb cmd_export_verb = {
     "  --static-frame F   no animation: the pose at frame F (any finite number)\n"
     "  --visibility-ext   hide nodes with KHR_node_visibility instead of scale 0\n"
     "  --embed-images     put the texture images into the output (else they are\n"
-    "                     referenced by a relative URI)\n"
+    "                     referenced by a relative URI); maps glTF cannot hold (BMP,\n"
+    "                     TGA, TIF, GIF, PCX, CEL) are re-encoded as PNG, embedded or\n"
+    "                     written beside OUT as NAME.png\n"
     "  --no-ease          ignore ease-to/ease-from, as kf3ds eval --no-ease\n"
     "  -q, --quiet        no summary line, no warnings\n"
     "\n"

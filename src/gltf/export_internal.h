@@ -200,6 +200,10 @@ void kf3ds__export_add_prop(export_ctx *c, ex_prop_kind kind, uint32_t gnode, ui
 /* Writes the "nodes" array and the scene's root list into doc. */
 void kf3ds__export_write_nodes(export_ctx *c, gltf_json *doc);
 
+/* export_editor.c: a file without keyframer nodes: its editor cameras and
+ * lights as nodes under `root`, placed as the editor stored them. */
+void kf3ds__export_editor_cameras_lights(export_ctx *c, uint32_t root);
+
 /* export_mesh.c: the glTF mesh of mesh `mesh` placed by `place` (the part
  * of N·T(−pivot)·M⁻¹ after N); cached by (mesh, own, pivot) so that
  * instances share it. -1 when the mesh has no vertices. */
@@ -234,6 +238,7 @@ int kf3ds__export_node_may_hide(const export_ctx *c, uint32_t i);
 #define export_add_node kf3ds__export_add_node
 #define export_add_prop kf3ds__export_add_prop
 #define export_write_nodes kf3ds__export_write_nodes
+#define export_editor_cameras_lights kf3ds__export_editor_cameras_lights
 #define export_mesh kf3ds__export_mesh
 #define export_mesh_free kf3ds__export_mesh_free
 #define export_materials kf3ds__export_materials

@@ -347,6 +347,8 @@ int export_nodes(export_ctx *c)
     EX_FREE(c, children);
     if (!kf3ds_scene_places_meshes(s))
         attach_editor_meshes(c, root);
+    if (s->num_nodes == 0) /* nothing else places them (export_editor.c) */
+        export_editor_cameras_lights(c, root);
     return c->oom ? -1 : 0;
 }
 
