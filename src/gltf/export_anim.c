@@ -405,6 +405,214 @@ static void fix_signs(series *se)
     }
 }
 
+/* ---- resampling (docs/gltf.md, "Resampling") ------------------------------ */
+
+/* The dense samples are refined down to this distance, in frames. */
+#define MIN_DENSE_FRAMES (1.0 / 1024.0)
+/* Intervals this short are a jump's "before" sample and its jump: left as
+ * they are. */
+#define JUMP_FRAMES 0.01
+/* How the tolerance is spent: the dense samples' chords within DENSE_SHARE
+ * of the curve, the keys' lines within KEY_SHARE of the dense samples; the
+ * rest is left for float rounding of times and values. */
+#define DENSE_SHARE 0.25
+#define KEY_SHARE 0.5
+/* For a cubic curve the largest distance from its chord is at most 8/3 of
+ * the larger one at the quarter points (the distance is s(1−s)·L(s), L
+ * linear). */
+#define QUARTER_FACTOR (8.0 / 3.0)
+
+/* The value between a and b at fraction t: lerp, or slerp for rotations. */
+static void interpolate(int width, const float *a, const float *b, double t, double *out)
+{
+    int k;
+    if (width == 4) {
+        double d = qdot(a, b), sgn = d < 0.0 ? -1.0 : 1.0, wa, wb;
+        d = fabs(d);
+        if (d > 0.9999995) {
+            wa = 1.0 - t;
+            wb = t;
+        } else {
+            double th = acos(d), sn = sin(th);
+            wa = sin((1.0 - t) * th) / sn;
+            wb = sin(t * th) / sn;
+        }
+        for (k = 0; k < 4; k++)
+            out[k] = wa * a[k] + sgn * wb * b[k];
+        return;
+    }
+    for (k = 0; k < width; k++)
+        out[k] = a[k] + t * ((double)b[k] - a[k]);
+}
+
+/* How far value v is from w: distance, or for rotations the angle between
+ * them (4·asin of half the chord between the nearer signs). */
+static double distance(int width, const float *v, const double *w)
+{
+    double s = 0.0, sgn = 1.0, n = 0.0;
+    int k;
+    if (width == 4) {
+        for (k = 0; k < 4; k++) {
+            s += v[k] * w[k];
+            n += w[k] * w[k];
+        }
+        sgn = s < 0.0 ? -1.0 : 1.0;
+        n = n > 0.0 ? 1.0 / sqrt(n) : 1.0;
+        s = 0.0;
+        for (k = 0; k < 4; k++)
+            s += (v[k] - sgn * n * w[k]) * (v[k] - sgn * n * w[k]);
+        return 4.0 * asin(fmin(1.0, sqrt(s) * 0.5));
+    }
+    for (k = 0; k < width; k++)
+        s += (v[k] - w[k]) * (v[k] - w[k]);
+    return sqrt(s);
+}
+
+/* The error allowed for property p (export_tolerance.c). */
+static double prop_tolerance(const export_ctx *c, const ex_prop *p)
+{
+    switch (p->kind) {
+    case EX_TRANSLATION: return c->tol_pos[p->node];
+    case EX_ROTATION: return c->tol_rot[p->node];
+    case EX_SCALE: return c->tol_scl[p->node];
+    default: return c->o->tolerance; /* radians, colour, cones; aim nodes place no vertex */
+    }
+}
+
+/* Adds samples strictly between a and b until every interval's chord is
+ * within tol of the curve, checked at its quarter points. */
+static int densify(export_ctx *c, const ex_prop *p, series *out, double a, const float *va,
+                   double b, const float *vb, double tol)
+{
+    float vq[3][4];
+    double chord[4], worst = 0.0;
+    int k;
+    if (b - a < 2.0 * MIN_DENSE_FRAMES)
+        return 0;
+    for (k = 0; k < 3; k++) {
+        export_prop_value(c, p, a + (b - a) * (k + 1) / 4.0, vq[k]);
+        interpolate(out->width, va, vb, (k + 1) / 4.0, chord);
+        worst = fmax(worst, distance(out->width, vq[k], chord));
+    }
+    if (worst * QUARTER_FACTOR <= tol)
+        return 0;
+    if (densify(c, p, out, a, va, 0.5 * (a + b), vq[1], tol) != 0 ||
+        push(out, 0.5 * (a + b), vq[1]) != 0)
+        return -1;
+    return densify(c, p, out, 0.5 * (a + b), vq[1], b, vb, tol);
+}
+
+/* 1 when the line (slerp) from sample i to sample j passes every sample
+ * between them within tol. */
+static int segment_fits(const series *se, uint32_t i, uint32_t j, double tol)
+{
+    size_t w = (size_t)se->width;
+    double span = se->frames[j] - se->frames[i], v[4];
+    uint32_t k;
+    for (k = i + 1; k < j; k++) {
+        interpolate(se->width, se->values + i * w, se->values + j * w,
+                    (se->frames[k] - se->frames[i]) / span, v);
+        if (distance(se->width, se->values + k * w, v) > tol)
+            return 0;
+    }
+    return 1;
+}
+
+/* Keeps the samples the bound needs: from each key, the farthest sample
+ * the line still fits (doubling, then halving), greedily. */
+static void reduce(series *se, double tol)
+{
+    size_t w = (size_t)se->width;
+    uint32_t i = 0, n = 0;
+    if (se->n < 3)
+        return;
+    while (i < se->n - 1) {
+        uint32_t good = i + 1, step = 1, bad = se->n;
+        while (good + step < se->n && segment_fits(se, i, good + step, tol)) {
+            good += step;
+            step *= 2;
+        }
+        if (good + step < se->n)
+            bad = good + step;
+        while (bad - good > 1) {
+            uint32_t m = good + (bad - good) / 2;
+            if (segment_fits(se, i, m, tol))
+                good = m;
+            else
+                bad = m;
+        }
+        /* keep sample i as key n */
+        se->frames[n] = se->frames[i];
+        memmove(se->values + n * w, se->values + (size_t)i * w, w * sizeof *se->values);
+        n++;
+        i = good;
+    }
+    se->frames[n] = se->frames[se->n - 1];
+    memmove(se->values + n * w, se->values + (size_t)(se->n - 1) * w, w * sizeof *se->values);
+    se->n = n + 1;
+}
+
+/* STEP channels keep the samples where the value changes. */
+static void keep_changes(series *se)
+{
+    size_t w = (size_t)se->width;
+    uint32_t k, n = 1;
+    for (k = 1; k < se->n; k++) {
+        if (memcmp(se->values + (n - 1) * w, se->values + k * w, w * sizeof *se->values) == 0)
+            continue;
+        se->frames[n] = se->frames[k];
+        memmove(se->values + n * w, se->values + k * w, w * sizeof *se->values);
+        n++;
+    }
+    se->n = n;
+}
+
+/* The resampled series: se's samples densified until their chords follow
+ * the curve, then reduced to the keys the tolerance needs. Returns 0, -1
+ * out of memory, -2 over the sample limit. */
+static int resample(export_ctx *c, const ex_prop *p, series *se, int step)
+{
+    series d;
+    uint32_t k;
+    size_t w = (size_t)se->width;
+    double tol = prop_tolerance(c, p);
+    if (step) {
+        keep_changes(se);
+        return 0;
+    }
+    memset(&d, 0, sizeof d);
+    d.al = se->al;
+    d.width = se->width;
+    for (k = 0; k < se->n; k++) {
+        const float *v = se->values + k * w;
+        if (k && se->frames[k] - se->frames[k - 1] >= JUMP_FRAMES &&
+            densify(c, p, &d, se->frames[k - 1], se->values + (k - 1) * w, se->frames[k], v,
+                    tol * DENSE_SHARE) != 0)
+            goto fail;
+        if (push(&d, se->frames[k], v) != 0)
+            goto fail;
+    }
+    fix_signs(&d);
+    reduce(&d, tol * KEY_SHARE);
+    if (d.n > se->n) {
+        /* The bound needs more keys than a key per sample: never more than
+         * that export, so the samples themselves, reduced (exact at them). */
+        EX_FREE(c, d.frames);
+        EX_FREE(c, d.values);
+        reduce(se, tol * KEY_SHARE);
+        c->over_tolerance++;
+        return 0;
+    }
+    EX_FREE(c, se->frames);
+    EX_FREE(c, se->values);
+    *se = d;
+    return 0;
+fail:
+    EX_FREE(c, d.frames);
+    EX_FREE(c, d.values);
+    return d.full ? -2 : -1;
+}
+
 /* ---- writing channels --------------------------------------------------- */
 
 /* Frames to seconds; samples whose float time would not increase are
@@ -592,7 +800,9 @@ static int export_prop(export_ctx *c, const ex_prop *p)
     if (r == 0 && !all_equal(&se)) {
         if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT)
             interp = "STEP";
-        {
+        if (!c->o->every_frame)
+            r = resample(c, p, &se, interp[0] == 'S');
+        if (r == 0) {
             input = write_times(c, &se, interp[0] == 'S');
             if (p->kind == EX_SHOWN_EXT) {
                 unsigned char *b = EX_ALLOC(c, se.n + 1u);
@@ -627,8 +837,15 @@ static int export_prop(export_ctx *c, const ex_prop *p)
 int export_animation(export_ctx *c)
 {
     uint32_t i;
-    for (i = 0; i < c->num_props; i++)
+    int r = 0;
+    if (!c->o->every_frame && c->num_props && export_tolerances(c) != 0)
+        r = -1;
+    for (i = 0; r == 0 && i < c->num_props; i++)
         if (export_prop(c, &c->props[i]) != 0)
-            return -1;
-    return c->oom ? -1 : 0;
+            r = -1;
+    EX_FREE(c, c->tol_pos);
+    EX_FREE(c, c->tol_rot);
+    EX_FREE(c, c->tol_scl);
+    c->tol_pos = c->tol_rot = c->tol_scl = NULL;
+    return r != 0 || c->oom ? -1 : 0;
 }
