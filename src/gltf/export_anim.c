@@ -552,6 +552,127 @@ static void reduce(series *se, double tol)
     se->n = n + 1;
 }
 
+/* ---- cubic resampling: Hermite keys with kf3ds's own slopes -------------- */
+
+/* The one-sided slopes are taken over this step at most, in frames: short
+ * enough for the curve's third derivative, long enough for float values. */
+#define SLOPE_STEP (1.0 / 64.0)
+
+/* Slopes of property p at each sample of se (value per frame): tangents[2k]
+ * the incoming, tangents[2k+1] the outgoing one, each width floats, from
+ * second-order one-sided differences that never reach past a neighbour; 0
+ * across a jump (its two samples closer than JUMP_FRAMES). */
+static void slopes(export_ctx *c, const ex_prop *p, const series *se, double *tangents)
+{
+    size_t w = (size_t)se->width;
+    uint32_t k;
+    int side, j;
+    for (k = 0; k < se->n; k++) {
+        const float *v0 = se->values + k * w;
+        for (side = 0; side < 2; side++) {
+            double *m = tangents + (2 * (size_t)k + (size_t)side) * w;
+            int dir = side ? 1 : -1;
+            int has = side ? k + 1 < se->n : k > 0;
+            double gap = has ? fabs(se->frames[side ? k + 1 : k - 1] - se->frames[k]) : SLOPE_STEP * 4;
+            double h = fmin(SLOPE_STEP, gap / 4.0);
+            float v1[4], v2[4];
+            if (has && gap < JUMP_FRAMES) {
+                for (j = 0; j < (int)w; j++)
+                    m[j] = 0.0;
+                continue;
+            }
+            export_prop_value(c, p, se->frames[k] + dir * h, v1);
+            export_prop_value(c, p, se->frames[k] + dir * 2 * h, v2);
+            if (w == 4) {
+                if (qdot(v0, v1) < 0.0)
+                    v1[0] = -v1[0], v1[1] = -v1[1], v1[2] = -v1[2], v1[3] = -v1[3];
+                if (qdot(v0, v2) < 0.0)
+                    v2[0] = -v2[0], v2[1] = -v2[1], v2[2] = -v2[2], v2[3] = -v2[3];
+            }
+            for (j = 0; j < (int)w; j++)
+                m[j] = dir * (-3.0 * v0[j] + 4.0 * v1[j] - v2[j]) / (2.0 * h);
+        }
+        /* the ends have one side: the other copies it */
+        if (k == 0)
+            memcpy(tangents, tangents + w, w * sizeof *tangents);
+        if (k + 1 == se->n)
+            memcpy(tangents + (2 * (size_t)k + 1) * w, tangents + 2 * (size_t)k * w,
+                   w * sizeof *tangents);
+    }
+}
+
+/* glTF's CUBICSPLINE between keys i and j at fraction t (rotations
+ * normalised, as glTF asks of readers). */
+static void hermite(const series *se, const double *tangents, uint32_t i, uint32_t j, double t,
+                    double *out)
+{
+    size_t w = (size_t)se->width;
+    double d = se->frames[j] - se->frames[i], t2 = t * t, t3 = t2 * t, n = 0.0;
+    double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + t, h01 = -2 * t3 + 3 * t2, h11 = t3 - t2;
+    const float *a = se->values + i * w, *b = se->values + j * w;
+    const double *ma = tangents + (2 * (size_t)i + 1) * w, *mb = tangents + 2 * (size_t)j * w;
+    size_t k;
+    for (k = 0; k < w; k++) {
+        out[k] = h00 * a[k] + h10 * d * ma[k] + h01 * b[k] + h11 * d * mb[k];
+        n += out[k] * out[k];
+    }
+    if (w == 4 && n > 0.0)
+        for (k = 0; k < 4; k++)
+            out[k] /= sqrt(n);
+}
+
+static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint32_t j, double tol)
+{
+    size_t w = (size_t)se->width;
+    double span = se->frames[j] - se->frames[i], v[4];
+    uint32_t k;
+    for (k = i + 1; k < j; k++) {
+        hermite(se, tangents, i, j, (se->frames[k] - se->frames[i]) / span, v);
+        if (distance(se->width, se->values + k * w, v) > tol)
+            return 0;
+    }
+    return 1;
+}
+
+/* The Hermite keys the bound needs, greedily as reduce() does, into out:
+ * width 3·w per key (in-tangent, value, out-tangent, per second). Returns
+ * the number of keys, 0 when out of memory. */
+static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tangents, double tol,
+                             series *out)
+{
+    size_t w = (size_t)se->width;
+    uint32_t i = 0, k, j;
+    double fps = c->o->fps;
+    out->width = 3 * se->width;
+    for (;;) {
+        float key[12];
+        uint32_t good = i + 1, step = 1, bad = se->n;
+        for (k = 0; k < 3; k++)
+            for (j = 0; j < w; j++)
+                key[k * w + j] = k == 1 ? se->values[i * w + j]
+                                        : (float)(tangents[(2 * (size_t)i + (k == 2)) * w + j] * fps);
+        if (push(out, se->frames[i], key) != 0)
+            return 0;
+        if (i + 1 >= se->n)
+            break;
+        while (good + step < se->n && cubic_fits(se, tangents, i, good + step, tol)) {
+            good += step;
+            step *= 2;
+        }
+        if (good + step < se->n)
+            bad = good + step;
+        while (bad - good > 1) {
+            uint32_t m = good + (bad - good) / 2;
+            if (cubic_fits(se, tangents, i, m, tol))
+                good = m;
+            else
+                bad = m;
+        }
+        i = good;
+    }
+    return out->n;
+}
+
 /* STEP channels keep the samples where the value changes. */
 static void keep_changes(series *se)
 {
@@ -570,9 +691,10 @@ static void keep_changes(series *se)
 /* The resampled series: se's samples densified until their chords follow
  * the curve, then reduced to the keys the tolerance needs. Returns 0, -1
  * out of memory, -2 over the sample limit. */
-static int resample(export_ctx *c, const ex_prop *p, series *se, int step)
+static int resample(export_ctx *c, const ex_prop *p, series *se, int step, int *cubic)
 {
-    series d;
+    series d, h;
+    double *tangents;
     uint32_t k;
     size_t w = (size_t)se->width;
     double tol = prop_tolerance(c, p);
@@ -593,7 +715,33 @@ static int resample(export_ctx *c, const ex_prop *p, series *se, int step)
             goto fail;
     }
     fix_signs(&d);
+    /* Hermite keys with the curve's own slopes, where they need fewer
+     * floats than lines (3 floats per component and key against 1). */
+    memset(&h, 0, sizeof h);
+    h.al = se->al;
+    tangents = EX_ALLOC(c, (size_t)d.n * 2 * (size_t)d.width * sizeof *tangents);
+    if (!tangents)
+        goto fail;
+    slopes(c, p, &d, tangents);
+    k = reduce_cubic(c, &d, tangents, tol * KEY_SHARE, &h);
+    EX_FREE(c, tangents);
+    if (!k) {
+        EX_FREE(c, h.frames);
+        EX_FREE(c, h.values);
+        goto fail;
+    }
     reduce(&d, tol * KEY_SHARE);
+    if (h.n <= se->n && (d.n > se->n || 3 * h.n < d.n)) {
+        EX_FREE(c, d.frames);
+        EX_FREE(c, d.values);
+        EX_FREE(c, se->frames);
+        EX_FREE(c, se->values);
+        *se = h;
+        *cubic = 1;
+        return 0;
+    }
+    EX_FREE(c, h.frames);
+    EX_FREE(c, h.values);
     if (d.n > se->n) {
         /* The bound needs more keys than a key per sample: never more than
          * that export, so the samples themselves, reduced (exact at them). */
@@ -786,7 +934,7 @@ static int prop_width(ex_prop_kind k)
 static int export_prop(export_ctx *c, const ex_prop *p)
 {
     series se;
-    int r;
+    int r, cubic = 0;
     const char *interp = "LINEAR";
     uint32_t input, output;
     if (write_cubic(c, p))
@@ -801,7 +949,9 @@ static int export_prop(export_ctx *c, const ex_prop *p)
         if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT)
             interp = "STEP";
         if (!c->o->every_frame)
-            r = resample(c, p, &se, interp[0] == 'S');
+            r = resample(c, p, &se, interp[0] == 'S', &cubic);
+        if (cubic)
+            interp = "CUBICSPLINE";
         if (r == 0) {
             input = write_times(c, &se, interp[0] == 'S');
             if (p->kind == EX_SHOWN_EXT) {
@@ -817,7 +967,9 @@ static int export_prop(export_ctx *c, const ex_prop *p)
                     EX_FREE(c, b);
                 }
             } else {
-                output = gltf_accessor(&c->buf, se.values, se.n, GLTF_FLOAT, se.width, 0, 0);
+                output = cubic ? gltf_accessor(&c->buf, se.values, 3 * se.n, GLTF_FLOAT,
+                                               se.width / 3, 0, 0)
+                               : gltf_accessor(&c->buf, se.values, se.n, GLTF_FLOAT, se.width, 0, 0);
                 write_channel(c, p, input, output, interp);
             }
         }
