@@ -179,17 +179,17 @@ typedef struct deviation {
  * `max_frames` frames spread over it, and returns the worst deviations at
  * integer and at fractional frames (-1 when the file has no node to
  * check). */
+static deviation three_deviation_list(const char *in, const char *opt1, const char *opt2,
+                                      double first, const double *frames, size_t n);
+
 static deviation three_deviation_at(const char *in, const char *opt1, const char *opt2, int sub,
                                     long max_frames)
 {
-    char out[4200], ref[4200], args[9000];
     kf3ds_scene *s = kf3ds_load_file(in, NULL, NULL);
     double *frames, first, last;
     size_t n = 0;
     long k, j, count, stride;
-    int status, checked;
-    char *text;
-    deviation d = { -1.0, -1.0 };
+    deviation d;
     assert_non_null(s);
     first = s->segment_start;
     last = s->segment_end > s->segment_start ? s->segment_end : s->segment_start;
@@ -201,11 +201,24 @@ static deviation three_deviation_at(const char *in, const char *opt1, const char
     for (k = 0; first + k <= last; k += stride)
         for (j = 0; j < sub && first + k + (double)j / sub <= last; j++)
             frames[n++] = first + k + (double)j / sub;
+    d = three_deviation_list(in, opt1, opt2, first, frames, n);
+    free(frames);
+    return d;
+}
+
+/* Exports `in` with the options and plays it in three.js at the frames
+ * given (first: the export's first frame). */
+static deviation three_deviation_list(const char *in, const char *opt1, const char *opt2,
+                                      double first, const double *frames, size_t n)
+{
+    char out[4200], ref[4200], args[9000];
+    int status, checked;
+    char *text;
+    deviation d = { -1.0, -1.0 };
     support_tmp_path(out, sizeof out, "three.glb");
     support_tmp_path(ref, sizeof ref, "three-ref.json");
     export_file(in, out, opt1, opt2);
     checked = write_reference(in, ref, first, 30.0, frames, n);
-    free(frames);
     if (!checked)
         return d;
     snprintf(args, sizeof args, "'%s' '%s'", out, ref);
@@ -563,6 +576,30 @@ static void test_resampled_bound(void **state)
     free_list(&l);
 }
 
+/* Switches take effect at their key's instant: in data/arm.3ds 'Hand'
+ * (node 3) changes its morph target and hides at frame 30; three.js must
+ * show what kf3ds shows just before, at and just after it, resampled and
+ * per frame. */
+static void test_switch_instant(void **state)
+{
+    static const double frames[] = { 29.0, 29.9, 29.99, 29.999, 30.0, 30.001, 30.01, 30.1, 31.0 };
+    static const char *const modes[][2] = {
+        { NULL, NULL }, { "--every-frame", NULL }, { "--visibility-ext", NULL },
+    };
+    size_t m;
+    (void)state;
+    if (!have_node_tools())
+        skip();
+    for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        deviation d = three_deviation_list(sample_path("arm.3ds"), modes[m][0], modes[m][1], 0.0,
+                                           frames, sizeof frames / sizeof frames[0]);
+        /* the per-frame export is exact only at its samples */
+        assert_true(d.integer <= RESAMPLE_TOL);
+        if (m != 1)
+            assert_true(d.half <= RESAMPLE_TOL);
+    }
+}
+
 /* A key of (x, y, z) at `frame`, with tension 0.3, continuity −0.4 and bias
  * 0.5 when `tcb`. */
 static void add_key(kf3ds_builder *b, int32_t node, kf3ds_track_kind kind, int32_t frame,
@@ -674,6 +711,7 @@ int main(void)
         support_unit_test(test_cubic_exact),
         support_unit_test(test_three_playback),
         support_unit_test(test_resampled_bound),
+        support_unit_test(test_switch_instant),
     };
     return support_run_tests(tests, setup, teardown);
 }

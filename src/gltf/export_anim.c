@@ -5,6 +5,7 @@
  * allow it are written as their own Hermite curves. A property whose samples
  * are all equal gets no channel (the node holds that value). */
 #include "export_internal.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -556,7 +557,11 @@ static void reduce(series *se, double tol)
 
 /* The one-sided slopes are taken over this step at most, in frames: short
  * enough for the curve's third derivative, long enough for float values. */
-#define SLOPE_STEP (1.0 / 64.0)
+#define SLOPE_STEP (1.0 / 8.0)
+/* Below these the tolerance would be lost in float32 values (the glTF's and
+ * kf3ds's own): radians of rotation, and ulps of a series' largest value. */
+#define MIN_ANGLE 1e-5
+#define MIN_ULPS 16.0
 
 /* Slopes of property p at each sample of se (value per frame): tangents[2k]
  * the incoming, tangents[2k+1] the outgoing one, each width floats, from
@@ -574,8 +579,8 @@ static void slopes(export_ctx *c, const ex_prop *p, const series *se, double *ta
             int dir = side ? 1 : -1;
             int has = side ? k + 1 < se->n : k > 0;
             double gap = has ? fabs(se->frames[side ? k + 1 : k - 1] - se->frames[k]) : SLOPE_STEP * 4;
-            double h = fmin(SLOPE_STEP, gap / 4.0);
-            float v1[4], v2[4];
+            double h = fmin(SLOPE_STEP, gap / 3.0);
+            float v1[4], v2[4], v3[4];
             if (has && gap < JUMP_FRAMES) {
                 for (j = 0; j < (int)w; j++)
                     m[j] = 0.0;
@@ -583,14 +588,18 @@ static void slopes(export_ctx *c, const ex_prop *p, const series *se, double *ta
             }
             export_prop_value(c, p, se->frames[k] + dir * h, v1);
             export_prop_value(c, p, se->frames[k] + dir * 2 * h, v2);
+            export_prop_value(c, p, se->frames[k] + dir * 3 * h, v3);
             if (w == 4) {
                 if (qdot(v0, v1) < 0.0)
                     v1[0] = -v1[0], v1[1] = -v1[1], v1[2] = -v1[2], v1[3] = -v1[3];
                 if (qdot(v0, v2) < 0.0)
                     v2[0] = -v2[0], v2[1] = -v2[1], v2[2] = -v2[2], v2[3] = -v2[3];
+                if (qdot(v0, v3) < 0.0)
+                    v3[0] = -v3[0], v3[1] = -v3[1], v3[2] = -v3[2], v3[3] = -v3[3];
             }
+            /* third order: exact on a cubic, which a key segment is */
             for (j = 0; j < (int)w; j++)
-                m[j] = dir * (-3.0 * v0[j] + 4.0 * v1[j] - v2[j]) / (2.0 * h);
+                m[j] = dir * (-11.0 * v0[j] + 18.0 * v1[j] - 9.0 * v2[j] + 2.0 * v3[j]) / (6.0 * h);
         }
         /* the ends have one side: the other copies it */
         if (k == 0)
@@ -697,11 +706,14 @@ static int resample(export_ctx *c, const ex_prop *p, series *se, int step, int *
     double *tangents;
     uint32_t k;
     size_t w = (size_t)se->width;
-    double tol = prop_tolerance(c, p);
+    double tol = prop_tolerance(c, p), big = 0.0;
     if (step) {
         keep_changes(se);
         return 0;
     }
+    for (k = 0; k < se->n * w; k++)
+        big = fmax(big, fabs(se->values[k]));
+    tol = fmax(tol, se->width == 4 ? MIN_ANGLE : MIN_ULPS * big * FLT_EPSILON);
     memset(&d, 0, sizeof d);
     d.al = se->al;
     d.width = se->width;
