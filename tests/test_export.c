@@ -333,6 +333,12 @@ static void test_usage(void **state)
                                          "--static-frame", "3", "--frames", "0:5", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--bogus",
                                          (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
+                                         "--tolerance", "0", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
+                                         "--tolerance", "0.5", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
+                                         "--tolerance", "1e-4", "--every-frame", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", "no-such.3ds", "-o", "x.glb", (char *)NULL), 1);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o",
                                          "/no/such/dir/x.glb", (char *)NULL), 1);
