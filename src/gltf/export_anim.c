@@ -1,5 +1,7 @@
-/* kf3ds export: the animation (docs/gltf.md, "Animation"). Every property
- * (ex_prop) is sampled at every exported frame (times --rate), rotations get
+/* kf3ds export: the animation (docs/gltf.md, "Animation" and "Resampling").
+ * Every property (ex_prop) is sampled at every exported frame (times --rate)
+ * and, unless --every-frame, resampled to the keys its tolerance needs
+ * (LINEAR or CUBICSPLINE, never more than the samples); rotations get
  * extra samples wherever two neighbours would be more than 90° apart, hiding
  * is a STEP channel, and with --cubic the position and scale tracks that
  * allow it are written as their own Hermite curves. A property whose samples
@@ -559,7 +561,9 @@ static void reduce(series *se, double tol)
  * enough for the curve's third derivative, long enough for float values. */
 #define SLOPE_STEP (1.0 / 8.0)
 /* Below these the tolerance would be lost in float32 values (the glTF's and
- * kf3ds's own): radians of rotation, and ulps of a series' largest value. */
+ * kf3ds's own): radians of rotation (kf3ds's float rotations wobble by a few
+ * 1e-6 rad between frames: below this, data/arm.3ds needed a key every
+ * 1/20 frame), and ulps of a series' largest value. */
 #define MIN_ANGLE 1e-5
 #define MIN_ULPS 16.0
 
