@@ -29,6 +29,8 @@ extern "C" {
 #define KF3DS_GLTF_VISIBILITY_EXT 0x020 /* hide nodes with KHR_node_visibility, not scale 0 */
 #define KF3DS_GLTF_NO_EASE        0x040 /* ignore ease-to/ease-from (KF3DS_EVAL_NO_EASE) */
 #define KF3DS_GLTF_EMBED_IMAGES   0x080 /* texture images inside the output, not by URI */
+#define KF3DS_GLTF_EVERY_FRAME    0x100 /* a key at every sample (frame × rate), as before
+                                         * resampling; else keys within `tolerance` */
 
 /* The limits of one export: exported frames × rate + 1 samples at most
  * (KF3DS_GLTF_LIMIT_FRAMES), samples of one animated property
@@ -38,6 +40,8 @@ extern "C" {
 #define KF3DS_GLTF_MAX_PROPERTY_SAMPLES 20000000u
 #define KF3DS_GLTF_MAX_FPS              100000.0
 #define KF3DS_GLTF_MAX_RATE             1000
+#define KF3DS_GLTF_DEFAULT_TOLERANCE    1e-5
+#define KF3DS_GLTF_MAX_TOLERANCE        0.1
 
 /* What the image callback found for a map. */
 typedef enum kf3ds_gltf_image_result {
@@ -99,6 +103,9 @@ typedef struct kf3ds_gltf_options {
     void *image_user;
     kf3ds_gltf_warning_fn warning; /* NULL: warnings are not reported */
     void *warning_user;
+    double tolerance;           /* without KF3DS_GLTF_EVERY_FRAME: how far the played animation
+                                 * may stray from kf3ds's, as a fraction of the scene's extent
+                                 * (docs/gltf.md, "Resampling"); 0: 1e-5; at most 0.1 */
 } kf3ds_gltf_options;
 
 /* Which limit a KF3DS_ERR_LIMIT failure hit. */

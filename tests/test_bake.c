@@ -560,6 +560,36 @@ static void test_frames_and_step(void **state)
                  "--frame -2.25 --frame -0.75 --frame 0", FLOAT_TOLERANCE);
 }
 
+/* --between: linear interpolation of the baked matrices strays from kf3ds
+ * between frames, less at a finer step (about as its square for smooth
+ * motion: halving the step quarters it in data/arm.3ds, up to rounding). */
+static double between(const char *step)
+{
+    char kfb[600], args[200], *out = NULL;
+    const char *p;
+    double d = -1.0;
+    support_tmp_path(kfb, sizeof kfb, "between.kfb");
+    snprintf(args, sizeof args, "--between --step %s", step);
+    assert_int_equal(bake("data/arm.3ds", kfb, args, &out), 0);
+    p = strstr(out, "strays up to ");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, "strays up to %lf", &d), 1);
+    free(out);
+    return d;
+}
+
+static void test_between(void **state)
+{
+    double one, half, tenth;
+    (void)state;
+    one = between("1");
+    half = between("0.5");
+    tenth = between("0.1");
+    assert_true(one > 1e-4 && one < 1e-2);
+    assert_true(half > one / 6 && half < one / 2.5);
+    assert_true(tenth < half / 10);
+}
+
 static void test_nodes_and_no_meshes(void **state)
 {
     char kfb[600], *out = NULL;
@@ -953,6 +983,7 @@ int main(void)
         support_unit_test(test_kfb_eval_json),
         support_unit_test(test_kfb_eval_json_corpus),
         support_unit_test(test_frames_and_step),
+        support_unit_test(test_between),
         support_unit_test(test_nodes_and_no_meshes),
         support_unit_test(test_c_source),
         support_unit_test(test_errors),

@@ -174,35 +174,51 @@ typedef struct deviation {
     double integer, half;
 } deviation;
 
-/* Exports `in` with the options, plays it in three.js at every integer and
- * half frame of its segment and returns the worst deviations (-1 when the
- * file has no node to check). */
-static deviation three_deviation(const char *in, const char *opt1, const char *opt2)
+/* Exports `in` with the options, plays it in three.js at `sub` instants
+ * per frame (sub 2: every integer and half frame) of its segment, or of
+ * `max_frames` frames spread over it, and returns the worst deviations at
+ * integer and at fractional frames (-1 when the file has no node to
+ * check). */
+static deviation three_deviation_list(const char *in, const char *opt1, const char *opt2,
+                                      double first, const double *frames, size_t n);
+
+static deviation three_deviation_at(const char *in, const char *opt1, const char *opt2, int sub,
+                                    long max_frames)
 {
-    char out[4200], ref[4200], args[9000];
     kf3ds_scene *s = kf3ds_load_file(in, NULL, NULL);
     double *frames, first, last;
     size_t n = 0;
-    long k;
-    int status, checked;
-    char *text;
-    deviation d = { -1.0, -1.0 };
+    long k, j, count, stride;
+    deviation d;
     assert_non_null(s);
     first = s->segment_start;
     last = s->segment_end > s->segment_start ? s->segment_end : s->segment_start;
     kf3ds_scene_free(s);
-    frames = malloc(sizeof *frames * (size_t)(2 * (last - first) + 2));
+    count = (long)(last - first) + 1;
+    stride = count > max_frames ? (count + max_frames - 1) / max_frames : 1;
+    frames = malloc(sizeof *frames * (size_t)(sub * count + 2));
     assert_non_null(frames);
-    for (k = 0; first + k <= last; k++) {
-        frames[n++] = first + k;
-        if (first + k + 0.5 < last)
-            frames[n++] = first + k + 0.5;
-    }
+    for (k = 0; first + k <= last; k += stride)
+        for (j = 0; j < sub && first + k + (double)j / sub <= last; j++)
+            frames[n++] = first + k + (double)j / sub;
+    d = three_deviation_list(in, opt1, opt2, first, frames, n);
+    free(frames);
+    return d;
+}
+
+/* Exports `in` with the options and plays it in three.js at the frames
+ * given (first: the export's first frame). */
+static deviation three_deviation_list(const char *in, const char *opt1, const char *opt2,
+                                      double first, const double *frames, size_t n)
+{
+    char out[4200], ref[4200], args[9000];
+    int status, checked;
+    char *text;
+    deviation d = { -1.0, -1.0 };
     support_tmp_path(out, sizeof out, "three.glb");
     support_tmp_path(ref, sizeof ref, "three-ref.json");
     export_file(in, out, opt1, opt2);
     checked = write_reference(in, ref, first, 30.0, frames, n);
-    free(frames);
     if (!checked)
         return d;
     snprintf(args, sizeof args, "'%s' '%s'", out, ref);
@@ -213,10 +229,16 @@ static deviation three_deviation(const char *in, const char *opt1, const char *o
         free(text);
         fail_msg("three.js check failed");
     }
-    fprintf(stderr, "  three.js %s%s%s%s: %s", strrchr(in, '/') ? strrchr(in, '/') + 1 : in,
-            opt1 ? " " : "", opt1 ? opt1 : "", opt2 ? opt2 : "", text);
+    fprintf(stderr, "  three.js %s%s%s%s%s: %s", strrchr(in, '/') ? strrchr(in, '/') + 1 : in,
+            opt1 ? " " : "", opt1 ? opt1 : "", opt2 ? " " : "", opt2 ? opt2 : "", text);
     free(text);
     return d;
+}
+
+/* At every integer and half frame. */
+static deviation three_deviation(const char *in, const char *opt1, const char *opt2)
+{
+    return three_deviation_at(in, opt1, opt2, 2, 1L << 30);
 }
 
 /* ---- the inputs ---------------------------------------------------------- */
@@ -311,6 +333,12 @@ static void test_usage(void **state)
                                          "--static-frame", "3", "--frames", "0:5", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--bogus",
                                          (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
+                                         "--tolerance", "0", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
+                                         "--tolerance", "0.5", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
+                                         "--tolerance", "1e-4", "--every-frame", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", "no-such.3ds", "-o", "x.glb", (char *)NULL), 1);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o",
                                          "/no/such/dir/x.glb", (char *)NULL), 1);
@@ -469,6 +497,114 @@ static void test_three_playback(void **state)
     free_list(&l);
 }
 
+/* Keys and size of an export (tests/gltf/anim_keys.mjs). */
+typedef struct key_count {
+    long keys, bytes, over;
+} key_count;
+
+static key_count count_keys(const char *glb)
+{
+    char args[4300];
+    key_count k = { -1, -1, -1 };
+    int status;
+    char *text;
+    snprintf(args, sizeof args, "'%s'", glb);
+    text = run_node(&status, "tests/gltf/anim_keys.mjs", args);
+    if (status != 0 || sscanf(text, "keys %ld bytes %ld over %ld", &k.keys, &k.bytes, &k.over) != 3) {
+        fprintf(stderr, "anim_keys on %s: status %d\n%s", glb, status, text);
+        free(text);
+        fail_msg("key count failed");
+    }
+    free(text);
+    return k;
+}
+
+/* The default export resamples (docs/gltf.md, "Resampling"): never more
+ * keys than a key per frame, and three.js at 10 instants per frame (of up
+ * to RESAMPLE_FRAMES frames spread over the segment) within the tolerance
+ * of the library's placement, above the float noise the per-frame export
+ * has at its own samples; where a channel needed more keys than that (the
+ * export says how many in channels_over_tolerance), never further off than
+ * the per-frame export plus the tolerance. */
+#define RESAMPLE_TOL 1e-5
+#define RESAMPLE_SUB 10
+#define RESAMPLE_FRAMES 60
+static void test_resampled_bound(void **state)
+{
+    file_list l = inputs();
+    size_t i;
+    char out[4200], every[4200];
+    long keys = 0, keys_every = 0, bytes = 0, bytes_every = 0;
+    double worst = 0.0;
+    (void)state;
+    if (!have_node_tools()) {
+        free_list(&l);
+        skip();
+    }
+    support_tmp_path(out, sizeof out, "resampled.glb");
+    support_tmp_path(every, sizeof every, "every.glb");
+    for (i = 0; i < l.n; i++) {
+        key_count r, e;
+        deviation dr, de;
+        export_file(l.paths[i], out, NULL, NULL);
+        export_file(l.paths[i], every, "--every-frame", NULL);
+        r = count_keys(out);
+        e = count_keys(every);
+        support_set_what("%s", l.paths[i]);
+        assert_true(r.keys <= e.keys);
+        keys += r.keys;
+        keys_every += e.keys;
+        bytes += r.bytes;
+        bytes_every += e.bytes;
+        fprintf(stderr, "  resampling %s: keys %ld -> %ld, .glb %ld -> %ld bytes, "
+                        "channels over tolerance %ld\n",
+                base(l.paths[i]), e.keys, r.keys, e.bytes, r.bytes, r.over);
+        if (!r.keys)
+            continue; /* no animation */
+        dr = three_deviation_at(l.paths[i], NULL, NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
+        if (dr.integer < 0)
+            continue;
+        de = three_deviation_at(l.paths[i], "--every-frame", NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
+        support_set_what("%s: resampled %.3g %.3g, per frame %.3g %.3g", l.paths[i], dr.integer,
+                         dr.half, de.integer, de.half);
+        if (r.over == 0) {
+            assert_true(dr.integer <= RESAMPLE_TOL + de.integer);
+            assert_true(dr.half <= RESAMPLE_TOL + de.integer);
+            worst = fmax(worst, fmax(dr.integer, dr.half) - de.integer);
+        } else {
+            assert_true(dr.integer <= RESAMPLE_TOL + de.integer);
+            assert_true(dr.half <= RESAMPLE_TOL + de.half);
+        }
+    }
+    fprintf(stderr, "  resampling, all files: keys %ld -> %ld, .glb %ld -> %ld bytes; worst "
+                    "deviation above the per-frame noise where the bound was met: %.3g\n",
+            keys_every, keys, bytes_every, bytes, worst);
+    free_list(&l);
+}
+
+/* Switches take effect at their key's instant: in data/arm.3ds 'Hand'
+ * (node 3) changes its morph target and hides at frame 30; three.js must
+ * show what kf3ds shows just before, at and just after it, resampled and
+ * per frame. */
+static void test_switch_instant(void **state)
+{
+    static const double frames[] = { 29.0, 29.9, 29.99, 29.999, 30.0, 30.001, 30.01, 30.1, 31.0 };
+    /* not --visibility-ext: three.js does not read KHR_node_visibility */
+    static const char *const modes[][2] = { { NULL, NULL }, { "--every-frame", NULL } };
+    size_t m;
+    (void)state;
+    if (!have_node_tools())
+        skip();
+    for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        deviation d = three_deviation_list(sample_path("arm.3ds"), modes[m][0], modes[m][1], 0.0,
+                                           frames, sizeof frames / sizeof frames[0]);
+        /* the per-frame export is exact only at its samples */
+        assert_true(d.integer <= RESAMPLE_TOL);
+        if (m != 1)
+            assert_true(d.half <= RESAMPLE_TOL);
+    }
+}
+
 /* A key of (x, y, z) at `frame`, with tension 0.3, continuity −0.4 and bias
  * 0.5 when `tcb`. */
 static void add_key(kf3ds_builder *b, int32_t node, kf3ds_track_kind kind, int32_t frame,
@@ -509,7 +645,7 @@ static void test_cubic_exact(void **state)
     add_key(b, tet, KF3DS_TRACK_SCL, 40, 0, 1, 2, 1);
     support_tmp_path(in, sizeof in, "cubic.3ds");
     support_build_file(b, in);
-    d = three_deviation(in, NULL, NULL);
+    d = three_deviation(in, "--every-frame", NULL);
     dc = three_deviation(in, "--cubic", NULL);
     assert_true(d.integer <= TOL_INTEGER);
     assert_true(dc.integer <= TOL_INTEGER);
@@ -566,6 +702,8 @@ int main(void)
         support_unit_test(test_validator),
         support_unit_test(test_cubic_exact),
         support_unit_test(test_three_playback),
+        support_unit_test(test_resampled_bound),
+        support_unit_test(test_switch_instant),
     };
     return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

@@ -6,6 +6,7 @@
  * the library's (include/kf3ds_bake.h, src/bake/); this file is the verb: its
  * options, messages and files. */
 #include "cmd.h"
+#include "cmd_bake_between.h"
 #include "kf3ds_bake.h"
 #include "kf3ds_kfb.h"
 #include <ctype.h>
@@ -18,6 +19,7 @@
 typedef struct bake_opts {
     const char *file, *out, *c_source, *frames, *step, *nodes;
     int fixed, frac_bits, no_meshes, quiet;
+    int between;              /* --between: report interpolation between frames */
 } bake_opts;
 
 /* ---- frames --------------------------------------------------------------- */
@@ -324,6 +326,10 @@ static int run_bake(const bake_opts *o)
             status = write_c_source(o->c_source, id, o->file, data, size);
         if (!status)
             report(o, &info, size);
+        if (!status && o->between)
+            status = bake_between_report(o->file, s, &info,
+                                         cli_is_stdout(o->out) ? stderr : stdout) ? CLI_EXIT_INPUT
+                                                                                  : 0;
     }
     kf3ds_bake_free(data, &plan);
     free((void *)plan.nodes);
@@ -359,6 +365,8 @@ static int cmd_bake(int argc, char **argv)
             if (got < 0)
                 return cli_usage_error(VERB, "--frames needs A:B");
             o.frames = v;
+        } else if (strcmp(opt, "--between") == 0) {
+            o.between = 1;
         } else if ((got = cli_option_value(&a, "--step", &v)) != 0) {
             if (got < 0)
                 return cli_usage_error(VERB, "--step needs a number");
@@ -406,7 +414,7 @@ const cli_verb cmd_bake_verb = {
     VERB,
     cmd_bake,
     "bake FILE -o OUT.kfb [--frames A:B] [--step S] [--fixed] [--frac-bits N]\n"
-    "                  [--no-meshes] [--nodes NAME,...] [--c-source NAME] [-q]",
+    "                  [--no-meshes] [--nodes NAME,...] [--c-source NAME] [--between] [-q]",
     "Bake poses and meshes into a .kfb file for engines (and C source for ROMs).",
     "Evaluates every node at frames A, A+S, A+2S, ... up to B and writes, for each\n"
     "frame and node, the world matrix N(t) (3x4) and a visible bit; camera FOV and\n"
@@ -433,6 +441,8 @@ const cli_verb cmd_bake_verb = {
     "  --c-source NAME     also (or instead of -o) write NAME.c and NAME.h: the same\n"
     "                      bytes as a const array NAME_kfb and int NAME_open(kf3ds_kfb_file\n"
     "                      *f); the name after the last / must be a C identifier\n"
+    "  --between           also say how far linear interpolation of the baked\n"
+    "                      matrices strays from kf3ds between frames (at quarter steps)\n"
     "  -q, --quiet         no summary line, no warnings\n"
     "\n"
     "A file that cannot be read soundly (any error, see kf3ds info) is not baked.\n",

@@ -22,6 +22,8 @@ typedef struct export_opts {
     int glb;                  /* OUT ends in .glb */
     int embed_images, no_animation, cubic, visibility_ext, no_ease, quiet;
     int has_static_frame, has_frames, has_fps, has_rate;
+    int every_frame, has_tolerance;
+    double tolerance;         /* --tolerance: fraction of the scene's extent */
     double static_frame;
     long first, last;         /* --frames A:B */
     double fps;
@@ -100,6 +102,14 @@ static int parse_options(int argc, char **argv, export_opts *o)
             o->has_static_frame = 1;
         } else if (strcmp(opt, "--no-animation") == 0) {
             o->no_animation = 1;
+        } else if ((v = cli_option_value(&a, "--tolerance", &value)) != 0) {
+            if (v < 0 || !cli_parse_frame(value, &o->tolerance) || !(o->tolerance >= 1e-9) ||
+                o->tolerance > KF3DS_GLTF_MAX_TOLERANCE)
+                return cli_usage_error(VERB, "--tolerance needs a fraction of the scene's extent "
+                                             "from 1e-9 to 0.1 (default 1e-5)");
+            o->has_tolerance = 1;
+        } else if (strcmp(opt, "--every-frame") == 0) {
+            o->every_frame = 1;
         } else if (strcmp(opt, "--cubic") == 0) {
             o->cubic = 1;
         } else if (strcmp(opt, "--visibility-ext") == 0) {
@@ -129,6 +139,9 @@ static int parse_options(int argc, char **argv, export_opts *o)
     if (o->has_static_frame && (o->has_frames || o->cubic || o->has_rate))
         return cli_usage_error(VERB, "--static-frame exports one pose: it takes no --frames, "
                                      "--rate or --cubic");
+    if (o->every_frame && o->has_tolerance)
+        return cli_usage_error(VERB, "--every-frame keeps a key at every frame: it takes no "
+                                     "--tolerance");
     if (o->has_static_frame)
         o->no_animation = 1;
     return cli_check_output(VERB, "-o", o->out, "glTF (.glb)");
@@ -463,7 +476,9 @@ static int run_export(const export_opts *o)
                (o->has_frames ? KF3DS_GLTF_FRAMES : 0) | (o->cubic ? KF3DS_GLTF_CUBIC : 0) |
                (o->visibility_ext ? KF3DS_GLTF_VISIBILITY_EXT : 0) |
                (o->no_ease ? KF3DS_GLTF_NO_EASE : 0) |
-               (o->embed_images ? KF3DS_GLTF_EMBED_IMAGES : 0);
+               (o->embed_images ? KF3DS_GLTF_EMBED_IMAGES : 0) |
+               (o->every_frame ? KF3DS_GLTF_EVERY_FRAME : 0);
+    go.tolerance = o->tolerance;
     go.bin_uri = bin ? base_name(bin) : "";
     go.file_name = base_name(o->file);
     go.static_frame = o->static_frame;
@@ -524,6 +539,7 @@ const cli_verb cmd_export_verb = {
     "export",
     cmd_export,
     "export FILE -o OUT.glb|OUT.gltf [--frames A:B] [--fps N] [--rate N] [--cubic]\n"
+    "       [--tolerance T | --every-frame]\n"
     "       [--no-animation] [--static-frame F] [--visibility-ext] [--embed-images]\n"
     "       [--no-ease] [-q]",
     "Write the scene and its animation as glTF 2.0.",
@@ -534,6 +550,9 @@ const cli_verb cmd_export_verb = {
     "                     segment); glTF time t = (frame - A) / fps\n"
     "  --fps N            frames per second of the glTF timeline (default 30)\n"
     "  --rate N           samples per frame of the sampled channels (default 1)\n"
+    "  --tolerance T      keys are chosen so that the animation stays within T of the\n"
+    "                     scene's extent at every instant (default 1e-5)\n"
+    "  --every-frame      a key at every sample instead (the export before resampling)\n"
     "  --cubic            position and scale tracks without ease as CUBICSPLINE (exact\n"
     "                     at every time); the rest stays sampled\n"
     "  --no-animation     no animation: the pose at the first frame\n"

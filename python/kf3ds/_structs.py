@@ -343,6 +343,7 @@ GLTF_CUBIC = 0x010
 GLTF_VISIBILITY_EXT = 0x020
 GLTF_NO_EASE = 0x040
 GLTF_EMBED_IMAGES = 0x080
+GLTF_EVERY_FRAME = 0x100
 GLTF_MAX_FPS = 100000.0
 GLTF_MAX_RATE = 1000
 GLTF_IMAGE_FOUND, GLTF_IMAGE_MISSING, GLTF_IMAGE_SKIP = 0, 1, 2
@@ -379,6 +380,7 @@ class GltfOptions(C.Structure):
         ("image_user", C.c_void_p),
         ("warning", GLTF_WARNING_FN),
         ("warning_user", C.c_void_p),
+        ("tolerance", C.c_double),
     ]
 
 

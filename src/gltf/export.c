@@ -12,7 +12,7 @@
 #define KNOWN_FLAGS                                                                        \
     (KF3DS_GLTF_SEPARATE | KF3DS_GLTF_NO_ANIMATION | KF3DS_GLTF_STATIC_FRAME |             \
      KF3DS_GLTF_FRAMES | KF3DS_GLTF_CUBIC | KF3DS_GLTF_VISIBILITY_EXT | KF3DS_GLTF_NO_EASE | \
-     KF3DS_GLTF_EMBED_IMAGES)
+     KF3DS_GLTF_EMBED_IMAGES | KF3DS_GLTF_EVERY_FRAME)
 
 static void *default_malloc(size_t size, void *user)
 {
@@ -95,6 +95,11 @@ static void write_asset(export_ctx *c, gltf_json *doc)
         gltf_num(doc, "static_frame", c->first);
     else
         gltf_int(doc, "samples_per_frame", c->o->rate);
+    if (c->animate && !c->o->every_frame) {
+        gltf_num(doc, "tolerance", c->o->tolerance);
+        /* channels whose bound needed more keys than one per sample */
+        gltf_int(doc, "channels_over_tolerance", (long)c->over_tolerance);
+    }
     gltf_arr(doc, "file_segment");
     gltf_int(doc, NULL, s->segment_start);
     gltf_int(doc, NULL, s->segment_end);
@@ -328,6 +333,8 @@ static int read_options(const kf3ds_gltf_options *u, export_opts *o, const char 
     o->flags = f;
     o->fps = u && u->fps != 0.0 ? u->fps : DEFAULT_FPS;
     o->rate = u && u->rate != 0 ? u->rate : 1;
+    o->tolerance = u && u->tolerance != 0.0 ? u->tolerance : KF3DS_GLTF_DEFAULT_TOLERANCE;
+    o->every_frame = (f & KF3DS_GLTF_EVERY_FRAME) != 0;
     *why = NULL;
     if (f & ~(unsigned)KNOWN_FLAGS)
         *why = "unknown flags";
@@ -337,6 +344,8 @@ static int read_options(const kf3ds_gltf_options *u, export_opts *o, const char 
         *why = "fps must be above 0 and at most 100000";
     else if (o->rate < 1 || o->rate > KF3DS_GLTF_MAX_RATE)
         *why = "rate must be 1 to 1000 samples per frame";
+    else if (!(o->tolerance >= 1e-9 && o->tolerance <= KF3DS_GLTF_MAX_TOLERANCE))
+        *why = "tolerance must be from 1e-9 to 0.1 of the scene's extent";
     else if ((f & KF3DS_GLTF_FRAMES) && u->first_frame > u->last_frame)
         *why = "first_frame is after last_frame";
     else if ((f & KF3DS_GLTF_STATIC_FRAME) && !isfinite(u->static_frame))

@@ -1,10 +1,13 @@
-/* kf3ds export: the animation (docs/gltf.md, "Animation"). Every property
- * (ex_prop) is sampled at every exported frame (times --rate), rotations get
+/* kf3ds export: the animation (docs/gltf.md, "Animation" and "Resampling").
+ * Every property (ex_prop) is sampled at every exported frame (times --rate)
+ * and, unless --every-frame, resampled to the keys its tolerance needs
+ * (LINEAR or CUBICSPLINE, never more than the samples); rotations get
  * extra samples wherever two neighbours would be more than 90° apart, hiding
  * is a STEP channel, and with --cubic the position and scale tracks that
  * allow it are written as their own Hermite curves. A property whose samples
  * are all equal gets no channel (the node holds that value). */
 #include "export_internal.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,6 +408,375 @@ static void fix_signs(series *se)
     }
 }
 
+/* ---- resampling (docs/gltf.md, "Resampling") ------------------------------ */
+
+/* The dense samples are refined down to this distance, in frames. */
+#define MIN_DENSE_FRAMES (1.0 / 1024.0)
+/* Intervals this short are a jump's "before" sample and its jump: left as
+ * they are. */
+#define JUMP_FRAMES 0.01
+/* How the tolerance is spent: the dense samples' chords within DENSE_SHARE
+ * of the curve, the keys' lines within KEY_SHARE of the dense samples; the
+ * rest is left for float rounding of times and values. */
+#define DENSE_SHARE 0.25
+#define KEY_SHARE 0.5
+/* For a cubic curve the largest distance from its chord is at most 8/3 of
+ * the larger one at the quarter points (the distance is s(1−s)·L(s), L
+ * linear). */
+#define QUARTER_FACTOR (8.0 / 3.0)
+
+/* The value between a and b at fraction t: lerp, or slerp for rotations. */
+static void interpolate(int width, const float *a, const float *b, double t, double *out)
+{
+    int k;
+    if (width == 4) {
+        double d = qdot(a, b), sgn = d < 0.0 ? -1.0 : 1.0, wa, wb;
+        d = fabs(d);
+        if (d > 0.9999995) {
+            wa = 1.0 - t;
+            wb = t;
+        } else {
+            double th = acos(d), sn = sin(th);
+            wa = sin((1.0 - t) * th) / sn;
+            wb = sin(t * th) / sn;
+        }
+        for (k = 0; k < 4; k++)
+            out[k] = wa * a[k] + sgn * wb * b[k];
+        return;
+    }
+    for (k = 0; k < width; k++)
+        out[k] = a[k] + t * ((double)b[k] - a[k]);
+}
+
+/* How far value v is from w: distance, or for rotations the angle between
+ * them (4·asin of half the chord between the nearer signs). */
+static double distance(int width, const float *v, const double *w)
+{
+    double s = 0.0, sgn = 1.0, n = 0.0;
+    int k;
+    if (width == 4) {
+        for (k = 0; k < 4; k++) {
+            s += v[k] * w[k];
+            n += w[k] * w[k];
+        }
+        sgn = s < 0.0 ? -1.0 : 1.0;
+        n = n > 0.0 ? 1.0 / sqrt(n) : 1.0;
+        s = 0.0;
+        for (k = 0; k < 4; k++)
+            s += (v[k] - sgn * n * w[k]) * (v[k] - sgn * n * w[k]);
+        return 4.0 * asin(fmin(1.0, sqrt(s) * 0.5));
+    }
+    for (k = 0; k < width; k++)
+        s += (v[k] - w[k]) * (v[k] - w[k]);
+    return sqrt(s);
+}
+
+/* The error allowed for property p (export_tolerance.c). */
+static double prop_tolerance(const export_ctx *c, const ex_prop *p)
+{
+    switch (p->kind) {
+    case EX_TRANSLATION: return c->tol_pos[p->node];
+    case EX_ROTATION: return c->tol_rot[p->node];
+    case EX_SCALE: return c->tol_scl[p->node];
+    default: return c->o->tolerance; /* radians, colour, cones; aim nodes place no vertex */
+    }
+}
+
+/* Adds samples strictly between a and b until every interval's chord is
+ * within tol of the curve, checked at its quarter points. */
+static int densify(export_ctx *c, const ex_prop *p, series *out, double a, const float *va,
+                   double b, const float *vb, double tol)
+{
+    float vq[3][4];
+    double chord[4], worst = 0.0;
+    int k;
+    if (b - a < 2.0 * MIN_DENSE_FRAMES)
+        return 0;
+    for (k = 0; k < 3; k++) {
+        export_prop_value(c, p, a + (b - a) * (k + 1) / 4.0, vq[k]);
+        interpolate(out->width, va, vb, (k + 1) / 4.0, chord);
+        worst = fmax(worst, distance(out->width, vq[k], chord));
+    }
+    if (worst * QUARTER_FACTOR <= tol)
+        return 0;
+    if (densify(c, p, out, a, va, 0.5 * (a + b), vq[1], tol) != 0 ||
+        push(out, 0.5 * (a + b), vq[1]) != 0)
+        return -1;
+    return densify(c, p, out, 0.5 * (a + b), vq[1], b, vb, tol);
+}
+
+/* 1 when the line (slerp) from sample i to sample j passes every sample
+ * between them within tol. */
+static int segment_fits(const series *se, uint32_t i, uint32_t j, double tol)
+{
+    size_t w = (size_t)se->width;
+    double span = se->frames[j] - se->frames[i], v[4];
+    uint32_t k;
+    for (k = i + 1; k < j; k++) {
+        interpolate(se->width, se->values + i * w, se->values + j * w,
+                    (se->frames[k] - se->frames[i]) / span, v);
+        if (distance(se->width, se->values + k * w, v) > tol)
+            return 0;
+    }
+    return 1;
+}
+
+/* Keeps the samples the bound needs: from each key, the farthest sample
+ * the line still fits (doubling, then halving), greedily. */
+static void reduce(series *se, double tol)
+{
+    size_t w = (size_t)se->width;
+    uint32_t i = 0, n = 0;
+    if (se->n < 3)
+        return;
+    while (i < se->n - 1) {
+        uint32_t good = i + 1, step = 1, bad = se->n;
+        while (good + step < se->n && segment_fits(se, i, good + step, tol)) {
+            good += step;
+            step *= 2;
+        }
+        if (good + step < se->n)
+            bad = good + step;
+        while (bad - good > 1) {
+            uint32_t m = good + (bad - good) / 2;
+            if (segment_fits(se, i, m, tol))
+                good = m;
+            else
+                bad = m;
+        }
+        /* keep sample i as key n */
+        se->frames[n] = se->frames[i];
+        memmove(se->values + n * w, se->values + (size_t)i * w, w * sizeof *se->values);
+        n++;
+        i = good;
+    }
+    se->frames[n] = se->frames[se->n - 1];
+    memmove(se->values + n * w, se->values + (size_t)(se->n - 1) * w, w * sizeof *se->values);
+    se->n = n + 1;
+}
+
+/* ---- cubic resampling: Hermite keys with kf3ds's own slopes -------------- */
+
+/* The one-sided slopes are taken over this step at most, in frames: short
+ * enough for the curve's third derivative, long enough for float values. */
+#define SLOPE_STEP (1.0 / 8.0)
+/* Below these the tolerance would be lost in float32 values (the glTF's and
+ * kf3ds's own): radians of rotation (kf3ds's float rotations wobble by a few
+ * 1e-6 rad between frames: below this, data/arm.3ds needed a key every
+ * 1/20 frame), and ulps of a series' largest value. */
+#define MIN_ANGLE 1e-5
+#define MIN_ULPS 16.0
+
+/* Slopes of property p at each sample of se (value per frame): tangents[2k]
+ * the incoming, tangents[2k+1] the outgoing one, each width floats, from
+ * second-order one-sided differences that never reach past a neighbour; 0
+ * across a jump (its two samples closer than JUMP_FRAMES). */
+static void slopes(export_ctx *c, const ex_prop *p, const series *se, double *tangents)
+{
+    size_t w = (size_t)se->width;
+    uint32_t k;
+    int side, j;
+    for (k = 0; k < se->n; k++) {
+        const float *v0 = se->values + k * w;
+        for (side = 0; side < 2; side++) {
+            double *m = tangents + (2 * (size_t)k + (size_t)side) * w;
+            int dir = side ? 1 : -1;
+            int has = side ? k + 1 < se->n : k > 0;
+            double gap = has ? fabs(se->frames[side ? k + 1 : k - 1] - se->frames[k]) : SLOPE_STEP * 4;
+            double h = fmin(SLOPE_STEP, gap / 3.0);
+            float v1[4], v2[4], v3[4];
+            if (has && gap < JUMP_FRAMES) {
+                for (j = 0; j < (int)w; j++)
+                    m[j] = 0.0;
+                continue;
+            }
+            export_prop_value(c, p, se->frames[k] + dir * h, v1);
+            export_prop_value(c, p, se->frames[k] + dir * 2 * h, v2);
+            export_prop_value(c, p, se->frames[k] + dir * 3 * h, v3);
+            if (w == 4) {
+                if (qdot(v0, v1) < 0.0)
+                    v1[0] = -v1[0], v1[1] = -v1[1], v1[2] = -v1[2], v1[3] = -v1[3];
+                if (qdot(v0, v2) < 0.0)
+                    v2[0] = -v2[0], v2[1] = -v2[1], v2[2] = -v2[2], v2[3] = -v2[3];
+                if (qdot(v0, v3) < 0.0)
+                    v3[0] = -v3[0], v3[1] = -v3[1], v3[2] = -v3[2], v3[3] = -v3[3];
+            }
+            /* third order: exact on a cubic, which a key segment is */
+            for (j = 0; j < (int)w; j++)
+                m[j] = dir * (-11.0 * v0[j] + 18.0 * v1[j] - 9.0 * v2[j] + 2.0 * v3[j]) / (6.0 * h);
+        }
+        /* the ends have one side: the other copies it */
+        if (k == 0)
+            memcpy(tangents, tangents + w, w * sizeof *tangents);
+        if (k + 1 == se->n)
+            memcpy(tangents + (2 * (size_t)k + 1) * w, tangents + 2 * (size_t)k * w,
+                   w * sizeof *tangents);
+    }
+}
+
+/* glTF's CUBICSPLINE between keys i and j at fraction t (rotations
+ * normalised, as glTF asks of readers). */
+static void hermite(const series *se, const double *tangents, uint32_t i, uint32_t j, double t,
+                    double *out)
+{
+    size_t w = (size_t)se->width;
+    double d = se->frames[j] - se->frames[i], t2 = t * t, t3 = t2 * t, n = 0.0;
+    double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + t, h01 = -2 * t3 + 3 * t2, h11 = t3 - t2;
+    const float *a = se->values + i * w, *b = se->values + j * w;
+    const double *ma = tangents + (2 * (size_t)i + 1) * w, *mb = tangents + 2 * (size_t)j * w;
+    size_t k;
+    for (k = 0; k < w; k++) {
+        out[k] = h00 * a[k] + h10 * d * ma[k] + h01 * b[k] + h11 * d * mb[k];
+        n += out[k] * out[k];
+    }
+    if (w == 4 && n > 0.0)
+        for (k = 0; k < 4; k++)
+            out[k] /= sqrt(n);
+}
+
+static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint32_t j, double tol)
+{
+    size_t w = (size_t)se->width;
+    double span = se->frames[j] - se->frames[i], v[4];
+    uint32_t k;
+    for (k = i + 1; k < j; k++) {
+        hermite(se, tangents, i, j, (se->frames[k] - se->frames[i]) / span, v);
+        if (distance(se->width, se->values + k * w, v) > tol)
+            return 0;
+    }
+    return 1;
+}
+
+/* The Hermite keys the bound needs, greedily as reduce() does, into out:
+ * width 3·w per key (in-tangent, value, out-tangent, per second). Returns
+ * the number of keys, 0 when out of memory. */
+static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tangents, double tol,
+                             series *out)
+{
+    size_t w = (size_t)se->width;
+    uint32_t i = 0, k, j;
+    double fps = c->o->fps;
+    out->width = 3 * se->width;
+    for (;;) {
+        float key[12];
+        uint32_t good = i + 1, step = 1, bad = se->n;
+        for (k = 0; k < 3; k++)
+            for (j = 0; j < w; j++)
+                key[k * w + j] = k == 1 ? se->values[i * w + j]
+                                        : (float)(tangents[(2 * (size_t)i + (k == 2)) * w + j] * fps);
+        if (push(out, se->frames[i], key) != 0)
+            return 0;
+        if (i + 1 >= se->n)
+            break;
+        while (good + step < se->n && cubic_fits(se, tangents, i, good + step, tol)) {
+            good += step;
+            step *= 2;
+        }
+        if (good + step < se->n)
+            bad = good + step;
+        while (bad - good > 1) {
+            uint32_t m = good + (bad - good) / 2;
+            if (cubic_fits(se, tangents, i, m, tol))
+                good = m;
+            else
+                bad = m;
+        }
+        i = good;
+    }
+    return out->n;
+}
+
+/* STEP channels keep the samples where the value changes. */
+static void keep_changes(series *se)
+{
+    size_t w = (size_t)se->width;
+    uint32_t k, n = 1;
+    for (k = 1; k < se->n; k++) {
+        if (memcmp(se->values + (n - 1) * w, se->values + k * w, w * sizeof *se->values) == 0)
+            continue;
+        se->frames[n] = se->frames[k];
+        memmove(se->values + n * w, se->values + k * w, w * sizeof *se->values);
+        n++;
+    }
+    se->n = n;
+}
+
+/* The resampled series: se's samples densified until their chords follow
+ * the curve, then reduced to the keys the tolerance needs. Returns 0, -1
+ * out of memory, -2 over the sample limit. */
+static int resample(export_ctx *c, const ex_prop *p, series *se, int step, int *cubic)
+{
+    series d, h;
+    double *tangents;
+    uint32_t k;
+    size_t w = (size_t)se->width;
+    double tol = prop_tolerance(c, p), big = 0.0;
+    if (step) {
+        keep_changes(se);
+        return 0;
+    }
+    for (k = 0; k < se->n * w; k++)
+        big = fmax(big, fabs(se->values[k]));
+    tol = fmax(tol, se->width == 4 ? MIN_ANGLE : MIN_ULPS * big * FLT_EPSILON);
+    memset(&d, 0, sizeof d);
+    d.al = se->al;
+    d.width = se->width;
+    for (k = 0; k < se->n; k++) {
+        const float *v = se->values + k * w;
+        if (k && se->frames[k] - se->frames[k - 1] >= JUMP_FRAMES &&
+            densify(c, p, &d, se->frames[k - 1], se->values + (k - 1) * w, se->frames[k], v,
+                    tol * DENSE_SHARE) != 0)
+            goto fail;
+        if (push(&d, se->frames[k], v) != 0)
+            goto fail;
+    }
+    fix_signs(&d);
+    /* Hermite keys with the curve's own slopes, where they need fewer
+     * floats than lines (3 floats per component and key against 1). */
+    memset(&h, 0, sizeof h);
+    h.al = se->al;
+    tangents = EX_ALLOC(c, (size_t)d.n * 2 * (size_t)d.width * sizeof *tangents);
+    if (!tangents)
+        goto fail;
+    slopes(c, p, &d, tangents);
+    k = reduce_cubic(c, &d, tangents, tol * KEY_SHARE, &h);
+    EX_FREE(c, tangents);
+    if (!k) {
+        EX_FREE(c, h.frames);
+        EX_FREE(c, h.values);
+        goto fail;
+    }
+    reduce(&d, tol * KEY_SHARE);
+    if (h.n <= se->n && (d.n > se->n || 3 * h.n < d.n)) {
+        EX_FREE(c, d.frames);
+        EX_FREE(c, d.values);
+        EX_FREE(c, se->frames);
+        EX_FREE(c, se->values);
+        *se = h;
+        *cubic = 1;
+        return 0;
+    }
+    EX_FREE(c, h.frames);
+    EX_FREE(c, h.values);
+    if (d.n > se->n) {
+        /* The bound needs more keys than a key per sample: never more than
+         * that export, so the samples themselves, reduced (exact at them). */
+        EX_FREE(c, d.frames);
+        EX_FREE(c, d.values);
+        reduce(se, tol * KEY_SHARE);
+        c->over_tolerance++;
+        return 0;
+    }
+    EX_FREE(c, se->frames);
+    EX_FREE(c, se->values);
+    *se = d;
+    return 0;
+fail:
+    EX_FREE(c, d.frames);
+    EX_FREE(c, d.values);
+    return d.full ? -2 : -1;
+}
+
 /* ---- writing channels --------------------------------------------------- */
 
 /* Frames to seconds; samples whose float time would not increase are
@@ -578,7 +950,7 @@ static int prop_width(ex_prop_kind k)
 static int export_prop(export_ctx *c, const ex_prop *p)
 {
     series se;
-    int r;
+    int r, cubic = 0;
     const char *interp = "LINEAR";
     uint32_t input, output;
     if (write_cubic(c, p))
@@ -592,7 +964,11 @@ static int export_prop(export_ctx *c, const ex_prop *p)
     if (r == 0 && !all_equal(&se)) {
         if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT)
             interp = "STEP";
-        {
+        if (!c->o->every_frame)
+            r = resample(c, p, &se, interp[0] == 'S', &cubic);
+        if (cubic)
+            interp = "CUBICSPLINE";
+        if (r == 0) {
             input = write_times(c, &se, interp[0] == 'S');
             if (p->kind == EX_SHOWN_EXT) {
                 unsigned char *b = EX_ALLOC(c, se.n + 1u);
@@ -607,7 +983,9 @@ static int export_prop(export_ctx *c, const ex_prop *p)
                     EX_FREE(c, b);
                 }
             } else {
-                output = gltf_accessor(&c->buf, se.values, se.n, GLTF_FLOAT, se.width, 0, 0);
+                output = cubic ? gltf_accessor(&c->buf, se.values, 3 * se.n, GLTF_FLOAT,
+                                               se.width / 3, 0, 0)
+                               : gltf_accessor(&c->buf, se.values, se.n, GLTF_FLOAT, se.width, 0, 0);
                 write_channel(c, p, input, output, interp);
             }
         }
@@ -627,8 +1005,15 @@ static int export_prop(export_ctx *c, const ex_prop *p)
 int export_animation(export_ctx *c)
 {
     uint32_t i;
-    for (i = 0; i < c->num_props; i++)
+    int r = 0;
+    if (!c->o->every_frame && c->num_props && export_tolerances(c) != 0)
+        r = -1;
+    for (i = 0; r == 0 && i < c->num_props; i++)
         if (export_prop(c, &c->props[i]) != 0)
-            return -1;
-    return c->oom ? -1 : 0;
+            r = -1;
+    EX_FREE(c, c->tol_pos);
+    EX_FREE(c, c->tol_rot);
+    EX_FREE(c, c->tol_scl);
+    c->tol_pos = c->tol_rot = c->tol_scl = NULL;
+    return r != 0 || c->oom ? -1 : 0;
 }

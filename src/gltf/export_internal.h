@@ -161,6 +161,8 @@ typedef struct export_opts {
     int embed_images, no_animation, cubic, visibility_ext;
     double fps;
     int rate;                 /* samples per frame */
+    int every_frame;          /* KF3DS_GLTF_EVERY_FRAME: no resampling */
+    double tolerance;         /* fraction of the extent (export_tolerance.c) */
     const kf3ds_gltf_options *user; /* callbacks, names, frames */
 } export_opts;
 
@@ -189,6 +191,11 @@ typedef struct export_ctx {
     int oom;
     kf3ds_status failed;      /* an error other than out of memory (KF3DS_OK: none) */
     kf3ds_gltf_limit limit;   /* with failed == KF3DS_ERR_LIMIT */
+    /* resampling (export_tolerance.c), per keyframer node: the largest
+     * error of its translation (units), rotation (radians), scale */
+    double *tol_pos, *tol_rot, *tol_scl;
+    double tol_abs;           /* tolerance × extent */
+    uint32_t over_tolerance;  /* channels kept at their samples: the bound needed more keys */
 } export_ctx;
 
 /* export_nodes.c: the node graph with meshes, cameras and lights, and the
@@ -224,6 +231,10 @@ int kf3ds__export_animation(export_ctx *c);
 /* One property's value at `frame` (also the static values): 1..4 floats. */
 int kf3ds__export_prop_value(export_ctx *c, const ex_prop *p, double frame, float out[4]);
 
+/* export_tolerance.c: fills tol_pos, tol_rot, tol_scl and tol_abs (the
+ * caller frees the arrays). Returns 0, -1 when out of memory. */
+int kf3ds__export_tolerances(export_ctx *c);
+
 /* Small helpers. v within [lo, hi]; NaN becomes lo. */
 static inline double export_clamp(double v, double lo, double hi)
 {
@@ -248,6 +259,7 @@ int kf3ds__export_node_may_hide(const export_ctx *c, uint32_t i);
 #define export_prop_value kf3ds__export_prop_value
 #define export_quat_normalize kf3ds__export_quat_normalize
 #define export_node_may_hide kf3ds__export_node_may_hide
+#define export_tolerances kf3ds__export_tolerances
 
 /* Allocation shorthands over c's allocator. */
 #define EX_ALLOC(c, n) kf3ds__gltf_alloc((c)->al, (n))
