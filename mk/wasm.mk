@@ -1,5 +1,5 @@
 # kf3ds in the browser (docs/web.md): the core and the renderer compiled to
-# WebAssembly with clang's wasm32-wasi target and wasi-libc, but calling no
+# WebAssembly (with the glTF and bake modules, src/gltf/ and src/bake/) with clang's wasm32-wasi target and wasi-libc, but calling no
 # WASI function, so the module imports nothing; web/kf3ds.mjs loads it.
 #
 #   make wasm       build/web/kf3ds.wasm, kf3ds.mjs, kf3ds.d.ts (prints the size)
@@ -17,8 +17,10 @@ WASM_TARGET  := --target=wasm32-wasi
 WASM_OPT     ?= -O2
 WASM_DEPS    := wasi-libc libclang-rt-14-dev-wasm32 lld
 WASM_CFLAGS   = $(WASM_TARGET) $(WASM_OPT) $(WARN) -Iinclude $(LIB_CFLAGS) -fvisibility=hidden
-WASM_LIB_SRC := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC)
-WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3ds_wasm.o
+WASM_LIB_SRC := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC) \
+                $(MODULE_SRC)
+WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3ds_wasm.o \
+                $(WASM_DIR)/obj/wasi_stubs.o
 WASM_BUDGET  := 153600
 # No start files, no entry point: a library module. Its exports are the
 # kfw_ functions (export_name in the glue) and the memory. The stack (1 MiB;
@@ -42,11 +44,25 @@ $(WASM_DIR)/obj/render/%.o: src/render/%.c $(RENDER_HDR) mk/wasm.mk
 	@mkdir -p $(@D)
 	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
 
+$(WASM_DIR)/obj/gltf/%.o: src/gltf/%.c $(MODULE_HDR) mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
+
+$(WASM_DIR)/obj/bake/%.o: src/bake/%.c $(MODULE_HDR) mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
+
 $(WASM_DIR)/obj/%.o: src/%.c $(LIB_HDR) mk/wasm.mk
 	@mkdir -p $(@D)
 	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
 
-$(WASM_DIR)/obj/kf3ds_wasm.o: web/kf3ds_wasm.c $(RENDER_HDR) mk/wasm.mk
+$(WASM_DIR)/obj/kf3ds_wasm.o: web/kf3ds_wasm.c $(RENDER_HDR) $(MODULE_HDR) mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c11 $(WASM_CFLAGS) -c $< -o $@
+
+# (snprintf, which the glTF writer uses, names three WASI calls; web/wasi_stubs.c
+# defines them so that the module still imports nothing)
+$(WASM_DIR)/obj/wasi_stubs.o: web/wasi_stubs.c mk/wasm.mk
 	@mkdir -p $(@D)
 	$(WASM_CC) -std=c11 $(WASM_CFLAGS) -c $< -o $@
 
