@@ -201,6 +201,11 @@ export interface RenderOptions {
   fileLights?: boolean;
   /** 0xRRGGBB where the file has no background in effect; 0 (default) a dark grey. */
   background?: number;
+  /** The orbit view moved towards the scene's centre, 0.01 to 100: below 1
+   *  nearer (as the wheel zooms in `kf3ds view`); default 1. */
+  zoom?: number;
+  /** The orbit view moved sideways, [x, y] as fractions of its distance. */
+  pan?: [number, number];
 }
 
 export interface SaveOptions {

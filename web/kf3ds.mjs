@@ -716,7 +716,7 @@ export class Scene {
     const h = this.#handle('render');
     const o = options(opts, 'render', ['width', 'height', 'frame', 'camera', 'orbit',
       'shading', 'overlays', 'cull', 'environment', 'label', 'noEase', 'fileLights',
-      'background']);
+      'background', 'zoom', 'pan']);
     const width = o.width === undefined ? 640 : integer(o.width, 'render: width', 1, MAX_SIDE);
     const height = o.height === undefined ? 480
       : integer(o.height, 'render: height', 1, MAX_SIDE);
@@ -756,8 +756,19 @@ export class Scene {
     }
     const background = o.background === undefined ? 0
       : integer(o.background, 'render: background (0xRRGGBB)', 0, 0xFFFFFF);
+    const zoom = o.zoom === undefined ? 1 : number(o.zoom, 'render: zoom', 0.01, 100);
+    let pan = [0, 0];
+    if (o.pan !== undefined) {
+      if (!Array.isArray(o.pan) || o.pan.length !== 2)
+        throw new TypeError('kf3ds: render: pan must be [x, y], fractions of the distance');
+      pan = [number(o.pan[0], 'render: pan x', -1000, 1000),
+        number(o.pan[1], 'render: pan y', -1000, 1000)];
+    }
+    if ((zoom !== 1 || pan[0] || pan[1]) && (cameraNode >= 0 || editorCamera >= 0))
+      throw new TypeError('kf3ds: render: zoom and pan move the orbit view, not a camera');
     const p = call(() => mod.x.kfw_render(h, width, height, frame, cameraNode, editorCamera,
-      az, el, shading, overlays, flags, background));
+      az, el, shading, overlays, flags, background, Math.fround(zoom), Math.fround(pan[0]),
+      Math.fround(pan[1])));
     if (!p)
       throw fail(`render: out of memory for ${width}x${height}`);
     const rgba = new Uint8ClampedArray(width * height * 4);

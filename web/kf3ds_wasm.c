@@ -588,6 +588,53 @@ static void draw_label(kf3ds_framebuffer *fb, const char *text)
     kf3ds_raster_text(fb, x, y, text, LABEL_COLOR, scale);
 }
 
+/* The orbit view of `kf3ds view` (tools/cmd_view.c, orbit_view): the default
+ * view at azimuth/elevation, then moved towards the box centre by `zoom` (1:
+ * as it is) and sideways by pan_x, pan_y (fractions of the distance) in
+ * camera space; zoom 1 and no pan give kf3ds render's picture. */
+static void orbit_view(const kf3ds_scene *s, const kf3ds_auto_view *av, const kf3ds_pose *poses,
+                       float azimuth, float elevation, float aspect, float zoom, float pan_x,
+                       float pan_y, kf3ds_view *view)
+{
+    float mn[3], mx[3], c[3], cc[3], t[3], r = 0, d, dz;
+    int k;
+    kf3ds_auto_view_at(s, av, poses, azimuth, elevation, ORBIT_FOV, aspect, view);
+    if (zoom == 1.0f && pan_x == 0.0f && pan_y == 0.0f)
+        return;
+    memcpy(mn, av->min, sizeof mn);
+    memcpy(mx, av->max, sizeof mx);
+    if (av->kind == KF3DS_AUTO_VIEW_FOLLOW && kf3ds_scene_bounds(s, poses, mn, mx))
+        for (k = 0; k < 3; k++) { /* a box of the chosen size around them now */
+            float m = 0.5f * (mn[k] + mx[k]);
+            mn[k] = m - av->half[k];
+            mx[k] = m + av->half[k];
+        }
+    for (k = 0; k < 3; k++) {
+        float h = 0.5f * (mx[k] - mn[k]);
+        c[k] = 0.5f * (mn[k] + mx[k]);
+        r += h * h;
+    }
+    r = sqrtf(r);
+    kf3ds_mat4_transform_point(&view->view, c, cc);
+    d = -cc[2];
+    if (!(d > 0) || !isfinite(d))
+        return;
+    dz = d * zoom;
+    t[0] = pan_x * d;
+    t[1] = pan_y * d;
+    t[2] = d - dz;
+    for (k = 0; k < 3; k++)
+        view->view.m[k][3] += t[k];
+    if (zoom != 1.0f) {
+        float nearp = dz - 2 * r, farp = dz + 4 * r;
+        if (nearp < dz * 0.005f)
+            nearp = dz * 0.005f;
+        view->near_plane = nearp;
+        if (farp > view->far_plane)
+            view->far_plane = farp;
+    }
+}
+
 #define KFW_RENDER_ORBIT 0x01    /* --orbit given: never a camera by default */
 #define KFW_RENDER_CULL 0x02     /* --cull */
 #define KFW_RENDER_NO_ENV 0x04   /* --no-environment */
@@ -605,7 +652,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
                                                        int32_t editor_camera, float azimuth,
                                                        float elevation, unsigned shading,
                                                        unsigned overlays, unsigned flags,
-                                                       uint32_t background)
+                                                       uint32_t background, float zoom,
+                                                       float pan_x, float pan_y)
 {
     const kf3ds_scene *s;
     kf3ds_framebuffer fb;
@@ -615,7 +663,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     unsigned eval_flags = flags & KFW_RENDER_NO_EASE ? KF3DS_EVAL_NO_EASE : 0;
     const char *camera_label = NULL;
     size_t n, p;
-    if (!live(h) || !(fabs(frame) <= 1e9) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE ||
+    if (!live(h) || !(fabs(frame) <= 1e9) || !(zoom >= 0.01f && zoom <= 100.0f) ||
+        !(fabs(pan_x) <= 1e3f) || !(fabs(pan_y) <= 1e3f) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE ||
         (long)width * height > MAX_PIXELS || shading > KF3DS_SHADE_WIRE)
         return NULL;
     s = h->scene;
@@ -676,8 +725,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     else if (editor_camera >= 0)
         kf3ds_view_from_editor_camera(s, (uint32_t)editor_camera, h->poses, &view);
     else
-        kf3ds_auto_view_at(s, &av, h->poses, azimuth, elevation, ORBIT_FOV,
-                           (float)width / (float)height, &view);
+        orbit_view(s, &av, h->poses, azimuth, elevation, (float)width / (float)height, zoom,
+                   pan_x, pan_y, &view);
     memset(&ro, 0, sizeof ro);
     ro.shading = (kf3ds_shading)shading;
     ro.overlays = overlays;

@@ -150,3 +150,17 @@ test('wrong arguments to exportGlb and bake throw; absurd sizes are refused', ()
   assert.equal(t.bake({ nodes: ['UpperArm'] }).length > 0, true);
   t.free();
 });
+
+test('zoom and pan move the orbit view only', () => {
+  const s = kf3ds.load(arm);
+  const plain = s.render({ width: 64, height: 48, frame: 3 });
+  assert.deepEqual(s.render({ width: 64, height: 48, frame: 3, zoom: 1, pan: [0, 0] }), plain);
+  assert.notDeepEqual(s.render({ width: 64, height: 48, frame: 3, zoom: 0.5 }), plain);
+  assert.notDeepEqual(s.render({ width: 64, height: 48, frame: 3, pan: [0.1, 0] }), plain);
+  assert.throws(() => s.render({ zoom: 0 }), RangeError);
+  assert.throws(() => s.render({ zoom: '2' }), TypeError);
+  assert.throws(() => s.render({ pan: [1] }), TypeError);
+  assert.throws(() => s.render({ pan: [0, 1e9] }), RangeError);
+  assert.throws(() => s.render({ camera: 'Cam01', zoom: 2 }), /not a camera/);
+  s.free();
+});
