@@ -2,14 +2,17 @@
 # WebAssembly (with the glTF and bake modules, src/gltf/ and src/bake/) with clang's wasm32-wasi target and wasi-libc, but calling no
 # WASI function, so the module imports nothing; web/kf3ds.mjs loads it.
 #
-#   make wasm       build/web/kf3ds.wasm, kf3ds.mjs, kf3ds.d.ts (prints the size)
+#   make wasm       build/web/kf3ds.wasm, kf3ds.mjs, kf3ds.d.ts (prints the size) and
+#                   the page build/web/index.html with all of it inside
+#   make web        the same, then says how to open the page
+#   make test-web-page  tests/web-page/: the page in headless Chromium
 #   make test-web   tests/web/*.test.mjs with node --test: every answer equals
 #                   build/kf3ds's (eval bit for bit, render pixel for pixel)
 #
 # The core's stdio wrappers (load_file.c, save_file.c) stay out; web/kf3ds_wasm.c
 # is the glue, compiled here only.
 
-.PHONY: wasm wasm-build wasm-deps test-web
+.PHONY: wasm wasm-build wasm-deps test-web web test-web-page
 
 WASM_DIR     := $(BUILD)/web
 WASM_CC      ?= clang
@@ -35,7 +38,7 @@ wasm: wasm-deps
 wasm-deps:
 	@sh tools/ensure-deps.sh $(WASM_DEPS)
 
-wasm-build: $(WASM_DIR)/kf3ds.wasm $(WASM_DIR)/kf3ds.mjs $(WASM_DIR)/kf3ds.d.ts
+wasm-build: $(WASM_DIR)/kf3ds.wasm $(WASM_DIR)/kf3ds.mjs $(WASM_DIR)/kf3ds.d.ts $(WASM_DIR)/index.html
 	@raw=$$(wc -c < $(WASM_DIR)/kf3ds.wasm); gz=$$(gzip -9 -c $(WASM_DIR)/kf3ds.wasm | wc -c); \
 	  echo "$(WASM_DIR)/kf3ds.wasm: $$raw bytes, $$gz after gzip -9 (budget $(WASM_BUDGET))"; \
 	  if [ $$gz -gt $(WASM_BUDGET) ]; then echo "kf3ds.wasm is over its size budget" >&2; exit 1; fi
@@ -73,6 +76,15 @@ $(WASM_DIR)/kf3ds.mjs: web/kf3ds.mjs
 	@mkdir -p $(@D)
 	cp $< $@
 
+# The page (web/index.html, web/viewer.mjs, web/viewer.css) as one file with
+# the module inside: it then works from file:// too (tools/web_page.sh).
+$(WASM_DIR)/index.html: web/index.html web/viewer.css web/viewer.mjs $(WASM_DIR)/kf3ds.mjs \
+                        $(WASM_DIR)/kf3ds.wasm tools/web_page.sh
+	@sh tools/web_page.sh $(WASM_DIR)
+
+web: wasm
+	@echo "open $(WASM_DIR)/index.html in a browser (from disk is fine), e.g. xdg-open $(WASM_DIR)/index.html"
+
 $(WASM_DIR)/kf3ds.d.ts: web/kf3ds.d.ts
 	@mkdir -p $(@D)
 	cp $< $@
@@ -82,3 +94,9 @@ $(WASM_DIR)/kf3ds.d.ts: web/kf3ds.d.ts
 # SKIPPED and why (tests/web/run.sh; `make test` counts it as skipped).
 test-web:
 	@sh tests/web/run.sh $(BUILD); st=$$?; [ $$st = 77 ] && exit 0; exit $$st
+
+# The page in headless Chromium (tests/web-page/run.sh): skipped, saying why,
+# without Debian's chromium or puppeteer-core (make npm-tools puts it in
+# build/npm).
+test-web-page:
+	@sh tests/web-page/run.sh $(BUILD); st=$$?; [ $$st = 77 ] && exit 0; exit $$st
