@@ -237,7 +237,7 @@ test: deps-test
 	$(MAKE) check BUILD=build/san SAN=1 CFLAGS="-O1 -g" KF3DS_TEST_COUNTS=$(TEST_COUNTS) || st=1; \
 	if $(MAKE) c99; then echo "1 0 0" >> $(TEST_COUNTS); else echo "0 1 0" >> $(TEST_COUNTS); st=1; fi; \
 	KF3DS_TEST_COUNTS=$(TEST_COUNTS) sh tests/run-suites.sh --check web "sh tests/web/run.sh $(BUILD)" || st=1; \
-	KF3DS_TEST_COUNTS=$(TEST_COUNTS) sh tests/run-suites.sh --check web-page "sh tests/web-page/run.sh $(BUILD)" || st=1; \
+	KF3DS_TEST_COUNTS=$(TEST_COUNTS) sh tests/run-suites.sh --check web-page "NPM_DIR=$(NPM_DIR) sh tests/web-page/run.sh $(BUILD)" || st=1; \
 	sh tests/sum-counts.sh $(TEST_COUNTS) || st=1; exit $$st
 
 # The core must also compile as C99, and everything as C11, with gcc and clang.
