@@ -230,13 +230,15 @@ deps-test:
 TEST_COUNTS = $(abspath $(BUILD))/test-counts
 test: deps-test
 	@mkdir -p $(BUILD) && rm -f $(TEST_COUNTS)
-	@[ -d $(NPM_DIR)/node_modules/three ] || $(MAKE) npm-tools || \
-	  echo "note: make npm-tools failed: test_export skips the validator and three.js checks"
+	@[ -d $(NPM_DIR)/node_modules/three ] && [ -d $(NPM_DIR)/node_modules/puppeteer-core ] || \
+	  $(MAKE) npm-tools || \
+	  echo "note: make npm-tools failed: test_export skips the validator and three.js checks, web-page the Chromium test"
 	@st=0; \
 	$(MAKE) check KF3DS_TEST_COUNTS=$(TEST_COUNTS) || st=1; \
 	$(MAKE) check BUILD=build/san SAN=1 CFLAGS="-O1 -g" KF3DS_TEST_COUNTS=$(TEST_COUNTS) || st=1; \
 	if $(MAKE) c99; then echo "1 0 0" >> $(TEST_COUNTS); else echo "0 1 0" >> $(TEST_COUNTS); st=1; fi; \
 	KF3DS_TEST_COUNTS=$(TEST_COUNTS) sh tests/run-suites.sh --check web "sh tests/web/run.sh $(BUILD)" || st=1; \
+	KF3DS_TEST_COUNTS=$(TEST_COUNTS) sh tests/run-suites.sh --check web-page "NPM_DIR=$(NPM_DIR) sh tests/web-page/run.sh $(BUILD)" || st=1; \
 	sh tests/sum-counts.sh $(TEST_COUNTS) || st=1; exit $$st
 
 # The core must also compile as C99, and everything as C11, with gcc and clang.
@@ -247,10 +249,11 @@ c99:
 	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
-# The glTF checkers of test_export (the Khronos validator, three.js), from
-# npm into build/npm; without them test_export skips those checks.
+# The glTF checkers of test_export (the Khronos validator, three.js) and the
+# driver of the page's Chromium test (puppeteer-core), from npm into
+# build/npm; without them those checks are skipped.
 NPM_DIR      ?= build/npm
-NPM_PACKAGES := gltf-validator@2.0.0-dev.3.10 three@0.187.0
+NPM_PACKAGES := gltf-validator@2.0.0-dev.3.10 three@0.187.0 puppeteer-core@24.9.0
 npm-tools:
 	@command -v npm >/dev/null || { echo "npm-tools: needs Node.js and npm" \
 	  "(apt-get install -y nodejs npm)" >&2; exit 1; }

@@ -1,15 +1,18 @@
 # kf3ds in the browser (docs/web.md): the core and the renderer compiled to
-# WebAssembly with clang's wasm32-wasi target and wasi-libc, but calling no
+# WebAssembly (with the glTF and bake modules, src/gltf/ and src/bake/) with clang's wasm32-wasi target and wasi-libc, but calling no
 # WASI function, so the module imports nothing; web/kf3ds.mjs loads it.
 #
-#   make wasm       build/web/kf3ds.wasm, kf3ds.mjs, kf3ds.d.ts (prints the size)
+#   make wasm       build/web/kf3ds.wasm, kf3ds.mjs, kf3ds.d.ts (prints the size) and
+#                   the page build/web/index.html with all of it inside
+#   make web        the same, then says how to open the page
+#   make test-web-page  tests/web-page/: the page in headless Chromium
 #   make test-web   tests/web/*.test.mjs with node --test: every answer equals
 #                   build/kf3ds's (eval bit for bit, render pixel for pixel)
 #
 # The core's stdio wrappers (load_file.c, save_file.c) stay out; web/kf3ds_wasm.c
 # is the glue, compiled here only.
 
-.PHONY: wasm wasm-build wasm-deps test-web
+.PHONY: wasm wasm-build wasm-deps test-web web test-web-page
 
 WASM_DIR     := $(BUILD)/web
 WASM_CC      ?= clang
@@ -17,8 +20,10 @@ WASM_TARGET  := --target=wasm32-wasi
 WASM_OPT     ?= -O2
 WASM_DEPS    := wasi-libc libclang-rt-14-dev-wasm32 lld
 WASM_CFLAGS   = $(WASM_TARGET) $(WASM_OPT) $(WARN) -Iinclude $(LIB_CFLAGS) -fvisibility=hidden
-WASM_LIB_SRC := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC)
-WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3ds_wasm.o
+WASM_LIB_SRC := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC) \
+                $(MODULE_SRC)
+WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3ds_wasm.o \
+                $(WASM_DIR)/obj/wasi_stubs.o
 WASM_BUDGET  := 153600
 # No start files, no entry point: a library module. Its exports are the
 # kfw_ functions (export_name in the glue) and the memory. The stack (1 MiB;
@@ -33,7 +38,7 @@ wasm: wasm-deps
 wasm-deps:
 	@sh tools/ensure-deps.sh $(WASM_DEPS)
 
-wasm-build: $(WASM_DIR)/kf3ds.wasm $(WASM_DIR)/kf3ds.mjs $(WASM_DIR)/kf3ds.d.ts
+wasm-build: $(WASM_DIR)/kf3ds.wasm $(WASM_DIR)/kf3ds.mjs $(WASM_DIR)/kf3ds.d.ts $(WASM_DIR)/index.html
 	@raw=$$(wc -c < $(WASM_DIR)/kf3ds.wasm); gz=$$(gzip -9 -c $(WASM_DIR)/kf3ds.wasm | wc -c); \
 	  echo "$(WASM_DIR)/kf3ds.wasm: $$raw bytes, $$gz after gzip -9 (budget $(WASM_BUDGET))"; \
 	  if [ $$gz -gt $(WASM_BUDGET) ]; then echo "kf3ds.wasm is over its size budget" >&2; exit 1; fi
@@ -42,11 +47,25 @@ $(WASM_DIR)/obj/render/%.o: src/render/%.c $(RENDER_HDR) mk/wasm.mk
 	@mkdir -p $(@D)
 	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
 
+$(WASM_DIR)/obj/gltf/%.o: src/gltf/%.c $(MODULE_HDR) mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
+
+$(WASM_DIR)/obj/bake/%.o: src/bake/%.c $(MODULE_HDR) mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
+
 $(WASM_DIR)/obj/%.o: src/%.c $(LIB_HDR) mk/wasm.mk
 	@mkdir -p $(@D)
 	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
 
-$(WASM_DIR)/obj/kf3ds_wasm.o: web/kf3ds_wasm.c $(RENDER_HDR) mk/wasm.mk
+$(WASM_DIR)/obj/kf3ds_wasm.o: web/kf3ds_wasm.c $(RENDER_HDR) $(MODULE_HDR) mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c11 $(WASM_CFLAGS) -c $< -o $@
+
+# (snprintf, which the glTF writer uses, names three WASI calls; web/wasi_stubs.c
+# defines them so that the module still imports nothing)
+$(WASM_DIR)/obj/wasi_stubs.o: web/wasi_stubs.c mk/wasm.mk
 	@mkdir -p $(@D)
 	$(WASM_CC) -std=c11 $(WASM_CFLAGS) -c $< -o $@
 
@@ -57,6 +76,15 @@ $(WASM_DIR)/kf3ds.mjs: web/kf3ds.mjs
 	@mkdir -p $(@D)
 	cp $< $@
 
+# The page (web/index.html, web/viewer.mjs, web/viewer.css) as one file with
+# the module inside: it then works from file:// too (tools/web_page.sh).
+$(WASM_DIR)/index.html: web/index.html web/viewer.css web/viewer.mjs $(WASM_DIR)/kf3ds.mjs \
+                        $(WASM_DIR)/kf3ds.wasm tools/web_page.sh
+	@sh tools/web_page.sh $(WASM_DIR)
+
+web: wasm
+	@echo "open $(WASM_DIR)/index.html in a browser (from disk is fine), e.g. xdg-open $(WASM_DIR)/index.html"
+
 $(WASM_DIR)/kf3ds.d.ts: web/kf3ds.d.ts
 	@mkdir -p $(@D)
 	cp $< $@
@@ -66,3 +94,9 @@ $(WASM_DIR)/kf3ds.d.ts: web/kf3ds.d.ts
 # SKIPPED and why (tests/web/run.sh; `make test` counts it as skipped).
 test-web:
 	@sh tests/web/run.sh $(BUILD); st=$$?; [ $$st = 77 ] && exit 0; exit $$st
+
+# The page in headless Chromium (tests/web-page/run.sh): skipped, saying why,
+# without Debian's chromium or puppeteer-core (make npm-tools puts it in
+# build/npm).
+test-web-page:
+	@sh tests/web-page/run.sh $(BUILD); st=$$?; [ $$st = 77 ] && exit 0; exit $$st

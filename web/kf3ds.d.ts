@@ -201,6 +201,11 @@ export interface RenderOptions {
   fileLights?: boolean;
   /** 0xRRGGBB where the file has no background in effect; 0 (default) a dark grey. */
   background?: number;
+  /** The orbit view moved towards the scene's centre, 0.01 to 100: below 1
+   *  nearer (as the wheel zooms in `kf3ds view`); default 1. */
+  zoom?: number;
+  /** The orbit view moved sideways, [x, y] as fractions of its distance. */
+  pan?: [number, number];
 }
 
 export interface SaveOptions {
@@ -209,6 +214,54 @@ export interface SaveOptions {
   noKeyframer?: boolean;
   /** [start, end], integers: the active segment (KFSEG). */
   segment?: [number, number];
+}
+
+/** scene.exportGlb's options: `kf3ds export`'s that need no file system. */
+export interface ExportOptions {
+  /** false: the pose at the first frame, no animation (--no-animation). */
+  animation?: boolean;
+  /** The pose at this frame, no animation (--static-frame F); takes no
+   *  frames, rate or cubic. */
+  staticFrame?: number;
+  /** [first, last], whole frames: these instead of the file's segment. */
+  frames?: [number, number];
+  /** Frames per second of the glTF timeline, above 0 up to 100000; default 30. */
+  fps?: number;
+  /** Samples per frame of the sampled channels, 1 to 1000; default 1. */
+  rate?: number;
+  /** Position and scale tracks without ease as CUBICSPLINE. */
+  cubic?: boolean;
+  /** Hide nodes with KHR_node_visibility instead of scale 0. */
+  visibilityExt?: boolean;
+  /** Ignore ease-to/ease-from. */
+  noEase?: boolean;
+  /** The texture images inside the .glb instead of referred to by name. */
+  embedImages?: boolean;
+  /** The texture maps' files (PNG or JPEG go into glTF) keyed by file name;
+   *  a material's map is found by its stored name's last part, that
+   *  spelling first, then in any case. */
+  images?: Record<string, ArrayBuffer | ArrayBufferView> |
+    Map<string, ArrayBuffer | ArrayBufferView>;
+  /** Told each map left out, in the command's words. */
+  onWarning?: (message: string, warning: { kind: 'missing' | 'type'; map: string }) => void;
+}
+
+/** scene.bake's options: `kf3ds bake`'s. */
+export interface BakeOptions {
+  /** [first, last]: numbers or decimal strings, at most 6 decimals; default
+   *  the file's segment. */
+  frames?: [number | string, number | string];
+  /** The step between baked frames, above 0; default 1. */
+  step?: number | string;
+  /** 16.16 signed fixed point instead of IEEE float. */
+  fixed?: boolean;
+  /** Fraction bits of the fixed point, 0 to 28, or 'auto' (the most that
+   *  fit); implies fixed. */
+  fracBits?: number | 'auto';
+  /** Matrices, visibility and channels only. */
+  noMeshes?: boolean;
+  /** Only the nodes with these names (or instance names). */
+  nodes?: string[];
 }
 
 /** RGBA bytes, as ImageData holds them. */
@@ -262,6 +315,12 @@ export class Scene {
   setBackground(image: Picture | null): boolean;
   /** The scene as a .3ds file: the bytes of `kf3ds rewrite`. */
   save(options?: SaveOptions): Uint8Array;
+  /** The scene as a .glb, the bytes of `kf3ds export FILE -o OUT.glb` with
+   *  the same options. Throws on bad options or a limit. */
+  exportGlb(options?: ExportOptions): Uint8Array;
+  /** The animation as a .kfb file (docs/kfb.md), the bytes of `kf3ds bake`
+   *  with the same options. Throws for a damaged or static file. */
+  bake(options?: BakeOptions): Uint8Array;
   /** Gives the scene's memory back; later use throws. */
   free(): void;
 }

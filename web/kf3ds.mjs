@@ -472,6 +472,107 @@ const registry = typeof FinalizationRegistry === 'function'
     }
   }) : null;
 
+// ---- export and bake arguments -------------------------------------------------
+
+const GLTF_NO_ANIMATION = 0x002, GLTF_STATIC_FRAME = 0x004, GLTF_FRAMES = 0x008,
+  GLTF_CUBIC = 0x010, GLTF_VISIBILITY_EXT = 0x020, GLTF_NO_EASE = 0x040,
+  GLTF_EMBED_IMAGES = 0x080;
+const GLTF_MAX_FPS = 100000, GLTF_MAX_RATE = 1000;
+const STATUS_NOMEM = 3, STATUS_LIMIT = 7; // kf3ds_status (include/kf3ds.h)
+const BAKE_FIXED = 0x1, BAKE_NO_MESHES = 0x2;
+const MAX_IMAGE = 256 * 1024 * 1024; // bytes of one texture file
+
+function utf8(text) {
+  return new TextEncoder().encode(text);
+}
+
+// The caller's texture files matched to the maps the export asks for
+// (texture 1 of each material), as the command finds a map beside the input
+// (tools/cmd_maps.c): the stored name's last part, that spelling first, then
+// any case. [{ name: stored, key: the caller's name, data }].
+function imageList(images, materials) {
+  if (images === undefined || images === null)
+    return [];
+  let entries;
+  if (images instanceof Map)
+    entries = [...images.entries()];
+  else if (typeof images === 'object' && !Array.isArray(images) && !ArrayBuffer.isView(images))
+    entries = Object.entries(images);
+  else
+    throw new TypeError('kf3ds: exportGlb: images must be an object or a Map of file name -> ' +
+      `bytes, not ${describe(images)}`);
+  const files = entries.map(([key, data]) => {
+    if (typeof key !== 'string')
+      throw new TypeError(`kf3ds: exportGlb: images: a file name must be a string, not ${describe(key)}`);
+    const bytes = bytesOf(data, `exportGlb: images['${key}']`);
+    if (bytes.length > MAX_IMAGE)
+      throw new RangeError(`kf3ds: exportGlb: images['${key}'] has ${bytes.length} bytes, ` +
+        `over ${MAX_IMAGE}`);
+    return { key, data: bytes };
+  });
+  const out = [];
+  for (const m of materials) {
+    const name = m.maps.texture1?.file;
+    if (!name || out.some((x) => x.name === name))
+      continue;
+    const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'),
+      name.lastIndexOf(':')) + 1);
+    if (!base || base === '.' || base === '..')
+      continue;
+    const lower = (t) => t.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const found = files.find((f) => f.key === base) ??
+      files.find((f) => lower(f.key) === lower(base));
+    if (found)
+      out.push({ name, key: found.key, data: found.data });
+  }
+  return out;
+}
+
+// A decimal "[-]digits[.digits]" (or a number) as { num, dec }: num / 10^dec,
+// at most 6 decimals (`kf3ds bake`'s frames and step, tools/cmd_bake.c).
+function decimal(v, what) {
+  const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : v;
+  const m = typeof text === 'string' && /^([-+]?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m || !(m[2] + (m[3] ?? '')).length)
+    throw new TypeError(`kf3ds: bake: ${what} must be a decimal number, not ${describe(v)}`);
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  if (frac.length > 6)
+    throw new RangeError(`kf3ds: bake: ${what} ${text}: at most 6 decimals`);
+  const num = Number((m[2] || '0') + frac);
+  if (num > 2147483647)
+    throw new RangeError(`kf3ds: bake: ${what} ${text} does not fit 32-bit frame numbers`);
+  return { num: m[1] === '-' ? -num : num, dec: frac.length };
+}
+
+// The frames A, A+S, ... up to B as (first + i·step) / scale, as the command
+// plans them.
+function planFrames(o, segment) {
+  let a = { num: segment.start, dec: 0 }, b = { num: segment.end, dec: 0 };
+  let st = { num: 1, dec: 0 };
+  if (o.frames !== undefined) {
+    if (!Array.isArray(o.frames) || o.frames.length !== 2)
+      throw new TypeError('kf3ds: bake: frames must be [first, last]');
+    a = decimal(o.frames[0], 'first frame');
+    b = decimal(o.frames[1], 'last frame');
+  }
+  if (o.step !== undefined) {
+    st = decimal(o.step, 'step');
+    if (st.num <= 0)
+      throw new RangeError('kf3ds: bake: step must be above 0');
+  }
+  const d = Math.max(a.dec, b.dec, st.dec);
+  const first = a.num * 10 ** (d - a.dec), last = b.num * 10 ** (d - b.dec);
+  const step = st.num * 10 ** (d - st.dec);
+  if (last < first)
+    throw new RangeError('kf3ds: bake: the last frame comes before the first');
+  if (first < -2147483648 || first > 2147483647 || last > 2147483647 || step > 2147483647)
+    throw new RangeError('kf3ds: bake: the frames do not fit 32-bit frame numbers');
+  const count = Math.floor((last - first) / step) + 1;
+  if (count > 0xFFFFFFFF)
+    throw new RangeError(`kf3ds: bake: ${count} frames are too many`);
+  return { first, step, scale: 10 ** d, count };
+}
+
 // A cut file is an error that says what was lost, as the command reports it:
 // the loader's warning that the root chunk overruns the file becomes it.
 function markTruncation(diagnostics, bytes) {
@@ -615,7 +716,7 @@ export class Scene {
     const h = this.#handle('render');
     const o = options(opts, 'render', ['width', 'height', 'frame', 'camera', 'orbit',
       'shading', 'overlays', 'cull', 'environment', 'label', 'noEase', 'fileLights',
-      'background']);
+      'background', 'zoom', 'pan']);
     const width = o.width === undefined ? 640 : integer(o.width, 'render: width', 1, MAX_SIDE);
     const height = o.height === undefined ? 480
       : integer(o.height, 'render: height', 1, MAX_SIDE);
@@ -655,8 +756,19 @@ export class Scene {
     }
     const background = o.background === undefined ? 0
       : integer(o.background, 'render: background (0xRRGGBB)', 0, 0xFFFFFF);
+    const zoom = o.zoom === undefined ? 1 : number(o.zoom, 'render: zoom', 0.01, 100);
+    let pan = [0, 0];
+    if (o.pan !== undefined) {
+      if (!Array.isArray(o.pan) || o.pan.length !== 2)
+        throw new TypeError('kf3ds: render: pan must be [x, y], fractions of the distance');
+      pan = [number(o.pan[0], 'render: pan x', -1000, 1000),
+        number(o.pan[1], 'render: pan y', -1000, 1000)];
+    }
+    if ((zoom !== 1 || pan[0] || pan[1]) && (cameraNode >= 0 || editorCamera >= 0))
+      throw new TypeError('kf3ds: render: zoom and pan move the orbit view, not a camera');
     const p = call(() => mod.x.kfw_render(h, width, height, frame, cameraNode, editorCamera,
-      az, el, shading, overlays, flags, background));
+      az, el, shading, overlays, flags, background, Math.fround(zoom), Math.fround(pan[0]),
+      Math.fround(pan[1])));
     if (!p)
       throw fail(`render: out of memory for ${width}x${height}`);
     const rgba = new Uint8ClampedArray(width * height * 4);
@@ -774,6 +886,211 @@ export class Scene {
     const bytes = new Uint8Array(mod.x.memory.buffer, p, size).slice();
     mod.x.kfw_save_free(p);
     return bytes;
+  }
+
+  /** The scene and its animation as glTF 2.0, the bytes of a .glb: those
+   *  `kf3ds export FILE -o OUT.glb` writes with the same options
+   *  (docs/gltf.md). Options: animation (false: the pose at the first frame,
+   *  --no-animation), staticFrame (--static-frame F), frames [A, B] (whole
+   *  frames, --frames A:B), fps, rate, cubic, visibilityExt, noEase,
+   *  embedImages; images: the texture maps' files as bytes keyed by file
+   *  name (an object or a Map; found as the command finds them beside the
+   *  input: the stored name's last part, then any case), each referred to by
+   *  that name unless embedImages; onWarning(message, {kind, map}) hears
+   *  what was left out. */
+  exportGlb(opts) {
+    const h = this.#handle('exportGlb');
+    const o = options(opts, 'exportGlb', ['animation', 'staticFrame', 'frames', 'fps', 'rate',
+      'cubic', 'visibilityExt', 'noEase', 'embedImages', 'images', 'onWarning']);
+    let flags = 0, staticFrame = 0, first = 0, last = 0, fps = 30, rate = 1;
+    for (const [key, bit, onWhen] of [['animation', GLTF_NO_ANIMATION, false],
+      ['cubic', GLTF_CUBIC, true], ['visibilityExt', GLTF_VISIBILITY_EXT, true],
+      ['noEase', GLTF_NO_EASE, true], ['embedImages', GLTF_EMBED_IMAGES, true]]) {
+      if (o[key] === undefined)
+        continue;
+      if (typeof o[key] !== 'boolean')
+        throw new TypeError(`kf3ds: exportGlb: ${key} must be true or false, not ${describe(o[key])}`);
+      if (o[key] === onWhen)
+        flags |= bit;
+    }
+    if (o.fps !== undefined) {
+      fps = number(o.fps, 'exportGlb: fps', 0, GLTF_MAX_FPS);
+      if (!(fps > 0))
+        throw new RangeError('kf3ds: exportGlb: fps must be above 0');
+    }
+    if (o.rate !== undefined)
+      rate = integer(o.rate, 'exportGlb: rate (samples per frame)', 1, GLTF_MAX_RATE);
+    if (o.frames !== undefined) {
+      if (!Array.isArray(o.frames) || o.frames.length !== 2)
+        throw new TypeError('kf3ds: exportGlb: frames must be [first, last]');
+      first = integer(o.frames[0], 'exportGlb: first frame', -2e9, 2e9);
+      last = integer(o.frames[1], 'exportGlb: last frame', first, 2e9);
+      flags |= GLTF_FRAMES;
+    }
+    if (o.staticFrame !== undefined) {
+      staticFrame = number(o.staticFrame, 'exportGlb: staticFrame', -Infinity, Infinity);
+      if (o.frames !== undefined || o.cubic !== undefined || o.rate !== undefined)
+        throw new TypeError('kf3ds: exportGlb: staticFrame exports one pose: it takes no ' +
+          'frames, rate or cubic');
+      flags |= GLTF_STATIC_FRAME | GLTF_NO_ANIMATION;
+    }
+    if (o.onWarning !== undefined && typeof o.onWarning !== 'function')
+      throw new TypeError(`kf3ds: exportGlb: onWarning must be a function, not ${describe(o.onWarning)}`);
+    const images = imageList(o.images, this.materials);
+    const baseName = this.fileName.slice(this.fileName.lastIndexOf('/') + 1);
+    const blocks = [];
+    const alloc = (bytes) => {
+      const p = copyIn(bytes);
+      blocks.push(p);
+      return p;
+    };
+    const cstr = (text) => alloc(utf8(text + '\0'));
+    try {
+      const n = images.length;
+      // kfw_images: count, names, data, sizes, uris, embed (web/kf3ds_wasm.c)
+      const table = alloc(new Uint8Array(24));
+      const arrays = alloc(new Uint8Array(Math.max(1, n) * 16));
+      const words = new Uint32Array(n * 4);
+      images.forEach((im, i) => {
+        words[i] = cstr(im.name);
+        words[n + i] = alloc(im.data);
+        words[2 * n + i] = im.data.length;
+        words[3 * n + i] = cstr(im.key);
+      });
+      new Uint32Array(mod.x.memory.buffer, arrays, n * 4).set(words);
+      new Uint32Array(mod.x.memory.buffer, table, 6).set([n, arrays, arrays + 4 * n,
+        arrays + 8 * n, arrays + 12 * n, flags & GLTF_EMBED_IMAGES ? 1 : 0]);
+      const name = cstr(baseName);
+      const status = alloc(new Uint8Array(16));
+      const p = call(() => mod.x.kfw_export(h, flags, staticFrame, first, last, fps, rate,
+        name, table, mod.out, status));
+      const [st, limit, a, b] = new Int32Array(mod.x.memory.buffer, status, 4);
+      const size = new Uint32Array(mod.x.memory.buffer, mod.out, 1)[0];
+      this.#reportWarnings(o.onWarning, images);
+      if (!p) {
+        if (st === STATUS_LIMIT && limit === 1)
+          throw fail(`exportGlb: frames ${a}..${b} at ${rate} samples per frame are over ` +
+            '1000000 samples; choose fewer with frames: [A, B]');
+        if (st === STATUS_LIMIT && limit === 2)
+          throw fail('exportGlb: over 20000000 samples for one property; export fewer ' +
+            'frames (frames: [A, B]) or a lower rate');
+        if (st === STATUS_LIMIT && limit === 3)
+          throw fail('exportGlb: the export is over 4 GB, too big for a .glb');
+        throw fail(`exportGlb: ${st === STATUS_NOMEM || st === 0 ? 'out of memory' : 'failed'}`);
+      }
+      const bytes = new Uint8Array(mod.x.memory.buffer, p, size).slice();
+      mod.x.kfw_gltf_free();
+      return bytes;
+    } finally {
+      if (!broken)
+        for (const p of blocks)
+          mod.x.kfw_free(p);
+    }
+  }
+
+  #reportWarnings(onWarning, images) {
+    const size = new Uint32Array(mod.x.memory.buffer, mod.out, 1);
+    const p = mod.x.kfw_warnings_text(mod.out);
+    const n = size[0];
+    if (!onWarning || !p || !n)
+      return;
+    const b = new Uint8Array(mod.x.memory.buffer, p, n).slice();
+    const file = this.fileName || 'input';
+    for (let at = 0; at < n;) {
+      const kind = b[at];
+      let end = at + 1;
+      while (end < n && b[end])
+        end++;
+      const map = latin1(b.subarray(at + 1, end));
+      at = end + 1;
+      const found = images.find((im) => im.name === map);
+      const message = kind === 2
+        ? `${file}: texture map '${found ? found.key : map}' is neither PNG nor JPEG, which ` +
+          'glTF requires; left out'
+        : `${file}: texture map '${map}' not found beside the file; left out`;
+      onWarning(message, { kind: kind === 2 ? 'type' : 'missing', map });
+    }
+  }
+
+  /** The animation baked into a .kfb file (docs/kfb.md), the bytes of
+   *  `kf3ds bake FILE -o OUT.kfb` with the same options: frames [A, B] and
+   *  step (numbers or decimal strings, at most 6 decimals; default the
+   *  file's segment, step 1), fixed (16.16 fixed point), fracBits (0 to 28
+   *  or 'auto'; implies fixed), noMeshes, nodes (names: only those). A
+   *  damaged file is refused, as the command refuses it. */
+  bake(opts) {
+    const h = this.#handle('bake');
+    const o = options(opts, 'bake', ['frames', 'step', 'fixed', 'fracBits', 'noMeshes',
+      'nodes']);
+    if (!this.ok)
+      throw fail(`bake: ${this.fileName || 'input'}: ${this.error.message}; bake needs a ` +
+        'file that loads without errors');
+    if (!this.nodes.length)
+      throw fail(`bake: ${this.fileName || 'input'}: no keyframer nodes: a static model, ` +
+        'nothing to bake (exportGlb writes a static model)');
+    let flags = 0, fracBits = 0;
+    for (const [key, bit] of [['fixed', BAKE_FIXED], ['noMeshes', BAKE_NO_MESHES]]) {
+      if (o[key] === undefined)
+        continue;
+      if (typeof o[key] !== 'boolean')
+        throw new TypeError(`kf3ds: bake: ${key} must be true or false, not ${describe(o[key])}`);
+      if (o[key])
+        flags |= bit;
+    }
+    let bits = 16;
+    if (o.fracBits !== undefined) {
+      flags |= BAKE_FIXED;
+      if (o.fracBits === 'auto') {
+        bits = -1;
+        fracBits = -1;
+      } else {
+        bits = integer(o.fracBits, "bake: fracBits (or 'auto')", 0, 28);
+        fracBits = bits === 16 ? 0 : bits === 0 ? -2 : bits;
+      }
+    }
+    const plan = planFrames(o, this.segment);
+    let names = [];
+    if (o.nodes !== undefined) {
+      if (!Array.isArray(o.nodes) || !o.nodes.length ||
+        o.nodes.some((x) => typeof x !== 'string' || !x))
+        throw new TypeError('kf3ds: bake: nodes must be a list of node names');
+      names = o.nodes;
+    }
+    const blocks = [];
+    try {
+      const list = copyIn(utf8(names.map((x) => x + '\0').join('') || '\0'));
+      blocks.push(list);
+      const out = copyIn(new Uint8Array(24));
+      blocks.push(out);
+      const p = call(() => mod.x.kfw_bake(h, flags, fracBits, plan.first, plan.step,
+        plan.scale, plan.count, list, names.length, mod.out, out, out + 16));
+      const [, problem, fits] = new Int32Array(mod.x.memory.buffer, out, 3);
+      const largest = new Float64Array(mod.x.memory.buffer, out + 16, 1)[0];
+      if (!p) {
+        const file = this.fileName || 'input';
+        if (problem === 3)
+          throw fail(`bake: ${file}: nodes: no node is called ` +
+            `'${cstring(mod.x.kfw_bake_missing())}'`);
+        if (problem === 5)
+          throw fail(`bake: ${file}: the baked file would exceed 4 GiB: bake fewer frames ` +
+            '(frames, step) or nodes (nodes)');
+        if (problem === 4)
+          throw fail(fits >= 0
+            ? `bake: ${file}: a value of magnitude ${largest.toPrecision(6)} does not fit ` +
+              `${32 - bits}.${bits} fixed point: use fracBits ${fits} or less (or 'auto')`
+            : `bake: ${file}: a value of magnitude ${largest.toPrecision(6)} does not fit ` +
+              '32-bit fixed point: bake without fixed');
+        throw fail(`bake: ${file}: ${problem === 6 ? 'out of memory' : 'bad options'}`);
+      }
+      const size = new Uint32Array(mod.x.memory.buffer, mod.out, 1)[0];
+      const bytes = new Uint8Array(mod.x.memory.buffer, p, size).slice();
+      mod.x.kfw_bake_free(p);
+      return bytes;
+    } finally {
+      if (!broken)
+        for (const p of blocks)
+          mod.x.kfw_free(p);
+    }
   }
 
   /** Gives the scene's memory back; any later use of the scene throws.

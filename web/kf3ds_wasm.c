@@ -1,7 +1,7 @@
 /* kf3ds_wasm.c — the WebAssembly glue of kf3ds (docs/web.md): what
  * web/kf3ds.mjs calls. Built by mk/wasm.mk only, with the core (every src/[a-z]*.c but
  * the stdio wrappers load_file.c and save_file.c) and the renderer
- * (src/render/), for wasm32 with wasi-libc but no WASI call: the module
+ * (src/render/) and the glTF and bake modules (src/gltf/, src/bake/), for wasm32 with wasi-libc but no WASI call: the module
  * imports nothing.
  *
  * A loaded file is a kfw_scene handle: the scene (loaded with
@@ -11,6 +11,8 @@
  * indices and returns 0 / NULL / -1 for anything out of range; the JS side
  * checks types and ranges first and throws. */
 #include "kf3ds.h"
+#include "kf3ds_bake.h"
+#include "kf3ds_gltf.h"
 #include "kf3ds_render.h"
 #include <math.h>
 #include <stdlib.h>
@@ -586,6 +588,53 @@ static void draw_label(kf3ds_framebuffer *fb, const char *text)
     kf3ds_raster_text(fb, x, y, text, LABEL_COLOR, scale);
 }
 
+/* The orbit view of `kf3ds view` (tools/cmd_view.c, orbit_view): the default
+ * view at azimuth/elevation, then moved towards the box centre by `zoom` (1:
+ * as it is) and sideways by pan_x, pan_y (fractions of the distance) in
+ * camera space; zoom 1 and no pan give kf3ds render's picture. */
+static void orbit_view(const kf3ds_scene *s, const kf3ds_auto_view *av, const kf3ds_pose *poses,
+                       float azimuth, float elevation, float aspect, float zoom, float pan_x,
+                       float pan_y, kf3ds_view *view)
+{
+    float mn[3], mx[3], c[3], cc[3], t[3], r = 0, d, dz;
+    int k;
+    kf3ds_auto_view_at(s, av, poses, azimuth, elevation, ORBIT_FOV, aspect, view);
+    if (zoom == 1.0f && pan_x == 0.0f && pan_y == 0.0f)
+        return;
+    memcpy(mn, av->min, sizeof mn);
+    memcpy(mx, av->max, sizeof mx);
+    if (av->kind == KF3DS_AUTO_VIEW_FOLLOW && kf3ds_scene_bounds(s, poses, mn, mx))
+        for (k = 0; k < 3; k++) { /* a box of the chosen size around them now */
+            float m = 0.5f * (mn[k] + mx[k]);
+            mn[k] = m - av->half[k];
+            mx[k] = m + av->half[k];
+        }
+    for (k = 0; k < 3; k++) {
+        float h = 0.5f * (mx[k] - mn[k]);
+        c[k] = 0.5f * (mn[k] + mx[k]);
+        r += h * h;
+    }
+    r = sqrtf(r);
+    kf3ds_mat4_transform_point(&view->view, c, cc);
+    d = -cc[2];
+    if (!(d > 0) || !isfinite(d))
+        return;
+    dz = d * zoom;
+    t[0] = pan_x * d;
+    t[1] = pan_y * d;
+    t[2] = d - dz;
+    for (k = 0; k < 3; k++)
+        view->view.m[k][3] += t[k];
+    if (zoom != 1.0f) {
+        float nearp = dz - 2 * r, farp = dz + 4 * r;
+        if (nearp < dz * 0.005f)
+            nearp = dz * 0.005f;
+        view->near_plane = nearp;
+        if (farp > view->far_plane)
+            view->far_plane = farp;
+    }
+}
+
 #define KFW_RENDER_ORBIT 0x01    /* --orbit given: never a camera by default */
 #define KFW_RENDER_CULL 0x02     /* --cull */
 #define KFW_RENDER_NO_ENV 0x04   /* --no-environment */
@@ -603,7 +652,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
                                                        int32_t editor_camera, float azimuth,
                                                        float elevation, unsigned shading,
                                                        unsigned overlays, unsigned flags,
-                                                       uint32_t background)
+                                                       uint32_t background, float zoom,
+                                                       float pan_x, float pan_y)
 {
     const kf3ds_scene *s;
     kf3ds_framebuffer fb;
@@ -613,7 +663,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     unsigned eval_flags = flags & KFW_RENDER_NO_EASE ? KF3DS_EVAL_NO_EASE : 0;
     const char *camera_label = NULL;
     size_t n, p;
-    if (!live(h) || !(fabs(frame) <= 1e9) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE ||
+    if (!live(h) || !(fabs(frame) <= 1e9) || !(zoom >= 0.01f && zoom <= 100.0f) ||
+        !(fabs(pan_x) <= 1e3f) || !(fabs(pan_y) <= 1e3f) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE ||
         (long)width * height > MAX_PIXELS || shading > KF3DS_SHADE_WIRE)
         return NULL;
     s = h->scene;
@@ -674,8 +725,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     else if (editor_camera >= 0)
         kf3ds_view_from_editor_camera(s, (uint32_t)editor_camera, h->poses, &view);
     else
-        kf3ds_auto_view_at(s, &av, h->poses, azimuth, elevation, ORBIT_FOV,
-                           (float)width / (float)height, &view);
+        orbit_view(s, &av, h->poses, azimuth, elevation, (float)width / (float)height, zoom,
+                   pan_x, pan_y, &view);
     memset(&ro, 0, sizeof ro);
     ro.shading = (kf3ds_shading)shading;
     ro.overlays = overlays;
@@ -741,4 +792,207 @@ KFW_EXPORT(kfw_save) void *kfw_save(kfw_scene *h, unsigned flags, int32_t segmen
 KFW_EXPORT(kfw_save_free) void kfw_save_free(void *bytes)
 {
     kf3ds_save_free(bytes, NULL);
+}
+
+/* ---- glTF export (`kf3ds export`, tools/cmd_export.c) --------------------- */
+
+/* The texture images JS supplies for one export: data[i] is the picture of
+ * the map named names[i] (the name as the material stores it; JS matched
+ * the caller's file names to those names, as tools/cmd_maps.c matches the
+ * files beside the input), uris[i] the caller's file name. */
+typedef struct kfw_images {
+    uint32_t count;
+    const char *const *names;
+    const void *const *data;
+    const uint32_t *sizes;
+    const char *const *uris;
+    int32_t embed;         /* KF3DS_GLTF_EMBED_IMAGES: no URI */
+} kfw_images;
+
+/* The warnings of the last export, for JS to word as the command does: one
+ * record per warning, the kind as a byte then the map's name, NUL-ended. */
+typedef struct kfw_warnings {
+    char *text;
+    size_t len, cap;
+    int failed;            /* out of memory: some were lost */
+} kfw_warnings;
+
+static kfw_warnings last_warnings;
+
+static int find_image(void *user, const char *name, kf3ds_gltf_image *image)
+{
+    const kfw_images *im = user;
+    uint32_t i;
+    for (i = 0; i < im->count; i++)
+        if (strcmp(im->names[i], name) == 0) {
+            image->data = im->data[i];
+            image->size = im->sizes[i];
+            /* (the .glb refers to the file by its name, as beside it) */
+            image->uri = im->embed ? NULL : im->uris[i];
+            return KF3DS_GLTF_IMAGE_FOUND;
+        }
+    return KF3DS_GLTF_IMAGE_MISSING;
+}
+
+static void keep_warning(void *user, const kf3ds_gltf_warning *w)
+{
+    kfw_warnings *ws = user;
+    size_t n = strlen(w->map ? w->map : "") + 2;
+    (void)w->message;
+    if (ws->len + n > ws->cap) {
+        size_t cap = (ws->cap ? ws->cap * 2 : 256) + n;
+        char *p = realloc(ws->text, cap);
+        if (!p) {
+            ws->failed = 1;
+            return;
+        }
+        ws->text = p;
+        ws->cap = cap;
+    }
+    ws->text[ws->len] = (char)w->kind;
+    memcpy(ws->text + ws->len + 1, w->map ? w->map : "", n - 1);
+    ws->len += n;
+}
+
+KFW_EXPORT(kfw_warnings_text) const char *kfw_warnings_text(size_t *size)
+{
+    if (size)
+        *size = last_warnings.len;
+    return last_warnings.text;
+}
+
+/* The last export's bytes, until kfw_gltf_free (JS copies them out at once). */
+static kf3ds_gltf_output last_gltf;
+
+KFW_EXPORT(kfw_gltf_free) void kfw_gltf_free(void)
+{
+    kf3ds_gltf_free(&last_gltf);
+}
+
+/* kf3ds_gltf_write with the command's options (a .glb, never SEPARATE):
+ * `flags` KF3DS_GLTF_ flags; frames, fps, rate as the options say. The
+ * bytes (free with kfw_gltf_free) and *size, or NULL with status[0] the
+ * library's status and status[1] which limit; status[2..3] the exported
+ * frames, as the summary says them, in the double at `frames`. */
+KFW_EXPORT(kfw_export) void *kfw_export(kfw_scene *h, unsigned flags, double static_frame,
+                                        int32_t first, int32_t last, double fps, int rate,
+                                        const char *file_name, const kfw_images *images,
+                                        size_t *size, int32_t *status)
+{
+    kf3ds_gltf_options go;
+    kf3ds_status st;
+    kfw_images none;
+    if (size)
+        *size = 0;
+    if (!live(h) || !size || !status)
+        return NULL;
+    memset(&none, 0, sizeof none);
+    last_warnings.len = 0;
+    last_warnings.failed = 0;
+    memset(&go, 0, sizeof go);
+    go.flags = flags & ~(unsigned)KF3DS_GLTF_SEPARATE;
+    go.file_name = file_name;
+    go.static_frame = static_frame;
+    go.first_frame = first;
+    go.last_frame = last;
+    go.fps = fps;
+    go.rate = rate;
+    go.image = find_image;
+    go.image_user = (void *)(images ? images : &none);
+    if (images && images->embed)
+        go.flags |= KF3DS_GLTF_EMBED_IMAGES;
+    go.warning = keep_warning;
+    go.warning_user = &last_warnings;
+    kf3ds_gltf_free(&last_gltf);
+    st = kf3ds_gltf_write(h->scene, &go, &last_gltf, NULL);
+    status[0] = st;
+    status[1] = (int32_t)last_gltf.summary.limit;
+    status[2] = (int32_t)last_gltf.summary.first_frame;
+    status[3] = (int32_t)last_gltf.summary.last_frame;
+    if (st != KF3DS_OK)
+        return NULL;
+    *size = last_gltf.size;
+    return last_gltf.bytes;
+}
+
+/* ---- bake (`kf3ds bake`, tools/cmd_bake.c) -------------------------------- */
+
+/* kf3ds_bake with the frames JS planned as the command does (num_frames 0:
+ * the segment), `nodes` num_nodes NUL-ended names one after the other. The
+ * bytes (free with kfw_bake_free) and *size, or NULL with out[0] the status,
+ * out[1] the kf3ds_bake_problem, out[2] the fraction bits that would fit;
+ * *largest the largest magnitude; kfw_str(KFW_S_BAKE_NODE) the unknown node. */
+static char bake_missing[256];
+
+KFW_EXPORT(kfw_bake) void *kfw_bake(kfw_scene *h, unsigned flags, int frac_bits, int32_t first,
+                                    int32_t step, uint32_t scale, uint32_t num_frames,
+                                    const char *nodes, uint32_t num_nodes, size_t *size,
+                                    int32_t *out, double *largest)
+{
+    kf3ds_bake_options o;
+    kf3ds_bake_info info;
+    kf3ds_diag error;
+    kf3ds_status st;
+    const char **names = NULL;
+    unsigned char *bytes = NULL;
+    uint32_t i;
+    if (size)
+        *size = 0;
+    if (!live(h) || !size || !out || !largest)
+        return NULL;
+    memset(&o, 0, sizeof o);
+    memset(&info, 0, sizeof info);
+    o.flags = flags;
+    o.frac_bits = frac_bits;
+    o.frame_first = first;
+    o.frame_step = step;
+    o.frame_scale = scale;
+    o.num_frames = num_frames;
+    if (num_nodes) {
+        const char *p = nodes;
+        if (!nodes)
+            return NULL;
+        names = malloc(sizeof *names * num_nodes);
+        if (!names) {
+            out[0] = KF3DS_ERR_NOMEM;
+            out[1] = KF3DS_BAKE_NOMEM;
+            return NULL;
+        }
+        for (i = 0; i < num_nodes; i++) {
+            names[i] = p;
+            p += strlen(p) + 1;
+        }
+        o.nodes = names;
+        o.num_nodes = num_nodes;
+    }
+    st = kf3ds_bake(h->scene, &o, &bytes, size, &info, &error);
+    out[0] = st;
+    out[1] = info.problem;
+    out[2] = info.frac_bits;
+    *largest = info.largest;
+    bake_missing[0] = '\0';
+    if (info.problem == KF3DS_BAKE_UNKNOWN_NODE && info.missing_node) {
+        size_t n = strlen(info.missing_node);
+        if (n >= sizeof bake_missing)
+            n = sizeof bake_missing - 1;
+        memcpy(bake_missing, info.missing_node, n);
+        bake_missing[n] = '\0';
+    }
+    free(names);
+    if (st != KF3DS_OK) {
+        kf3ds_bake_free(bytes, &o);
+        *size = 0;
+        return NULL;
+    }
+    return bytes;
+}
+
+KFW_EXPORT(kfw_bake_free) void kfw_bake_free(unsigned char *bytes)
+{
+    kf3ds_bake_free(bytes, NULL);
+}
+
+KFW_EXPORT(kfw_bake_missing) const char *kfw_bake_missing(void)
+{
+    return bake_missing;
 }

@@ -880,7 +880,7 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
     const kf3ds_track *t;
     kf3ds_track_kind kind = p->kind == EX_TRANSLATION ? KF3DS_TRACK_POS : KF3DS_TRACK_SCL;
     float *times, *out;
-    uint32_t k, n;
+    uint32_t k, n, input, output;
     if (!c->o->cubic || !(p->kind == EX_TRANSLATION || p->kind == EX_SCALE) ||
         p->merge_visibility || c->s->nodes[p->node].type != KF3DS_NODE_OBJECT)
         return 0;
@@ -926,9 +926,12 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
             EX_FREE(c, out);
             return 0;
         }
-    write_channel(c, p,
-                  gltf_accessor(&c->buf, times, n, GLTF_FLOAT, 1, 0, 1),
-                  gltf_accessor(&c->buf, out, 3 * n, GLTF_FLOAT, 3, 0, 0), "CUBICSPLINE");
+    /* The times' accessor first, then the values', as for every other
+     * channel: two calls as arguments of one would run in the compiler's
+     * order (gcc and clang differ), and so would the accessor numbers. */
+    input = gltf_accessor(&c->buf, times, n, GLTF_FLOAT, 1, 0, 1);
+    output = gltf_accessor(&c->buf, out, 3 * n, GLTF_FLOAT, 3, 0, 0);
+    write_channel(c, p, input, output, "CUBICSPLINE");
     EX_FREE(c, times);
     EX_FREE(c, out);
     return 1;

@@ -101,3 +101,66 @@ test('scenes are independent', () => {
   assert.notEqual(wa.length, wb.length);
   a.free();
 });
+
+test('wrong arguments to exportGlb and bake throw; absurd sizes are refused', () => {
+  const s = kf3ds.load(arm, { fileName: 'arm.3ds' });
+  const throwsAll = (cases, type) => {
+    for (const f of cases)
+      assert.throws(f, type, f.toString());
+  };
+  throwsAll([() => s.exportGlb('glb'), () => s.exportGlb({ format: 'gltf' }),
+    () => s.exportGlb({ animation: 'no' }), () => s.exportGlb({ fps: '30' }),
+    () => s.exportGlb({ rate: 1.5 }), () => s.exportGlb({ frames: '0:10' }),
+    () => s.exportGlb({ frames: [0.5, 3] }), () => s.exportGlb({ staticFrame: 'x' }),
+    () => s.exportGlb({ staticFrame: 3, rate: 2 }), () => s.exportGlb({ images: 'brick.bmp' }),
+    () => s.exportGlb({ images: [new Uint8Array(3)] }),
+    () => s.exportGlb({ images: { 'a.png': 'bytes' } }),
+    () => s.exportGlb({ images: new Map([[7, new Uint8Array(3)]]) }),
+    () => s.exportGlb({ onWarning: 'console.log' }), () => s.exportGlb({ cubic: 1 }),
+    () => s.bake([0, 10]), () => s.bake({ fixed: 'yes' }), () => s.bake({ fracBits: 'max' }),
+    () => s.bake({ fracBits: 1.5 }), () => s.bake({ frames: '0:10' }),
+    () => s.bake({ frames: ['a', 'b'] }), () => s.bake({ step: {} }),
+    () => s.bake({ nodes: 'UpperArm' }), () => s.bake({ nodes: [] }),
+    () => s.bake({ nodes: [3] }), () => s.bake({ c_source: 'x' })], TypeError);
+  throwsAll([() => s.exportGlb({ fps: 0 }), () => s.exportGlb({ fps: 1e6 }),
+    () => s.exportGlb({ rate: 0 }), () => s.exportGlb({ rate: 1001 }),
+    () => s.exportGlb({ frames: [10, 5] }), () => s.exportGlb({ frames: [0, 3e9] }),
+    () => s.bake({ fracBits: 29 }), () => s.bake({ fracBits: -1 }),
+    () => s.bake({ frames: [10, 5] }), () => s.bake({ step: 0 }), () => s.bake({ step: -1 }),
+    () => s.bake({ step: '0.0000001' }), () => s.bake({ frames: [0, 3e9] }),
+    () => s.bake({ frames: [0, 2e9], step: '0.000001' })], RangeError);
+  // What the library refuses, in the command's words.
+  assert.throws(() => s.exportGlb({ frames: [0, 2000000], rate: 1000 }),
+    /exportGlb: frames 0\.\.2000000 at 1000 samples per frame are over 1000000 samples/);
+  assert.throws(() => s.bake({ nodes: ['UpperArm', 'Nope'] }),
+    /bake: arm\.3ds: nodes: no node is called 'Nope'/);
+  assert.throws(() => s.bake({ fracBits: 28 }), /does not fit 4\.28 fixed point: use fracBits \d+ or less/);
+  assert.throws(() => s.bake({ frames: [0, 2000000000] }), /would exceed 4 GiB/);
+  // A static model has nothing to bake (the command says the same).
+  const flat = kf3ds.load(s.save({ noKeyframer: true }), { fileName: 'flat.3ds' });
+  assert.throws(() => flat.bake(), /bake: flat\.3ds: no keyframer nodes: a static model/);
+  assert.ok(flat.exportGlb().length > 0);
+  flat.free();
+  // A freed scene has nothing at all.
+  s.free();
+  throwsAll([() => s.exportGlb(), () => s.bake()], /freed/);
+  // And the module answers as before.
+  const t = kf3ds.load(arm, { fileName: 'arm.3ds' });
+  assert.deepEqual(t.exportGlb(), t.exportGlb());
+  assert.equal(t.bake({ nodes: ['UpperArm'] }).length > 0, true);
+  t.free();
+});
+
+test('zoom and pan move the orbit view only', () => {
+  const s = kf3ds.load(arm);
+  const plain = s.render({ width: 64, height: 48, frame: 3 });
+  assert.deepEqual(s.render({ width: 64, height: 48, frame: 3, zoom: 1, pan: [0, 0] }), plain);
+  assert.notDeepEqual(s.render({ width: 64, height: 48, frame: 3, zoom: 0.5 }), plain);
+  assert.notDeepEqual(s.render({ width: 64, height: 48, frame: 3, pan: [0.1, 0] }), plain);
+  assert.throws(() => s.render({ zoom: 0 }), RangeError);
+  assert.throws(() => s.render({ zoom: '2' }), TypeError);
+  assert.throws(() => s.render({ pan: [1] }), TypeError);
+  assert.throws(() => s.render({ pan: [0, 1e9] }), RangeError);
+  assert.throws(() => s.render({ camera: 'Cam01', zoom: 2 }), /not a camera/);
+  s.free();
+});
