@@ -127,9 +127,13 @@ def compare(label, path):
     local = {ob: exporter._mesh_arrays(ob, dg)[0] for ob in objects if ob.type == "MESH"}
     blender, ref = [], []
     cam_worst = 0.0
+    hide_wrong = 0
     for f in frames:
         sc.frame_set(f)
-        poses = None
+        kposes = s.poses(f)
+        for ob in local:
+            if kposes[s.find_node(names[ob])]["hidden"] != bool(ob.hide_render):
+                hide_wrong += 1
         for ob, pts in local.items():
             node = s.find_node(names[ob])
             if node is None:
@@ -161,6 +165,9 @@ def compare(label, path):
     ext = max(float(np.linalg.norm(allref.max(0) - allref.min(0))), 1e-12)
     worst = max((float(np.abs(np.linalg.norm(a - b, axis=1)).max()) for a, b in
                  zip(blender, ref) if len(a)), default=0.0) / ext
+    if hide_wrong:
+        cam_worst = math.inf  # counted as a failure below
+        print("export %s: hidden differs at %d object frames" % (label, hide_wrong))
     return worst, cam_worst, len(frames), ext
 
 
