@@ -12,7 +12,7 @@
 # With SAN=1 the library is an ASan build: Blender runs with the ASan runtime
 # preloaded and leak checking off, as the Python tests do (mk/python.mk).
 
-.PHONY: blender-addon test-blender deps-blender
+.PHONY: blender-addon test-blender deps-blender blender-image
 
 BLENDER       ?= blender
 BLENDER_DEPS  := blender python3-numpy
@@ -42,3 +42,10 @@ blender-addon: $(BLENDER_ZIP)
 test-blender: $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BLENDER_ZIP)
 	@$(PY_SAN_ENV) PYTHONDONTWRITEBYTECODE=1 BLENDER=$(BLENDER) sh tests/blender/run.sh $(BUILD) \
 	  $(BLENDER_ZIP) $(wildcard $(addprefix $(BLENDER_CORPUS)/,$(BLENDER_CORPUS_FILES)))
+
+# docs/img/blender-addon.png: data/textured.3ds imported by the add-on and
+# rendered by Blender (Cycles on the CPU) at frame 8, from the file's camera.
+blender-image: $(BUILD)/libkf3ds.so
+	KF3DS_LIBRARY=$(abspath $(BUILD))/libkf3ds.so $(BLENDER) -b --factory-startup -noaudio \
+	  --python-exit-code 1 --python tools/blender_addon_image.py -- data/textured.3ds 8 \
+	  docs/img/blender-addon.png

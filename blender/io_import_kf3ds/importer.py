@@ -112,10 +112,15 @@ def _make_material(m, dirs, images):
         if path:
             if path not in images:
                 try:
-                    images[path] = bpy.data.images.load(os.path.abspath(path),
-                                                        check_existing=True)
+                    img = bpy.data.images.load(os.path.abspath(path), check_existing=True)
+                    if tuple(img.size) == (0, 0):  # loads lazily: (0, 0) when unreadable
+                        bpy.data.images.remove(img)
+                        img = None
                 except RuntimeError:
-                    images[path] = None  # a format Blender does not read (CEL...)
+                    img = None
+                # None for a format Blender does not read (Autodesk CEL...): the
+                # material keeps its diffuse colour
+                images[path] = img
             img = images[path]
         node = nt.nodes.new("ShaderNodeTexImage")
         node.label = tex.file
