@@ -311,8 +311,13 @@ def _import_scene(context, path, scene, collection_name):
         if "fov" in extra:
             cam_action = bpy.data.actions.new(ob.data.name + "Action")
             ob.data.animation_data_create().action = cam_action
-            _fcurve(cam_action, "angle", 0, times, extra["fov"])
-            ob.data.angle = extra["fov"][0]
+            # angle is derived, not animatable: key the lens that gives the FOV
+            # on the vertical sensor
+            h = ob.data.sensor_height
+            lens = [h / 2.0 / math.tan(min(max(f, 1e-4), math.pi - 1e-4) / 2.0)
+                    for f in extra["fov"]]
+            _fcurve(cam_action, "lens", 0, times, lens)
+            ob.data.lens = lens[0]
         if n.type == "spot":
             sp_action = bpy.data.actions.new(ob.data.name + "Action")
             ob.data.animation_data_create().action = sp_action

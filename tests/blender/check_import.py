@@ -120,6 +120,36 @@ def measure(objs_by_node, ref, times, ext):
     return worst, count
 
 
+def camera_deviation(path, by_node, times):
+    """Worst difference of the camera's view direction and up vector (unit
+    vectors) and FOV (radians) from kf3ds_node_camera_view's."""
+    import ctypes as C
+    from mathutils import Matrix, Vector
+    from kf3ds import _structs as S
+    from kf3ds._lib import lib as clib
+    cams = {i: ob for i, ob in by_node.items() if ob.type == "CAMERA"}
+    if not cams:
+        return 0.0
+    worst = 0.0
+    with kf3ds.load(path) as s:
+        ptr = s._ptr()
+        for t in times:
+            set_time(t)
+            poses = s._poses(ptr, float(t), 0)
+            for i, ob in cams.items():
+                view, fov, roll = S.Mat4(), C.c_float(), C.c_float()
+                if not clib.kf3ds_node_camera_view(ptr, i, poses, C.byref(view), C.byref(fov),
+                                                   C.byref(roll)):
+                    continue
+                w = Matrix([list(r) for r in view.m]).inverted()
+                bw = ob.matrix_world
+                for axis in (Vector((0, 0, -1)), Vector((0, 1, 0))):
+                    d = ((w.to_3x3() @ axis).normalized() - (bw.to_3x3() @ axis).normalized())
+                    worst = max(worst, d.length)
+                worst = max(worst, abs(math.radians(fov.value) - ob.data.angle))
+    return worst
+
+
 status = 0
 for path in files:
     scene = kf3ds.load(path)
@@ -155,12 +185,16 @@ for path in files:
         ob.hide_viewport = False
     by_node = {ob["kf3ds_node"]: ob for ob in objs if "kf3ds_node" in ob}
     worst, count = measure(by_node, ref, times, ext)
-    ok = worst <= bound and not hide_wrong
+    cam = camera_deviation(path, by_node, times)
+    if cam > bound:
+        print("add-on %s: camera view or FOV differs from kf3ds by %.3g" % (name, cam))
+    ok = worst <= bound and not hide_wrong and cam <= bound
     if hide_wrong:
         print("add-on %s: hidden differs from kf3ds at %d object frames" % (name, hide_wrong))
     print("add-on %s: worst %.3g of the extent %.6g over %d vertex positions at %d frames "
-          "(%s) %s" % (name, worst, ext, count, len(times), " ".join("%g" % t for t in times),
-                       "ok" if ok else "ABOVE %g" % bound))
+          "(%s), camera %.3g %s" % (name, worst, ext, count, len(times),
+                                    " ".join("%g" % t for t in times), cam,
+                                    "ok" if ok else "ABOVE %g" % bound))
     sys.stdout.flush()
     if not ok:
         status = 1
