@@ -207,7 +207,10 @@ check: $(TEST_BIN) all
 	  --check install "$(MAKE) -s --no-print-directory check-install" \
 	  --check python "$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || \
 	    { echo 'python: SKIPPED: $(PYTHON) has no numpy or pytest (make deps-python)'; exit 77; }; \
-	    $(MAKE) -s --no-print-directory test-python"
+	    $(MAKE) -s --no-print-directory test-python" \
+	  --check blender "command -v $(BLENDER) >/dev/null 2>&1 || \
+	    { echo 'blender: SKIPPED: no $(BLENDER) command (apt-get install blender, or make deps-blender)'; exit 77; }; \
+	    $(MAKE) -s --no-print-directory test-blender"
 
 # The core's own tests with nothing but a C compiler and cmocka: no SDL2,
 # libpng, lib3ds, pkg-config, the renderer or the command.

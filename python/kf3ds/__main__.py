@@ -1,4 +1,5 @@
 """python -m kf3ds info FILE | eval FILE --frame F [--frame F ...] [--json] [--verts] [--no-ease]
+   | export FILE -o OUT.glb|OUT.gltf [...] | bake FILE -o OUT.kfb [...] (_main_write.py)
 
 The same output as the `kf3ds info` and `kf3ds eval` commands (docs/output.md),
 made through this binding: `eval --json` byte for byte. Exit status 0 success,
@@ -621,8 +622,13 @@ def cmd_info(argv):
 
 USAGE = """usage: python -m kf3ds info FILE [--maps DIR]... [-q]
        python -m kf3ds eval FILE --frame F [--frame F ...] [--json] [--verts] [--no-ease] [-q]
+       python -m kf3ds export FILE -o OUT.glb|OUT.gltf [--fps N] [--rate N] [--frames A:B]
+                       [--static-frame F] [--no-animation] [--cubic] [--visibility-ext]
+                       [--embed-images] [--no-ease] [-q]
+       python -m kf3ds bake FILE -o OUT.kfb [--frames A:B] [--step S] [--fixed]
+                       [--frac-bits N|auto] [--nodes NAME,...] [--no-meshes] [-q]
 
-The output of `kf3ds info` and `kf3ds eval` (docs/output.md), through the Python
+The output of `kf3ds info`, `eval`, `export` and `bake` (docs/output.md), through the Python
 binding (docs/python.md); library %s.
 """
 
@@ -635,10 +641,12 @@ def main(argv=None):
     if argv[0] == "--version":
         print("kf3ds %s (python, library %s)" % (kf3ds.__version__, kf3ds.library_version))
         return EXIT_OK
-    verbs = {"info": cmd_info, "eval": cmd_eval}
+    from kf3ds import _main_write
+    verbs = {"info": cmd_info, "eval": cmd_eval, "export": _main_write.cmd_export,
+             "bake": _main_write.cmd_bake}
     if argv[0] not in verbs:
-        return usage_error(None, "unknown verb '%s' (python -m kf3ds knows info and eval)"
-                           % argv[0])
+        return usage_error(None, "unknown verb '%s' (python -m kf3ds knows info, eval, export "
+                           "and bake)" % argv[0])
     return verbs[argv[0]](argv[1:])
 
 

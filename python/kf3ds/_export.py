@@ -342,6 +342,10 @@ def export_gltf(scene, path=None, *, binary=None, static_frame=None, frames=None
                                     lib.kf3ds_status_string(st).decode())
             raise _error(scene, msg)
         data = C.string_at(out.bytes, out.size)
+        sm = out.summary
+        # what the export holds, for `python -m kf3ds export`'s "wrote" line
+        scene._gltf_summary = (int(sm.num_nodes), int(sm.num_meshes), int(sm.num_channels),
+                               bool(sm.animated), float(sm.first_frame), float(sm.last_frame))
         bin_data = C.string_at(out.bin, out.bin_size) if out.bin_size else b""
     finally:
         lib.kf3ds_gltf_free(C.byref(out))
@@ -500,6 +504,10 @@ def bake(scene, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1, 
                 msg = _str(err.message) or lib.kf3ds_status_string(rc).decode()
             raise _error(scene, "bake: " + msg)
         data = C.string_at(buf, size.value)
+        # what the bake holds, for `python -m kf3ds bake`'s "wrote" line
+        scene._bake_info = {name: getattr(info, name) for name in (
+            "fixed", "frac_bits", "frame_first", "frame_step", "frame_scale", "num_frames",
+            "num_nodes", "num_channels", "num_meshes", "num_materials")}
     finally:
         lib.kf3ds_bake_free(C.cast(buf, C.c_void_p), C.byref(o))
     if path is None:

@@ -1,0 +1,51 @@
+# The Blender add-on (blender/io_import_kf3ds, docs/blender.md), tested in
+# Debian's blender 3.4 run headless.
+#
+#   make blender-addon   build/blender/io_import_kf3ds.zip: the add-on with the
+#                        kf3ds Python package and libkf3ds.so inside, for
+#                        Blender's Preferences > Add-ons > Install
+#   make test-blender    the zip installs and imports; every sample and a few
+#                        corpus files import within 1e-4 of the scene extent of
+#                        kf3ds eval at frames and half frames; export round trips
+#                        (exit 77, skipped, when blender is missing)
+#
+# With SAN=1 the library is an ASan build: Blender runs with the ASan runtime
+# preloaded and leak checking off, as the Python tests do (mk/python.mk).
+
+.PHONY: blender-addon test-blender deps-blender blender-image
+
+BLENDER       ?= blender
+BLENDER_DEPS  := blender python3-numpy
+BLENDER_ZIP    = $(BUILD)/blender/io_import_kf3ds.zip
+BLENDER_ADDON := $(wildcard blender/io_import_kf3ds/*.py)
+# Animated corpus files, chosen to cover cameras with roll, a dummy hierarchy,
+# long segments, many nodes and large meshes within a few minutes.
+BLENDER_CORPUS_FILES := assimp-CameraRollAnim.3ds assimp-TargetCameraAnim.3ds \
+  assimp-cart_wheel.3DS blitz3d-mak_robotic.3DS blitz3d-SKELETON.3DS sr-CITY.3DS \
+  sr-PASKA2.3DS assimp-test1.3ds blitz3d-ufo.3ds
+BLENDER_CORPUS = $(if $(KF3DS_CORPUS),$(KF3DS_CORPUS),../shared/corpus)
+
+deps-blender:
+	@sh tools/ensure-deps.sh $(BLENDER_DEPS)
+
+$(BLENDER_ZIP): $(BLENDER_ADDON) $(wildcard python/kf3ds/*.py) $(BUILD)/libkf3ds.so
+	rm -rf $(BUILD)/blender/stage && mkdir -p $(BUILD)/blender/stage/io_import_kf3ds/kf3ds
+	cp $(BLENDER_ADDON) $(BUILD)/blender/stage/io_import_kf3ds/
+	cp python/kf3ds/*.py $(BUILD)/blender/stage/io_import_kf3ds/kf3ds/
+	cp -L $(BUILD)/libkf3ds.so $(BUILD)/blender/stage/io_import_kf3ds/kf3ds/libkf3ds.so
+	rm -f $@ && cd $(BUILD)/blender/stage && $(PYTHON) -m zipfile -c ../$(@F) io_import_kf3ds
+	rm -rf $(BUILD)/blender/stage
+
+blender-addon: $(BLENDER_ZIP)
+	@ls -l $(BLENDER_ZIP)
+
+test-blender: $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BLENDER_ZIP)
+	@$(PY_SAN_ENV) PYTHONDONTWRITEBYTECODE=1 BLENDER=$(BLENDER) sh tests/blender/run.sh $(BUILD) \
+	  $(BLENDER_ZIP) $(wildcard $(addprefix $(BLENDER_CORPUS)/,$(BLENDER_CORPUS_FILES)))
+
+# docs/img/blender-addon.png: data/textured.3ds imported by the add-on and
+# rendered by Blender (Cycles on the CPU) at frame 8, from the file's camera.
+blender-image: $(BUILD)/libkf3ds.so
+	KF3DS_LIBRARY=$(abspath $(BUILD))/libkf3ds.so $(BLENDER) -b --factory-startup -noaudio \
+	  --python-exit-code 1 --python tools/blender_addon_image.py -- data/textured.3ds 8 \
+	  docs/img/blender-addon.png
