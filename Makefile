@@ -180,7 +180,7 @@ FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_di
                 test_png_render test_png_view test_png_maps test_plot test_export test_bake \
                 test_bake_module test_rewrite test_diff_rewrite test_cli_input test_cli_output \
                 test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module \
-                test_static_export test_convert
+                test_png_thumbnail
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h \
@@ -210,6 +210,9 @@ check: $(TEST_BIN) all
 	  --check examples/save "$(BUILD)/save $(BUILD)/box.3ds data/arm.3ds $(BUILD)/arm-copy.3ds && \
 	    $(BUILD)/kf3ds info $(BUILD)/box.3ds > /dev/null && cmp data/arm.3ds $(BUILD)/arm-copy.3ds" \
 	  --check "man page" "sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE)" \
+	  --check "static export" "sh tests/check_static_export.sh $(BUILD)/kf3ds" \
+	  --check convert "sh tests/check_convert.sh $(BUILD)/kf3ds" \
+	  --check thumbnailer "sh tests/check_thumbnailer.sh $(BUILD)/kf3ds" \
 	  --check install "$(MAKE) -s --no-print-directory check-install" \
 	  --check python "$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || \
 	    { echo 'python: SKIPPED: $(PYTHON) has no numpy or pytest (make deps-python)'; exit 77; }; \
