@@ -79,4 +79,53 @@ grep -q '^vt ' "$tmp/textured-8.obj" || fail "textured.3ds: the OBJ has no textu
 # STL: 80-byte header, count, 50 bytes a triangle.
 size=$(wc -c < "$tmp/arm-0.stl")
 [ "$size" -eq $((84 + 50 * 72)) ] || fail "arm-0.stl: $size bytes, not 84 + 50 x 72"
+# The optional corpus: its 10 smallest files that have triangles (all of
+# them with KF3DS_STATIC_CORPUS=all), as OBJ and as STL, are read by assimp
+# with as many faces as the export wrote.
+corpus=${KF3DS_CORPUS:-../shared/corpus}
+limit=10
+[ "${KF3DS_STATIC_CORPUS:-}" = all ] && limit=100000
+if [ -d "$corpus" ]; then
+  # shellcheck disable=SC2012 # names of the corpus have no newlines
+  for f in $(ls -S -r "$corpus"/*.3ds "$corpus"/*.3DS 2>/dev/null | head -n $limit); do
+    [ -f "$f" ] || continue
+    for fmt in obj stl; do
+      out=$tmp/corpus.$fmt
+      line=$("$tool" export "$f" -o "$out" 2>/dev/null | tail -n 1)
+      tris=$(printf '%s\n' "$line" | sed -n 's/.*objects\{0,1\}, \([0-9]*\) triangle.*/\1/p')
+      [ -n "$tris" ] || continue      # not loadable: convert's tests cover those
+      [ "$tris" -gt 0 ] || continue   # nothing to read back
+      assimp info "$out" > "$tmp/info.txt" 2>&1 || { grep -i error "$tmp/info.txt" >&2; fail "$f: assimp cannot read its $fmt"; }
+      faces=$(sed -n 's/^Faces: *\([0-9]*\).*/\1/p' "$tmp/info.txt")
+      # assimp drops some triangles whose corners coincide (kept in the export:
+      # they are the file's faces); every other triangle must be read
+      degenerate=$(python3 - "$out" "$fmt" <<'PY'
+import struct, sys
+path, fmt = sys.argv[1:3]
+tris = []
+if fmt == "stl":
+    d = open(path, "rb").read()
+    n, = struct.unpack("<I", d[80:84])
+    for i in range(n):
+        c = struct.unpack("<9f", d[84 + 50 * i + 12:84 + 50 * i + 48])
+        tris.append((c[0:3], c[3:6], c[6:9]))
+else:
+    v = []
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == "v":
+            v.append(tuple(map(float, w[1:4])))
+        elif w and w[0] == "f":
+            tris.append([v[int(x.split("/")[0]) - 1] for x in w[1:4]])
+print(sum(1 for a, b, c in tris if a == b or b == c or a == c))
+PY
+)
+      [ "$faces" -le "$tris" ] && [ "$faces" -ge $((tris - degenerate)) ] ||
+        fail "$f: the $fmt has $tris triangles ($degenerate degenerate), assimp reads $faces faces"
+      checked=$((checked + 1))
+    done
+  done
+else
+  echo "$me: note: no corpus at $corpus: only the samples are checked"
+fi
 echo "$me: $checked exports read back and compared"

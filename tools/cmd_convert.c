@@ -470,6 +470,17 @@ static int run_convert(convert_opts *o)
     double t0 = now_seconds();
 
     memset(&jobs, 0, sizeof jobs);
+    {
+        /* the output folder and the folders above it, as mkdir -p */
+        size_t n = strlen(o->outdir);
+        char *probe = malloc(n + 3);
+        if (probe) {
+            memcpy(probe, o->outdir, n);
+            memcpy(probe + n, "/x", 3);
+            make_parent_dirs(probe);
+            free(probe);
+        }
+    }
     if (mkdir(o->outdir, 0777) != 0 && errno != EEXIST) {
         cli_print_error(o->outdir, "cannot create the output folder: %s", strerror(errno));
         return CLI_EXIT_INPUT;

@@ -121,6 +121,8 @@ void convert_print_summary(FILE *out, const convert_jobs *jobs, double seconds, 
                 why = j->diags[k].text;
                 break;
             }
+        if (strncmp(why, j->in, strlen(j->in)) == 0 && strncmp(why + strlen(j->in), ": ", 2) == 0)
+            why += strlen(j->in) + 2; /* the verb named the file already */
         fprintf(out, "failed: %s: %s\n", j->in, why);
     }
 }
