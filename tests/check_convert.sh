@@ -122,7 +122,8 @@ while [ $i -lt 40 ]; do cp data/arm.3ds "$many/arm$i.3ds"; i=$((i + 1)); done
 "$tool" convert "$many" --to png --size 640x480 -o "$tmp/int" -j 2 -q 2> "$tmp/int.err" &
 pid=$!
 n=0
-while [ $n -lt 400 ] && [ -z "$(ls "$tmp/int" 2>/dev/null | grep '\.png$' | head -n 1)" ]; do
+first_png() { for f in "$tmp/int"/*.png; do [ -e "$f" ] && return 0; done; return 1; }
+while [ $n -lt 400 ] && ! first_png; do
   sleep 0.05; n=$((n + 1))
 done
 kill -INT $pid

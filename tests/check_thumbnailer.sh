@@ -37,7 +37,6 @@ set -- $exec_line
 set +f
 [ "$1" = @PREFIX@/bin/kf3ds ] || fail "Exec runs '$1', not @PREFIX@/bin/kf3ds"
 shift
-args=
 for w in "$@"; do
   case $w in
     %i) w="$tmp/my scene.3ds" ;;

@@ -30,6 +30,7 @@ while [ $i -lt "$n" ]; do
   d=$tmp/gen/d$((i % 10))
   mkdir -p "$d"
   k=$((i % $# + 1))
+  src=
   eval "src=\${$k}"
   if [ $((i % 50)) -eq 49 ]; then
     echo "not a scene $i" > "$d/f$i.3ds"
