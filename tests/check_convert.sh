@@ -114,6 +114,22 @@ grep -q "at frame 30" "$tmp/frame/arm.obj" || fail "--frame 30 did not reach exp
 [ $? -eq 2 ] || fail "a wrong option passed on: status not 2"
 grep -q "no-such-option" "$tmp/bad.err" || fail "a wrong option passed on is not named"
 
+# --max-memory: a worker over its limit fails alone, the run goes on
+"$tool" convert "$in/arm.3ds" "$in/a" --to glb -o "$tmp/mem1" --max-memory 1 -q \
+  --report "$tmp/mem1.json" 2> /dev/null
+[ $? -eq 1 ] || fail "--max-memory 1: exit status not 1"
+python3 - "$tmp/mem1.json" <<'PY' || exit 1
+import json, sys
+o = json.load(open(sys.argv[1]))["outcomes"]
+if o["failed"] != 4:
+    sys.exit("--max-memory 1: %s, expected every one of the 4 files failed" % o)
+PY
+# (a sanitizer build maps far more than any limit: there the files cannot pass)
+if ! grep -q __asan_init "$tool"; then
+  "$tool" convert "$in/arm.3ds" --to glb -o "$tmp/mem2" --max-memory 2000 -q ||
+    fail "--max-memory 2000: arm.3ds failed"
+fi
+
 # interruption: SIGINT while two workers render; no temporary or partial file
 many=$tmp/many
 mkdir -p "$many"

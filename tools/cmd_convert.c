@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -55,6 +56,7 @@ typedef struct convert_opts {
     const format_info *fmt;
     const char *outdir, *report;
     int jobs, quiet, skip_existing;
+    long max_memory_mb;  /* --max-memory: address space of one worker; 0 none */
     const char **inputs;
     int num_inputs;
     const char **pass;   /* options given to every single-file run */
@@ -152,6 +154,14 @@ static int parse_options(int argc, char **argv, convert_opts *o)
             if (!value)
                 return cli_usage_error(VERB, "--report needs a file name (REPORT.json)");
             o->report = value;
+            i++;
+        } else if (strcmp(a, "--max-memory") == 0) {
+            char *end = NULL;
+            long v = value ? strtol(value, &end, 10) : 0;
+            if (!value || *end || v < 1 || v > 1048576L)
+                return cli_usage_error(VERB, "--max-memory needs the megabytes one worker may "
+                                             "use, 1 to 1048576");
+            o->max_memory_mb = v;
             i++;
         } else if (strcmp(a, "--skip-existing") == 0) {
             o->skip_existing = 1;
@@ -274,6 +284,12 @@ static void run_child(const convert_opts *o, const convert_job *j, size_t index,
     FILE *meta;
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    if (o->max_memory_mb > 0) {
+        /* a file that needs more fails alone, out of memory */
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)o->max_memory_mb * 1024 * 1024;
+        setrlimit(RLIMIT_AS, &rl);
+    }
     child_path(path, sizeof path, tmpdir, index, "err");
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd >= 0)
@@ -667,7 +683,8 @@ const cli_verb cmd_convert_verb = {
     "convert",
     cmd_convert,
     "convert DIR|FILE... --to glb|gltf|obj|stl|kfb|3ds|png -o OUTDIR [-j N]\n"
-    "       [--report REPORT.json] [--skip-existing] [-q] [options of the verb]",
+    "       [--report REPORT.json] [--skip-existing] [--max-memory MB] [-q]\n"
+    "       [options of the verb]",
     "Convert whole folders of .3ds files in parallel, with progress and a report.",
     "Walks each folder recursively for .3ds and .prj files (any case) and converts\n"
     "each to OUTDIR, keeping the folder structure: DIR/a/b.3ds becomes OUTDIR/a/b.glb.\n"
@@ -683,6 +700,8 @@ const cli_verb cmd_convert_verb = {
     "                     warnings, repaired, failed, skipped), the diagnostics with\n"
     "                     their offsets, nodes, frames, output bytes and seconds\n"
     "  --skip-existing    leave files whose output is there (resumes a run)\n"
+    "  --max-memory MB    the address space one worker may use; a file that needs\n"
+    "                     more fails alone (default: no limit)\n"
     "  -q, --quiet        no progress and no summary; failures are still printed\n"
     "Every other option goes to the single-file verb for every file, e.g. --fps N,\n"
     "--frames A:B, --frame F (export), --fixed, --step S (bake), --size WxH (render).\n"
