@@ -541,6 +541,8 @@ static int run_convert(convert_opts *o)
                     wk = &workers[w];
                     break;
                 }
+            if (!wk)
+                break; /* (cannot happen: running < jobs means a free slot) */
             if (o->skip_existing && access(j->out, F_OK) == 0) {
                 char *comp = companion_of(o, j->out);
                 j->outcome = CONVERT_SKIPPED;
