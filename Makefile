@@ -46,10 +46,10 @@ LIB_HDR    := include/kf3ds.h include/kf3ds_chunks.h $(wildcard src/*.h)
 # src/bake/. They sit on the core's public API, write into memory through its
 # allocator hooks and use nothing but libc; they go into libkf3ds.a and
 # libkf3ds.so beside the core (not into the freestanding or retro builds).
-MODULE_SRC := $(sort $(wildcard src/gltf/*.c src/bake/*.c))
+MODULE_SRC := $(sort $(wildcard src/gltf/*.c src/bake/*.c src/static/*.c))
 MODULE_OBJ := $(MODULE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_kfb.h \
-              src/gltf/*.h src/bake/*.h)
+              include/kf3ds_static.h src/gltf/*.h src/bake/*.h src/static/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
 CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
 GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c))
@@ -103,6 +103,11 @@ $(BUILD)/obj/gltf/%.o: src/gltf/%.c $(MODULE_HDR) Makefile
 	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
 
 $(BUILD)/obj/bake/%.o: src/bake/%.c $(MODULE_HDR) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
+
+# The static OBJ/STL export (include/kf3ds_static.h), a module like glTF's.
+$(BUILD)/obj/static/%.o: src/static/%.c $(MODULE_HDR) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(LIB_STD) $(CFLAGS) $(LIB_CFLAGS) $(LIB_VISIBILITY) -fPIC -c $< -o $@
 
@@ -175,10 +180,11 @@ FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_di
                 test_png_render test_png_view test_png_maps test_plot test_export test_bake \
                 test_bake_module test_rewrite test_diff_rewrite test_cli_input test_cli_output \
                 test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module \
-                test_png_export
+                 test_png_export test_png_thumbnail
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
-TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h
+TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h \
+                include/kf3ds_static.h
 
 $(BUILD)/tests/obj/%.o: tests/%.c $(TEST_HDR)
 	@mkdir -p $(@D)
@@ -204,6 +210,9 @@ check: $(TEST_BIN) all
 	  --check examples/save "$(BUILD)/save $(BUILD)/box.3ds data/arm.3ds $(BUILD)/arm-copy.3ds && \
 	    $(BUILD)/kf3ds info $(BUILD)/box.3ds > /dev/null && cmp data/arm.3ds $(BUILD)/arm-copy.3ds" \
 	  --check "man page" "sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE)" \
+	  --check "static export" "sh tests/check_static_export.sh $(BUILD)/kf3ds" \
+	  --check convert "sh tests/check_convert.sh $(BUILD)/kf3ds" \
+	  --check thumbnailer "sh tests/check_thumbnailer.sh $(BUILD)/kf3ds" \
 	  --check install "$(MAKE) -s --no-print-directory check-install" \
 	  --check python "$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || \
 	    { echo 'python: SKIPPED: $(PYTHON) has no numpy or pytest (make deps-python)'; exit 77; }; \
@@ -337,13 +346,15 @@ $(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_common.h
 # staged tree is built against with PKG_CONFIG_SYSROOT_DIR=$(DESTDIR) (README,
 # "Building and linking"; tests/check_install.sh does it).
 INSTALL_HDR := include/kf3ds.h include/kf3ds_chunks.h include/kf3ds_render.h include/kf3ds_kfb.h \
-               $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h)
+               $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_static.h)
 INSTALLED := $(INSTALL_HDR) \
              lib/libkf3ds.a lib/libkf3ds_render.a \
              lib/libkf3ds.so.$(VERSION) lib/$(SONAME) lib/libkf3ds.so \
              lib/libkf3ds_render.so.$(VERSION) lib/$(RENDER_SONAME) lib/libkf3ds_render.so \
-             bin/kf3ds share/man/man1/kf3ds.1 lib/pkgconfig/kf3ds.pc lib/pkgconfig/kf3ds-render.pc
-INSTALL_DIRS := lib/pkgconfig share/man/man1 share/man share include lib bin
+             bin/kf3ds share/man/man1/kf3ds.1 lib/pkgconfig/kf3ds.pc lib/pkgconfig/kf3ds-render.pc \
+             share/thumbnailers/kf3ds.thumbnailer share/mime/packages/kf3ds.xml
+INSTALL_DIRS := lib/pkgconfig share/man/man1 share/man share/thumbnailers share/mime/packages \
+                share/mime share include lib bin
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
@@ -356,6 +367,10 @@ install: all
 	ln -sf libkf3ds_render.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(RENDER_SONAME)
 	ln -sf $(RENDER_SONAME) $(DESTDIR)$(PREFIX)/lib/libkf3ds_render.so
 	install -m 755 $(BUILD)/kf3ds $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/thumbnailers $(DESTDIR)$(PREFIX)/share/mime/packages
+	sed -e 's|@PREFIX@|$(PREFIX)|' tools/kf3ds.thumbnailer.in \
+	  > $(DESTDIR)$(PREFIX)/share/thumbnailers/kf3ds.thumbnailer
+	install -m 644 tools/kf3ds-mime.xml $(DESTDIR)$(PREFIX)/share/mime/packages/kf3ds.xml
 	$(if $(wildcard $(MANPAGE)),install -m 644 $(MANPAGE) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' kf3ds.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/kf3ds.pc

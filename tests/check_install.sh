@@ -28,9 +28,12 @@ files=$(cd "$stage" && find . ! -type d | sort)
 count=$(printf '%s\n' "$files" | grep -c .)
 for f in usr/include/kf3ds.h usr/lib/libkf3ds.so usr/lib/libkf3ds.a usr/bin/kf3ds \
          usr/lib/pkgconfig/kf3ds.pc usr/lib/pkgconfig/kf3ds-render.pc \
-         usr/share/man/man1/kf3ds.1; do
+         usr/share/man/man1/kf3ds.1 usr/share/thumbnailers/kf3ds.thumbnailer \
+         usr/share/mime/packages/kf3ds.xml; do
   [ -e "$stage/$f" ] || fail "make install did not put $f"
 done
+grep -qx 'Exec=/usr/bin/kf3ds thumbnail %i %o %s' "$stage/usr/share/thumbnailers/kf3ds.thumbnailer" ||
+  fail "the installed thumbnailer entry does not run /usr/bin/kf3ds thumbnail"
 
 # the .pc files name /usr; the sysroot maps it into the staged tree
 pc() {

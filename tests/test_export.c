@@ -322,7 +322,7 @@ static void test_usage(void **state)
 {
     (void)state;
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), (char *)NULL), 2);
-    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.obj", (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.dae", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--rate", "0",
                                          (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--frames",

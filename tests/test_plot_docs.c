@@ -371,7 +371,7 @@ static void test_manpage_verbs(void **state)
         }
         verbs++;
     }
-    assert_int_equal(verbs, 9);
+    assert_int_equal(verbs, 11);
     support_run_free(&r);
 
     support_set_what("KF3DS_MAPS in " MANPAGE "'s ENVIRONMENT");

@@ -36,6 +36,8 @@ extern const cli_verb cmd_export_verb;
 extern const cli_verb cmd_render_verb;
 extern const cli_verb cmd_view_verb;
 extern const cli_verb cmd_plot_verb;
+extern const cli_verb cmd_convert_verb;
+extern const cli_verb cmd_thumbnail_verb;
 #endif
 
 /* ---- usage and help ---------------------------------------------------- */

@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700
 #include "cmd.h"
 #include "cmd_maps.h"
+#include "cmd_static.h"
 #include "kf3ds_gltf.h"
 #include <limits.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 typedef struct export_opts {
     const char *file, *out;
     int glb;                  /* OUT ends in .glb */
+    int static_fmt, stl;      /* OUT ends in .obj or .stl (cmd_export_static.c) */
     int embed_images, no_animation, cubic, visibility_ext, no_ease, quiet;
     int has_static_frame, has_frames, has_fps, has_rate;
     int every_frame, has_tolerance;
@@ -96,7 +98,8 @@ static int parse_options(int argc, char **argv, export_opts *o)
             if (v < 0 || !parse_frames(value, &o->first, &o->last))
                 return cli_usage_error(VERB, "--frames needs A:B, whole frames with A <= B");
             o->has_frames = 1;
-        } else if ((v = cli_option_value(&a, "--static-frame", &value)) != 0) {
+        } else if ((v = cli_option_value(&a, "--static-frame", &value)) != 0 ||
+                   (v = cli_option_value(&a, "--frame", &value)) != 0) {
             if (v < 0 || !cli_parse_frame(value, &o->static_frame))
                 return cli_usage_error(VERB, "--static-frame needs a finite number");
             o->has_static_frame = 1;
@@ -134,8 +137,16 @@ static int parse_options(int argc, char **argv, export_opts *o)
      * it, which has no place there. */
     if (ends_with(o->out, ".glb") || cli_is_stdout(o->out))
         o->glb = 1;
+    else if (cli_static_format(o->out, &o->stl))
+        o->static_fmt = 1;
     else if (!ends_with(o->out, ".gltf"))
-        return cli_usage_error(VERB, "-o '%s': the name must end in .glb or .gltf", o->out);
+        return cli_usage_error(VERB, "-o '%s': the name must end in .glb, .gltf, .obj or .stl",
+                               o->out);
+    if (o->static_fmt && (o->has_frames || o->cubic || o->has_rate || o->has_fps ||
+                          o->embed_images || o->visibility_ext))
+        return cli_usage_error(VERB, "-o '%s': OBJ and STL hold one pose without animation: "
+                                     "give --frame F, not --frames, --fps, --rate, --cubic, "
+                                     "--embed-images or --visibility-ext", o->out);
     if (o->has_static_frame && (o->has_frames || o->cubic || o->has_rate))
         return cli_usage_error(VERB, "--static-frame exports one pose: it takes no --frames, "
                                      "--rate or --cubic");
@@ -532,20 +543,33 @@ static int cmd_export(int argc, char **argv)
 {
     export_opts o;
     int status = parse_options(argc, argv, &o);
+    if (!status && o.static_fmt) {
+        cli_static_opts so;
+        memset(&so, 0, sizeof so);
+        so.file = o.file;
+        so.out = o.out;
+        so.stl = o.stl;
+        so.has_frame = o.has_static_frame;
+        so.frame = o.static_frame;
+        so.no_ease = o.no_ease;
+        so.quiet = o.quiet;
+        return cli_static_export(&so, NULL);
+    }
     return status ? status : run_export(&o);
 }
 
 const cli_verb cmd_export_verb = {
     "export",
     cmd_export,
-    "export FILE -o OUT.glb|OUT.gltf [--frames A:B] [--fps N] [--rate N] [--cubic]\n"
-    "       [--tolerance T | --every-frame]\n"
-    "       [--no-animation] [--static-frame F] [--visibility-ext] [--embed-images]\n"
-    "       [--no-ease] [-q]",
-    "Write the scene and its animation as glTF 2.0.",
+    "export FILE -o OUT.glb|OUT.gltf|OUT.obj|OUT.stl [--frames A:B] [--fps N] [--rate N]\n"
+    "       [--cubic] [--tolerance T | --every-frame] [--no-animation]\n"
+    "       [--static-frame F|--frame F] [--visibility-ext] [--embed-images] [--no-ease] [-q]",
+    "Write the scene and its animation as glTF 2.0, or one pose as OBJ or STL.",
     "Options:\n"
     "  -o, --output OUT   the glTF file: OUT.glb (binary, one file) or OUT.gltf (JSON\n"
-    "                     with OUT.bin beside it); - is standard output, as .glb\n"
+    "                     with OUT.bin beside it); - is standard output, as .glb;\n"
+    "                     OUT.obj (with OUT.mtl beside it) or OUT.stl (binary): the\n"
+    "                     pose at one frame, without animation (docs/static.md)\n"
     "  --frames A:B       export frames A to B (whole numbers; default: the file's\n"
     "                     segment); glTF time t = (frame - A) / fps\n"
     "  --fps N            frames per second of the glTF timeline (default 30)\n"
@@ -556,7 +580,9 @@ const cli_verb cmd_export_verb = {
     "  --cubic            position and scale tracks without ease as CUBICSPLINE (exact\n"
     "                     at every time); the rest stays sampled\n"
     "  --no-animation     no animation: the pose at the first frame\n"
-    "  --static-frame F   no animation: the pose at frame F (any finite number)\n"
+    "  --static-frame F, --frame F\n"
+    "                     no animation: the pose at frame F (any finite number; for\n"
+    "                     OBJ and STL the default is the segment's first frame)\n"
     "  --visibility-ext   hide nodes with KHR_node_visibility instead of scale 0\n"
     "  --embed-images     put the texture images into the output (else they are\n"
     "                     referenced by a relative URI); maps glTF cannot hold (BMP,\n"

@@ -14,6 +14,8 @@ static const cli_verb *const verbs[] = {
     &cmd_render_verb,
     &cmd_view_verb,
     &cmd_plot_verb,
+    &cmd_convert_verb,
+    &cmd_thumbnail_verb,
 #endif
 };
 #define NUM_VERBS (sizeof verbs / sizeof verbs[0])
