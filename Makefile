@@ -51,7 +51,7 @@ MODULE_OBJ := $(MODULE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_kfb.h \
               src/gltf/*.h src/bake/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
-CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
+CMD_SRC   := tools/kf3ds.c tools/cli_options.c $(sort $(wildcard tools/cmd_*.c))
 GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -174,7 +174,8 @@ $(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) $(BUILD)/libkf3ds.a
 FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_diff_lib3ds \
                 test_png_render test_png_view test_png_maps test_plot test_export test_bake \
                 test_bake_module test_rewrite test_diff_rewrite test_cli_input test_cli_output \
-                test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module
+                test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module \
+                test_cli_options
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h
@@ -191,9 +192,13 @@ $(CORE_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/
 	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
 	  $(BUILD)/libkf3ds.a -lcmocka $(LDLIBS)
 
+# A suite of one unit of the command links that unit's sources (UNIT_SRC).
+$(BUILD)/tests/test_cli_options: UNIT_SRC = tools/cli_options.c
+$(BUILD)/tests/test_cli_options: tools/cli_options.c tools/cli_options.h
+
 $(FRONT_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(LIBS_ALL)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SRC) \
 	  $(TEST_SUPPORT) $(LIBS_ALL) -lcmocka $(if $(findstring test_diff,$*),-l3ds) \
 	  $(if $(findstring test_png,$*),$(FRONT_LIBS)) $(LDLIBS)
 

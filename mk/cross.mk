@@ -25,7 +25,7 @@
 CROSS_CORPUS  ?= $(or $(KF3DS_CORPUS),../shared/corpus)
 CROSS_WARN     = -Wall -Wextra -Wpedantic -Werror
 CROSS_OPT     ?= -O2
-CROSS_CMD_SRC  = tools/kf3ds.c tools/cmd_common.c $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_info.c \
+CROSS_CMD_SRC  = tools/kf3ds.c tools/cli_options.c tools/cmd_common.c $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_info.c \
                  tools/cmd_eval.c tools/cmd_maps.c tools/cmd_rewrite.c $(sort $(wildcard tools/cmd_bake*.c))
 
 ifeq ($(strip $(TARGET)),)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "kf3ds.h"
 #include "kf3ds_render.h"
+#include "cli_options.h"
 
 /* Exit status of the command (docs/output.md). */
 enum {
@@ -79,8 +80,6 @@ const char *cli_option(const cli_args *a);
 int cli_option_value(cli_args *a, const char *name, const char **value);
 /* Prints "unknown option" for the current option; returns CLI_EXIT_USAGE. */
 int cli_unknown_option(const cli_args *a);
-/* A finite number, the whole string; 0 on garbage, NaN or infinity. */
-int cli_parse_frame(const char *s, double *out);
 
 /* ---- input --------------------------------------------------------------- */
 

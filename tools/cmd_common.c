@@ -183,22 +183,6 @@ int cli_unknown_option(const cli_args *a)
     return cli_usage_error(a->verb, "unknown option '%s'", a->argv[a->i]);
 }
 
-int cli_parse_frame(const char *s, double *out)
-{
-    char *end = NULL;
-    double v;
-    if (!s || !*s)
-        return 0;
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || *end != '\0')
-        return 0;
-    if (isnan(v) || isinf(v))
-        return 0;
-    *out = v;
-    return 1;
-}
-
 /* ---- input --------------------------------------------------------------- */
 
 /* The name of a file in messages: the argument as given, one line. */

@@ -36,33 +36,6 @@ static int ends_with(const char *s, const char *suffix)
     return n > m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    long v;
-    if (!s || !*s)
-        return 0;
-    v = strtol(s, &end, 10);
-    if (*end != '\0' || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
-
-/* "A:B" with integers A ≤ B. */
-static int parse_frames(const char *s, long *a, long *b)
-{
-    char buf[64];
-    const char *colon = strchr(s, ':');
-    size_t n;
-    if (!colon || (n = (size_t)(colon - s)) >= sizeof buf)
-        return 0;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    return parse_int(buf, -2000000000L, 2000000000L, a) &&
-           parse_int(colon + 1, -2000000000L, 2000000000L, b) && *a <= *b;
-}
-
 static int parse_options(int argc, char **argv, export_opts *o)
 {
     cli_args a;
@@ -85,13 +58,13 @@ static int parse_options(int argc, char **argv, export_opts *o)
                 return cli_usage_error(VERB, "--fps needs a number above 0 (at most 100000)");
             o->has_fps = 1;
         } else if ((v = cli_option_value(&a, "--rate", &value)) != 0) {
-            if (v < 0 || !parse_int(value, 1, MAX_RATE, &l))
+            if (v < 0 || !cli_parse_long(value, 1, MAX_RATE, &l))
                 return cli_usage_error(VERB, "--rate needs a whole number of samples per frame "
                                              "from 1 to %d", MAX_RATE);
             o->rate = (int)l;
             o->has_rate = 1;
         } else if ((v = cli_option_value(&a, "--frames", &value)) != 0) {
-            if (v < 0 || !parse_frames(value, &o->first, &o->last))
+            if (v < 0 || !cli_parse_frames(value, &o->first, &o->last, NULL))
                 return cli_usage_error(VERB, "--frames needs A:B, whole frames with A <= B");
             o->has_frames = 1;
         } else if ((v = cli_option_value(&a, "--static-frame", &value)) != 0) {

@@ -50,167 +50,6 @@ typedef struct render_opts {
 
 /* ---- option values ------------------------------------------------------ */
 
-/* A decimal integer in [lo, hi], the whole string (optional leading '-'
- * only when allow_sign). */
-static int parse_long(const char *s, long lo, long hi, int allow_sign, long *out)
-{
-    long v = 0;
-    int neg = 0;
-    if (allow_sign && *s == '-') {
-        neg = 1;
-        s++;
-    }
-    if (*s < '0' || *s > '9')
-        return 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9' || v > (hi > -lo ? hi : -lo) / 10)
-            return 0;
-        v = v * 10 + (*s - '0');
-    }
-    if (neg)
-        v = -v;
-    if (v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
-
-/* "WxH" with both in [1, max]. */
-static int parse_dims(const char *s, long max, int *w, int *h)
-{
-    char buf[32];
-    const char *x = strchr(s, 'x');
-    size_t n;
-    long a, b;
-    if (!x || (n = (size_t)(x - s)) >= sizeof buf)
-        return 0;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    if (!parse_long(buf, 1, max, 0, &a) || !parse_long(x + 1, 1, max, 0, &b))
-        return 0;
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-}
-
-/* "A:B" or "A:B:STEP", integers, A <= B, STEP >= 1. */
-static int parse_range(const char *s, long *a, long *b, long *step)
-{
-    char buf[3][32];
-    int parts = 0;
-    const char *p = s;
-    for (;;) {
-        const char *c = strchr(p, ':');
-        size_t n = c ? (size_t)(c - p) : strlen(p);
-        if (parts == 3 || n >= sizeof buf[0])
-            return 0;
-        memcpy(buf[parts], p, n);
-        buf[parts][n] = '\0';
-        parts++;
-        if (!c)
-            break;
-        p = c + 1;
-    }
-    if (parts < 2)
-        return 0;
-    if (!parse_long(buf[0], -1000000000L, 1000000000L, 1, a) ||
-        !parse_long(buf[1], -1000000000L, 1000000000L, 1, b))
-        return 0;
-    *step = 1;
-    if (parts == 3 && !parse_long(buf[2], 1, 1000000000L, 0, step))
-        return 0;
-    return *a <= *b;
-}
-
-/* "AZ,EL" in degrees, finite, elevation within [-90, 90]. */
-static int parse_orbit(const char *s, float *az, float *el)
-{
-    char buf[64];
-    const char *c = strchr(s, ',');
-    size_t n;
-    double a, e;
-    if (!c || (n = (size_t)(c - s)) >= sizeof buf)
-        return 0;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    if (!cli_parse_frame(buf, &a) || !cli_parse_frame(c + 1, &e))
-        return 0;
-    if (e < -90.0 || e > 90.0 || fabs(a) > 1e6)
-        return 0;
-    *az = (float)a;
-    *el = (float)e;
-    return 1;
-}
-
-static int parse_shading(const char *s, kf3ds_shading *out)
-{
-    if (strcmp(s, "smooth") == 0)
-        *out = KF3DS_SHADE_SMOOTH;
-    else if (strcmp(s, "flat") == 0)
-        *out = KF3DS_SHADE_FLAT;
-    else if (strcmp(s, "wire") == 0 || strcmp(s, "wireframe") == 0)
-        *out = KF3DS_SHADE_WIRE;
-    else
-        return 0;
-    return 1;
-}
-
-static const struct {
-    const char *name;
-    unsigned bit;
-} overlay_names[] = {
-    {"hierarchy", KF3DS_OVERLAY_HIERARCHY}, {"pivots", KF3DS_OVERLAY_PIVOTS},
-    {"cameras", KF3DS_OVERLAY_CAMERAS},     {"lights", KF3DS_OVERLAY_LIGHTS},
-    {"grid", KF3DS_OVERLAY_GRID},           {"names", KF3DS_OVERLAY_NAMES},
-};
-#define NUM_OVERLAYS (sizeof overlay_names / sizeof overlay_names[0])
-#define ALL_OVERLAYS 0x3Fu
-
-/* The bit of "--hierarchy" etc., 0 when `flag` is not an overlay switch. */
-static unsigned overlay_switch(const char *flag)
-{
-    size_t i;
-    if (strncmp(flag, "--", 2) != 0)
-        return 0;
-    for (i = 0; i < NUM_OVERLAYS; i++)
-        if (strcmp(flag + 2, overlay_names[i].name) == 0)
-            return overlay_names[i].bit;
-    return 0;
-}
-
-/* "hierarchy,names", "all" or "none", added to *bits ("none" clears them).
- * Returns 0 and the bad word on error. */
-static int parse_overlays(const char *s, unsigned *bits, char *bad, size_t bad_cap)
-{
-    unsigned out = 0;
-    const char *p = s;
-    for (;;) {
-        const char *c = strchr(p, ',');
-        size_t n = c ? (size_t)(c - p) : strlen(p), i;
-        unsigned bit = 0;
-        if (n == 3 && strncmp(p, "all", 3) == 0) {
-            bit = ALL_OVERLAYS;
-        } else if (n == 4 && strncmp(p, "none", 4) == 0) {
-            *bits = 0; /* also clears the switches given before */
-            out = 0;
-        } else {
-            for (i = 0; i < NUM_OVERLAYS; i++)
-                if (strlen(overlay_names[i].name) == n && strncmp(p, overlay_names[i].name, n) == 0)
-                    bit = overlay_names[i].bit;
-            if (!bit) {
-                snprintf(bad, bad_cap, "%.*s", (int)(n < 40 ? n : 40), p);
-                return 0;
-            }
-        }
-        out |= bit;
-        if (!c)
-            break;
-        p = c + 1;
-    }
-    *bits |= out;
-    return 1;
-}
-
 /* Parses an output pattern: exactly one %d or %0Nd (N 1..9), "%%" for a
  * literal percent sign, no other conversion. Returns 0 with a reason. */
 static int parse_pattern(const char *s, out_pattern *pat, const char **why)
@@ -466,14 +305,17 @@ static int render_sequence(render_ctx *c)
 {
     const render_opts *o = c->o;
     kf3ds_framebuffer fb;
-    long n = (o->last - o->first) / o->step + 1, i;
+    /* n <= MAX_SEQUENCE (checked with the options), so i and n fit a long;
+     * the frame is summed in 64 bits because first + i * step only stays
+     * within [first, last] at the end. */
+    long n = (long)cli_frames_count(o->first, o->last, o->step), i;
     int status = CLI_EXIT_OK;
     if (!fb_alloc(&fb, o->width, o->height, 1)) {
         cli_print_error(o->out, "cannot write: out of memory for %dx%d", o->width, o->height);
         return CLI_EXIT_INPUT;
     }
     for (i = 0; i < n && status == CLI_EXIT_OK; i++) {
-        long f = o->first + i * o->step;
+        long f = (long)((int64_t)o->first + (int64_t)i * o->step);
         char *path = pattern_path(&o->pattern, f), what[48];
         if (!path) {
             cli_print_error(o->out, "cannot write: out of memory");
@@ -626,7 +468,7 @@ static int cmd_render_parsed(render_opts *o, int argc, char **argv)
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
             cli_set_quiet(1);
-        } else if ((bit = overlay_switch(a)) != 0) {
+        } else if ((bit = cli_overlay_switch(a)) != 0) {
             o->overlays |= bit;
         } else if ((r = cli_option_value(&args, "-o", &v)) != 0 ||
                    (r = cli_option_value(&args, "--output", &v)) != 0) {
@@ -644,21 +486,21 @@ static int cmd_render_parsed(render_opts *o, int argc, char **argv)
                 return cli_usage_error(VERB, "--frame '%s' is not a finite number", v);
             o->has_frame = 1;
         } else if ((r = cli_option_value(&args, "--frames", &v)) != 0) {
-            if (r < 0 || !parse_range(v, &o->first, &o->last, &o->step))
+            if (r < 0 || !cli_parse_frames(v, &o->first, &o->last, &o->step))
                 return cli_usage_error(VERB,
                                        "--frames needs A:B or A:B:STEP (integers, A <= B, "
                                        "STEP >= 1), not '%s'",
                                        r < 0 ? "" : v);
-            if ((o->last - o->first) / o->step + 1 > MAX_SEQUENCE)
+            if (cli_frames_count(o->first, o->last, o->step) > MAX_SEQUENCE)
                 return cli_usage_error(VERB, "--frames '%s' makes more than %ld pictures", v,
                                        MAX_SEQUENCE);
             o->has_frames = 1;
         } else if ((r = cli_option_value(&args, "--sheet", &v)) != 0) {
-            if (r < 0 || !parse_dims(v, MAX_SHEET_CELLS, &o->sheet_cols, &o->sheet_rows))
+            if (r < 0 || !cli_parse_size(v, MAX_SHEET_CELLS, &o->sheet_cols, &o->sheet_rows))
                 return cli_usage_error(VERB, "--sheet needs COLSxROWS (1 to %d each), not '%s'",
                                        MAX_SHEET_CELLS, r < 0 ? "" : v);
         } else if ((r = cli_option_value(&args, "--size", &v)) != 0) {
-            if (r < 0 || !parse_dims(v, MAX_SIDE, &o->width, &o->height))
+            if (r < 0 || !cli_parse_size(v, MAX_SIDE, &o->width, &o->height))
                 return cli_usage_error(VERB, "--size needs WxH (1 to %d pixels each), not '%s'",
                                        MAX_SIDE, r < 0 ? "" : v);
             o->has_size = 1;
@@ -667,21 +509,21 @@ static int cmd_render_parsed(render_opts *o, int argc, char **argv)
                 return cli_usage_error(VERB, "--camera needs a camera name");
             o->camera = v;
         } else if ((r = cli_option_value(&args, "--orbit", &v)) != 0) {
-            if (r < 0 || !parse_orbit(v, &o->azimuth, &o->elevation))
+            if (r < 0 || !cli_parse_orbit(v, &o->azimuth, &o->elevation))
                 return cli_usage_error(VERB,
-                                       "--orbit needs AZ,EL in degrees (elevation -90 to 90), "
-                                       "not '%s'",
+                                       "--orbit needs AZ,EL in degrees (elevation -90 to 90, "
+                                       "azimuth -1000000 to 1000000), not '%s'",
                                        r < 0 ? "" : v);
             o->has_orbit = 1;
         } else if ((r = cli_option_value(&args, "--shading", &v)) != 0) {
-            if (r < 0 || !parse_shading(v, &o->shading))
+            if (r < 0 || !cli_parse_shading(v, &o->shading))
                 return cli_usage_error(VERB, "--shading needs smooth, flat or wire, not '%s'",
                                        r < 0 ? "" : v);
         } else if ((r = cli_option_value(&args, "--overlays", &v)) != 0) {
             char bad[48];
             if (r < 0)
                 return cli_usage_error(VERB, "--overlays needs a list (e.g. hierarchy,names)");
-            if (!parse_overlays(v, &o->overlays, bad, sizeof bad))
+            if (!cli_parse_overlays(v, &o->overlays, bad, sizeof bad))
                 return cli_usage_error(VERB,
                                        "--overlays: unknown overlay '%s' (hierarchy, pivots, "
                                        "cameras, lights, grid, names, all, none)",
@@ -749,10 +591,11 @@ const cli_verb cmd_render_verb = {
     "What to render (one of):\n"
     "  --frame F          one frame (any finite number; default: the first frame of\n"
     "                     the segment, KFSEG)\n"
-    "  --frames A:B[:STEP]  frames A, A+STEP, ... up to B (integers; STEP default 1),\n"
-    "                     one PNG each: -o is a pattern with one %d or %0Nd (N 1-9)\n"
-    "                     for the frame number, %% for a literal percent sign, e.g.\n"
-    "                     -o out_%04d.png writes out_0000.png, out_0005.png, ...\n"
+    "  --frames A:B[:STEP]  frames A, A+STEP, ... up to B (whole frames, 32-bit;\n"
+    "                     STEP default 1), one PNG each: -o is a pattern with one\n"
+    "                     %d or %0Nd (N 1-9) for the frame number, %% for a literal\n"
+    "                     percent sign, e.g. -o out_%04d.png writes out_0000.png,\n"
+    "                     out_0005.png, ...\n"
     "  --sheet COLSxROWS  a contact sheet: COLS*ROWS frames evenly spaced over the\n"
     "                     segment (first and last included; whole frames when the\n"
     "                     segment is long enough), left to right, top to bottom,\n"

@@ -16,23 +16,6 @@ typedef struct rewrite_opts {
     long first, last;
 } rewrite_opts;
 
-/* "A:B", integers A <= B. */
-static int parse_frames(const char *s, long *a, long *b)
-{
-    char *end;
-    long x, y;
-    x = strtol(s, &end, 10);
-    if (end == s || *end != ':')
-        return 0;
-    s = end + 1;
-    y = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || x > y || x < -2147483647L || y > 2147483647L)
-        return 0;
-    *a = x;
-    *b = y;
-    return 1;
-}
-
 static int parse_options(int argc, char **argv, cli_args *a, rewrite_opts *o)
 {
     int r;
@@ -47,7 +30,7 @@ static int parse_options(int argc, char **argv, cli_args *a, rewrite_opts *o)
                 return cli_usage_error(VERB, "%s needs a file", opt);
             o->out = v;
         } else if ((got = cli_option_value(a, "--frames", &v)) != 0) {
-            if (got < 0 || !parse_frames(v, &o->first, &o->last))
+            if (got < 0 || !cli_parse_frames(v, &o->first, &o->last, NULL))
                 return cli_usage_error(VERB, "--frames needs A:B, integers with A <= B");
             o->has_frames = 1;
         } else if (strcmp(opt, "--keep-unknown") == 0) {

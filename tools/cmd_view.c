@@ -899,102 +899,6 @@ done:
 /* Options                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static int parse_size(const char *s, int *w, int *h)
-{
-    char *end;
-    long a, b;
-    if (!s || *s < '0' || *s > '9')
-        return 0;
-    a = strtol(s, &end, 10);
-    if (*end != 'x' && *end != 'X')
-        return 0;
-    s = end + 1;
-    if (*s < '0' || *s > '9')
-        return 0;
-    b = strtol(s, &end, 10);
-    if (*end || a < 1 || b < 1 || a > 16384 || b > 16384)
-        return 0;
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
-}
-
-static int parse_orbit(const char *s, float *az, float *el)
-{
-    char buf[64];
-    char *comma;
-    double a, e;
-    if (!s || strlen(s) >= sizeof buf)
-        return 0;
-    strcpy(buf, s);
-    comma = strchr(buf, ',');
-    if (!comma)
-        return 0;
-    *comma = '\0';
-    if (!cli_parse_frame(buf, &a) || !cli_parse_frame(comma + 1, &e) || e < -90 || e > 90)
-        return 0;
-    *az = (float)a;
-    *el = (float)e;
-    return 1;
-}
-
-static int parse_count(const char *s, long *out)
-{
-    char *end;
-    long n;
-    if (!s || *s < '0' || *s > '9')
-        return 0;
-    n = strtol(s, &end, 10);
-    if (*end || n < 1 || n > 100000000L)
-        return 0;
-    *out = n;
-    return 1;
-}
-
-static const struct {
-    const char *name;
-    unsigned bit;
-} overlay_words[] = {
-    { "hierarchy", KF3DS_OVERLAY_HIERARCHY }, { "pivots", KF3DS_OVERLAY_PIVOTS },
-    { "cameras", KF3DS_OVERLAY_CAMERAS },     { "lights", KF3DS_OVERLAY_LIGHTS },
-    { "grid", KF3DS_OVERLAY_GRID },           { "names", KF3DS_OVERLAY_NAMES },
-};
-
-/* The overlay bit named by s[0..n), 0 when none. */
-static unsigned overlay_bit(const char *s, size_t n)
-{
-    size_t i;
-    for (i = 0; i < sizeof overlay_words / sizeof overlay_words[0]; i++)
-        if (strlen(overlay_words[i].name) == n && strncmp(s, overlay_words[i].name, n) == 0)
-            return overlay_words[i].bit;
-    return 0;
-}
-
-/* "hierarchy,names", "all" or "none" (which clears what came before). */
-static int parse_overlays(const char *s, unsigned *bits)
-{
-    unsigned out = *bits;
-    for (;;) {
-        const char *c = strchr(s, ',');
-        size_t n = c ? (size_t)(c - s) : strlen(s);
-        unsigned bit = overlay_bit(s, n);
-        if (n == 3 && strncmp(s, "all", 3) == 0)
-            out |= KF3DS_OVERLAY_HIERARCHY | KF3DS_OVERLAY_PIVOTS | KF3DS_OVERLAY_CAMERAS |
-                   KF3DS_OVERLAY_LIGHTS | KF3DS_OVERLAY_GRID | KF3DS_OVERLAY_NAMES;
-        else if (n == 4 && strncmp(s, "none", 4) == 0)
-            out = 0;
-        else if (bit)
-            out |= bit;
-        else
-            return 0;
-        if (!c)
-            break;
-        s = c + 1;
-    }
-    *bits = out;
-    return 1;
-}
-
 /* Parses the command line into *o and runs the verb; the caller frees what
  * *o holds. */
 static int cmd_view_parsed(view_opts *o, int argc, char **argv)
@@ -1026,10 +930,10 @@ static int cmd_view_parsed(view_opts *o, int argc, char **argv)
         } else if ((r = map_search_option(&args, &o->maps)) != 0) {
             if (r < 0)
                 return CLI_EXIT_USAGE;
-        } else if (a[1] == '-' && (bit = overlay_bit(a + 2, strlen(a + 2))) != 0) {
+        } else if (a[1] == '-' && (bit = cli_overlay_switch(a)) != 0) {
             o->overlays |= bit;
         } else if ((r = cli_option_value(&args, "--overlays", &value)) != 0) {
-            if (r < 0 || !parse_overlays(value, &o->overlays))
+            if (r < 0 || !cli_parse_overlays(value, &o->overlays, NULL, 0))
                 return cli_usage_error("view", "--overlays needs a comma-separated list of "
                                                "hierarchy, pivots, cameras, lights, grid, "
                                                "names, or all / none");
@@ -1038,7 +942,7 @@ static int cmd_view_parsed(view_opts *o, int argc, char **argv)
                 return cli_usage_error("view", "--fps needs a number of frames per second "
                                                "above 0 and up to 1000");
         } else if ((r = cli_option_value(&args, "--exit-after-frames", &value)) != 0) {
-            if (r < 0 || !parse_count(value, &o->exit_after))
+            if (r < 0 || !cli_parse_long(value, 1, 100000000L, &o->exit_after))
                 return cli_usage_error("view", "--exit-after-frames needs a count of 1 or more");
         } else if ((r = cli_option_value(&args, "--screenshot", &value)) != 0) {
             static const char *const png_names[] = { "png", NULL };
@@ -1053,7 +957,7 @@ static int cmd_view_parsed(view_opts *o, int argc, char **argv)
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             cli_set_quiet(1);
         } else if ((r = cli_option_value(&args, "--size", &value)) != 0) {
-            if (r < 0 || !parse_size(value, &o->width, &o->height))
+            if (r < 0 || !cli_parse_size(value, 16384, &o->width, &o->height))
                 return cli_usage_error("view", "--size needs WIDTHxHEIGHT, like 640x480");
         } else if ((r = cli_option_value(&args, "--frame", &value)) != 0) {
             if (r < 0 || !cli_parse_frame(value, &o->frame))
@@ -1064,18 +968,12 @@ static int cmd_view_parsed(view_opts *o, int argc, char **argv)
                 return cli_usage_error("view", "--camera needs a camera name");
             o->camera = value;
         } else if ((r = cli_option_value(&args, "--orbit", &value)) != 0) {
-            if (r < 0 || !parse_orbit(value, &o->az, &o->el))
+            if (r < 0 || !cli_parse_orbit(value, &o->az, &o->el))
                 return cli_usage_error("view", "--orbit needs AZ,EL in degrees (EL from -90 "
-                                               "to 90)");
+                                               "to 90, AZ from -1000000 to 1000000)");
             o->has_orbit = 1;
         } else if ((r = cli_option_value(&args, "--shading", &value)) != 0) {
-            if (r > 0 && strcmp(value, "smooth") == 0)
-                o->shading = KF3DS_SHADE_SMOOTH;
-            else if (r > 0 && strcmp(value, "flat") == 0)
-                o->shading = KF3DS_SHADE_FLAT;
-            else if (r > 0 && (strcmp(value, "wire") == 0 || strcmp(value, "wireframe") == 0))
-                o->shading = KF3DS_SHADE_WIRE;
-            else
+            if (r < 0 || !cli_parse_shading(value, &o->shading))
                 return cli_usage_error("view", "--shading needs smooth, flat or wire");
         } else {
             return cli_unknown_option(&args);
@@ -1113,7 +1011,8 @@ const cli_verb cmd_view_verb = {
     "  --camera NAME      start looking through the camera node NAME (by default the\n"
     "                     orbit view, or the first camera when the objects travel far\n"
     "                     beside their size and --orbit is not given)\n"
-    "  --orbit AZ,EL      orbit view azimuth and elevation in degrees (default 35,25)\n"
+    "  --orbit AZ,EL      orbit view azimuth and elevation in degrees (default 35,25;\n"
+    "                     EL from -90 to 90, AZ from -1000000 to 1000000)\n"
     "  --shading MODE     smooth (default), flat or wire\n"
     "  --hierarchy        start with an overlay on: lines from every node's pivot to\n"
     "                     its parent's, dummies as boxes; likewise --pivots, --cameras\n"
