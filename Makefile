@@ -51,7 +51,7 @@ MODULE_OBJ := $(MODULE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_kfb.h \
               src/gltf/*.h src/bake/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
-CMD_SRC   := tools/kf3ds.c tools/cli_options.c $(sort $(wildcard tools/cmd_*.c))
+CMD_SRC   := tools/kf3ds.c tools/cli_options.c tools/cel_decode.c $(sort $(wildcard tools/cmd_*.c))
 GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -175,7 +175,7 @@ FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_di
                 test_png_render test_png_view test_png_maps test_plot test_export test_bake \
                 test_bake_module test_rewrite test_diff_rewrite test_cli_input test_cli_output \
                 test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module \
-                test_cli_options
+                test_cli_options test_cel_decode
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h
@@ -195,6 +195,8 @@ $(CORE_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/
 # A suite of one unit of the command links that unit's sources (UNIT_SRC).
 $(BUILD)/tests/test_cli_options: UNIT_SRC = tools/cli_options.c
 $(BUILD)/tests/test_cli_options: tools/cli_options.c tools/cli_options.h
+$(BUILD)/tests/test_cel_decode: UNIT_SRC = tools/cel_decode.c
+$(BUILD)/tests/test_cel_decode: tools/cel_decode.c tools/cel_decode.h
 
 $(FRONT_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(LIBS_ALL)
 	@mkdir -p $(@D)

@@ -61,10 +61,10 @@ $(FUZZ_DIR)/fuzz_kfb: fuzz/fuzz_kfb.c include/kf3ds_kfb.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kfb.c
 
-# The Animator CEL/PIC decoder of the command (tools/cmd_cel.c).
-$(FUZZ_DIR)/fuzz_cel: fuzz/fuzz_cel.c tools/cmd_cel.c tools/cmd_maps.h tools/cmd.h
+# The Animator CEL/PIC decoder of the command (tools/cel_decode.c, libc only).
+$(FUZZ_DIR)/fuzz_cel: fuzz/fuzz_cel.c tools/cel_decode.c tools/cel_decode.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DKF3DS_NO_FRONTENDS -o $@ fuzz/fuzz_cel.c tools/cmd_cel.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_cel.c tools/cel_decode.c
 
 $(FUZZ_DIR)/gen_cel_seeds: fuzz/gen_cel_seeds.c
 	@mkdir -p $(@D)

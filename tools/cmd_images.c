@@ -1,5 +1,5 @@
 /* Decoding the maps and giving them to the renderer (cmd_maps.h): Animator
- * pictures with cmd_cel.c, everything else with SDL2_image, which reads JPG,
+ * pictures with cel_decode.c, everything else with SDL2_image, which reads JPG,
  * PNG, BMP (RLE too), GIF, TIF, PCX, LBM and, since IMG_Load passes the
  * file's extension, TGA. */
 #include "cmd_maps.h"

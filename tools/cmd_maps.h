@@ -1,10 +1,11 @@
 /* Texture maps for the command: finding the pictures a .3ds file names
  * (cmd_maps.c), decoding them (cmd_images.c: SDL2_image, and the Animator
- * CEL/PIC decoder of cmd_cel.c) and giving them to the renderer. The rules
+ * CEL/PIC decoder, cel_decode.h) and giving them to the renderer. The rules
  * are in docs/format.md, 'Finding the maps'. */
 #ifndef KF3DS_CMD_MAPS_H
 #define KF3DS_CMD_MAPS_H
 #include "cmd.h"
+#include "cel_decode.h"
 
 /* ---- finding (cmd_maps.c) ---------------------------------------------- */
 
@@ -37,20 +38,7 @@ void map_search_print(const map_search *s, FILE *out);
  * 0 when it is another, -1 after a usage error (printed). */
 int map_search_option(cli_args *a, map_search *s);
 
-/* ---- decoding (cmd_cel.c, cmd_images.c) -------------------------------- */
-
-enum { CEL_NONE = 0, CEL_ANIMATOR1, CEL_PRO_PIC, CEL_PRO_CEL };
-typedef struct cel_picture {
-    uint32_t *pixels;            /* 0xAARRGGBB, top row first (malloc'd) */
-    int width, height;
-} cel_picture;
-
-/* Which Animator layout the bytes are, by magic (CEL_NONE: none). */
-int cel_kind(const unsigned char *data, size_t size);
-/* Decodes an Animator picture. Returns 0, or -1 with *why (and *bad_at the
- * byte offset, when not NULL) saying what is wrong. */
-int cel_decode(const unsigned char *data, size_t size, cel_picture *pic, char *why, size_t why_cap,
-               size_t *bad_at);
+/* ---- decoding (cmd_images.c) ------------------------------------------- */
 
 #ifndef KF3DS_NO_FRONTENDS
 /* Reads a picture file: Animator pictures by their magic, anything else

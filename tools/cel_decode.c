@@ -10,13 +10,10 @@
  *     and the pixels (15 BRUN run-length, 16 COPY raw, 13 BLACK).
  * Every read is bounds-checked; a picture that is cut short or contradicts
  * itself is an error naming the byte offset. */
-#include "cmd_maps.h"
+#include "cel_decode.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CEL_MAX_SIDE 16384
-#define CEL_MAX_PIXELS (64L * 1024 * 1024)
 
 typedef struct cel_in {
     const unsigned char *p;
