@@ -210,6 +210,8 @@ check: $(TEST_BIN) all
 	  --check examples/save "$(BUILD)/save $(BUILD)/box.3ds data/arm.3ds $(BUILD)/arm-copy.3ds && \
 	    $(BUILD)/kf3ds info $(BUILD)/box.3ds > /dev/null && cmp data/arm.3ds $(BUILD)/arm-copy.3ds" \
 	  --check "man page" "sh tests/check_manpage.sh $(BUILD)/kf3ds $(MANPAGE)" \
+	  --check "include loops" "command -v $(PYTHON) >/dev/null || \
+	    { echo 'include loops: SKIPPED: no $(PYTHON)'; exit 77; }; $(PYTHON) tests/check_include_loops.py" \
 	  --check install "$(MAKE) -s --no-print-directory check-install" \
 	  --check python "$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || \
 	    { echo 'python: SKIPPED: $(PYTHON) has no numpy or pytest (make deps-python)'; exit 77; }; \

@@ -192,7 +192,7 @@ int cli_write_png(const char *path, const kf3ds_framebuffer *fb);
 
 /* ---- .kfb files (cmd_dump_kfb.c, docs/kfb.md) ----------------------------- */
 
-/* 1 when the bytes start with the .kfb magic. */
+/* 1 when the bytes start with the .kfb magic (cmd_common.c). */
 int cli_is_kfb(const unsigned char *data, size_t size);
 /* kf3ds info and kf3ds dump [--json] [--full] of a .kfb file; the exit status
  * (an invalid file: "kf3ds: FILE: offset N: what", CLI_EXIT_INPUT). */

@@ -183,6 +183,11 @@ int cli_unknown_option(const cli_args *a)
     return cli_usage_error(a->verb, "unknown option '%s'", a->argv[a->i]);
 }
 
+int cli_is_kfb(const unsigned char *data, size_t size)
+{
+    return size >= 4 && memcmp(data, "KFB\x1a", 4) == 0;
+}
+
 /* ---- input --------------------------------------------------------------- */
 
 /* The name of a file in messages: the argument as given, one line. */

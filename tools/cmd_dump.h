@@ -1,6 +1,7 @@
 /* The parts of `kf3ds dump` (internal to the cmd_dump*.c files):
- *   cmd_dump.c         the verb: options, the run, the diagnostics (collected
- *                      by the walk, merged with the library's, printed)
+ *   cmd_dump.c         the verb: options, the run, the diagnostics merged with
+ *                      the library's and printed
+ *   cmd_dump_diag.c    the diagnostics the walk and the decoders collect
  *   cmd_dump_walk.c    the walk of the chunk tree
  *   cmd_dump_spec.c    the table of known chunks: container or not, the layout
  *                      of the payload or its decoder
@@ -50,7 +51,7 @@ typedef struct dump_ctx {
     int has_faces;
 } dump_ctx;
 
-/* ---- diagnostics (cmd_dump.c) --------------------------------------------- */
+/* ---- diagnostics (cmd_dump_diag.c) ---------------------------------------- */
 
 /* A problem found by the walk, about the range start..end. */
 void dump_add_diag(dumper *d, kf3ds_status code, uint32_t offset, uint16_t id, uint32_t start,

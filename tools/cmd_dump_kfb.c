@@ -15,11 +15,6 @@ static const char *channel_name(int kind)
     return kind >= 1 && kind <= 5 ? names[kind] : "?";
 }
 
-int cli_is_kfb(const unsigned char *data, size_t size)
-{
-    return size >= 4 && memcmp(data, "KFB\x1a", 4) == 0;
-}
-
 void cli_print_decimal(FILE *out, int64_t num, uint32_t scale)
 {
     int64_t whole = num / (int64_t)scale, rest = num % (int64_t)scale;

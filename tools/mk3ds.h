@@ -176,13 +176,6 @@ track *add_turning_tracks(scene *s, int i, uint16_t rot_flags, double x, double 
 int add_mesh(scene *s, const char *name, const char *material, int rest_node, double cx,
              double cy, double cz, double hx, double hy, double hz);
 void add_material(scene *s, const char *name, int r, int g, int b);
-/* The camera sits where its camera node is at frame 0 and looks at where its
- * target node is, so that the editor data agrees with the keyframer. */
-void add_camera_at_nodes(scene *s, const char *name, int cam_node, int target_node, double roll,
-                         double lens);
-/* A light where its node is at frame 0 (see add_camera_at_nodes). */
-light *add_light_at_node(scene *s, const char *name, int light_node, double r, double g,
-                         double b);
 
 /* ---- frame-0 evaluation (mk3ds_eval.c) ------------------------------------ */
 
@@ -190,6 +183,13 @@ light *add_light_at_node(scene *s, const char *name, int light_node, double r, d
 void node_pos0(scene *s, int i, double out[3]);
 /* The MESH_MATRIX of m: its own, or the one its rest node gives it. */
 mat4 mesh_matrix(scene *s, const mesh *m);
+/* The camera sits where its camera node is at frame 0 and looks at where its
+ * target node is, so that the editor data agrees with the keyframer. */
+void add_camera_at_nodes(scene *s, const char *name, int cam_node, int target_node, double roll,
+                         double lens);
+/* A light where its node is at frame 0 (see add_camera_at_nodes). */
+light *add_light_at_node(scene *s, const char *name, int light_node, double r, double g,
+                         double b);
 
 /* ---- serialising (mk3ds_write.c) ------------------------------------------ */
 

@@ -115,3 +115,36 @@ mat4 mesh_matrix(scene *s, const mesh *m)
         r = mat_mul(r, mat_scale(-1, 1, 1));
     return r;
 }
+
+void add_camera_at_nodes(scene *s, const char *name, int cam_node, int target_node, double roll,
+                         double lens)
+{
+    camera *c = &s->cams[s->ncam++];
+    double pos[3], tgt[3];
+    int i;
+    node_pos0(s, cam_node, pos);
+    node_pos0(s, target_node, tgt);
+    copy_name(c->name, sizeof c->name, name);
+    for (i = 0; i < 3; i++) {
+        c->pos[i] = (float)pos[i];
+        c->target[i] = (float)tgt[i];
+    }
+    c->roll = (float)roll;
+    c->lens = (float)lens;
+}
+
+light *add_light_at_node(scene *s, const char *name, int light_node, double r, double g, double b)
+{
+    light *l = &s->lights[s->nlight++];
+    double pos[3];
+    int i;
+    node_pos0(s, light_node, pos);
+    memset(l, 0, sizeof *l);
+    copy_name(l->name, sizeof l->name, name);
+    for (i = 0; i < 3; i++)
+        l->pos[i] = (float)pos[i];
+    l->color[0] = (float)r;
+    l->color[1] = (float)g;
+    l->color[2] = (float)b;
+    return l;
+}

@@ -212,35 +212,3 @@ void add_material(scene *s, const char *name, int r, int g, int b)
     m->amb[2] = (uint8_t)(b * 3 / 10);
     m->spe[0] = m->spe[1] = m->spe[2] = 229;
 }
-void add_camera_at_nodes(scene *s, const char *name, int cam_node, int target_node, double roll,
-                         double lens)
-{
-    camera *c = &s->cams[s->ncam++];
-    double pos[3], tgt[3];
-    int i;
-    node_pos0(s, cam_node, pos);
-    node_pos0(s, target_node, tgt);
-    copy_name(c->name, sizeof c->name, name);
-    for (i = 0; i < 3; i++) {
-        c->pos[i] = (float)pos[i];
-        c->target[i] = (float)tgt[i];
-    }
-    c->roll = (float)roll;
-    c->lens = (float)lens;
-}
-
-light *add_light_at_node(scene *s, const char *name, int light_node, double r, double g, double b)
-{
-    light *l = &s->lights[s->nlight++];
-    double pos[3];
-    int i;
-    node_pos0(s, light_node, pos);
-    memset(l, 0, sizeof *l);
-    copy_name(l->name, sizeof l->name, name);
-    for (i = 0; i < 3; i++)
-        l->pos[i] = (float)pos[i];
-    l->color[0] = (float)r;
-    l->color[1] = (float)g;
-    l->color[2] = (float)b;
-    return l;
-}
