@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """No loops among the project's C files (docs/architecture.md, "Rules").
 
-Two kinds, in include/, src/, tools/, web/ and python/ (fuzz/, tests/ and
+Two kinds, in include/, src/, tools/, dev/, web/ and python/ (fuzz/, tests/ and
 examples/ only use them):
   1. #include cycles: a.h includes b.h includes a.h.
   2. Unit loops: a unit is one .c file; unit A uses unit B when A names a
@@ -18,8 +18,8 @@ import os
 import re
 import sys
 
-DIRS = ("include", "src", "tools", "web", "python")
-INCLUDE_PATH = ("include", "tools", "src")
+DIRS = ("include", "src", "tools", "dev", "web", "python")
+INCLUDE_PATH = ("include", "tools/cmd", "src")
 
 STRIP = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)

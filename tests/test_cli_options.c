@@ -1,4 +1,4 @@
-/* The option-value parsers of the kf3ds command (tools/cli_options.c): what
+/* The option-value parsers of the kf3ds command (tools/cmd/cli_options.c): what
  * each accepts, the values it gives, and the bad input it refuses, so that
  * render and view (--orbit, --overlays, --size) and export, rewrite and
  * render (--frames) read the same words the same way (docs/kf3ds.1, OPTION

@@ -345,7 +345,7 @@ function isContainer(id) {
 }
 
 // What the command reports for a file that ends before its root chunk does
-// and cuts a chunk inside (tools/cmd_common.c, find_damage; docs/output.md,
+// and cuts a chunk inside (tools/cmd/cmd_common.c, find_damage; docs/output.md,
 // "Damaged files"): { rootId, missing, lost }, or null when it is not cut.
 function findDamage(p) {
   const size = p.length;

@@ -496,7 +496,7 @@ KFW_EXPORT(kfw_vertices) const float *kfw_vertices(kfw_scene *h, int32_t node, d
     return h->verts;
 }
 
-/* ---- rendering (the pictures of `kf3ds render`, tools/cmd_render.c) ------- */
+/* ---- rendering (the pictures of `kf3ds render`, tools/cmd/cmd_render.c) ------- */
 
 static int ensure_renderer(kfw_scene *h)
 {
@@ -712,7 +712,7 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     return h->rgba;
 }
 
-/* ---- saving (`kf3ds rewrite`, tools/cmd_rewrite.c) ------------------------- */
+/* ---- saving (`kf3ds rewrite`, tools/cmd/cmd_rewrite.c) ------------------------- */
 
 /* The scene as a .3ds file: KF3DS_SAVE_REPAIR plus the given KF3DS_SAVE_
  * flags (segment with KF3DS_SAVE_SEGMENT). Free the bytes with

@@ -5,7 +5,7 @@
  *   bench-osmesa WxH FILE [FRAMES]
  *
  * Loads and evaluates FILE with kf3ds, as kf3ds-bench --render does, and
- * draws the same frames from the same view (tools/bench_render_common.h)
+ * draws the same frames from the same view (dev/bench/bench_render_common.h)
  * with OpenGL 1.x/2.x into a WxH off-screen buffer: every visible object
  * node's mesh at its placement (kf3ds_node_mesh_matrix), smooth shading with
  * per-vertex normals, per-vertex lighting by a headlight and an ambient

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Writes every outward output of the command on every input into DIR, one file
 # per (input, verb, options), so two builds can be compared with `diff -r`:
-#   sh tools/snapshot-outputs.sh build/kf3ds /tmp/before
+#   sh dev/snapshot-outputs.sh build/kf3ds /tmp/before
 #   (change, rebuild)
-#   sh tools/snapshot-outputs.sh build/kf3ds /tmp/after && diff -r /tmp/before /tmp/after
+#   sh dev/snapshot-outputs.sh build/kf3ds /tmp/after && diff -r /tmp/before /tmp/after
 # Inputs: data/*.3ds, tests/fuzz-regressions/*.3ds and, when present, the
 # corpus ($KF3DS_CORPUS, default ../shared/corpus). Exit codes and standard
 # error are kept too, since they are part of the output.

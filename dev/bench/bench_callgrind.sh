@@ -5,13 +5,13 @@
 # bench-callgrind` after `make bench` has generated BUILD_DIR/bench-data/.
 #
 # For each shape: `kf3ds-bench --once` (one load, one evaluation run) with the
-# frames tools/bench.sh uses, counting only inside kf3ds_scene_eval, and then
+# frames dev/bench/bench.sh uses, counting only inside kf3ds_scene_eval, and then
 # only inside kf3ds_load_file; the same with BUILD_DIR/bench-lib3ds
 # (lib3ds_file_eval, lib3ds_file_load) when BENCH_CG_LIB3DS=1 (lib3ds runs
 # 5-30x more instructions: that takes minutes per shape). Prints a table:
 # instructions per node evaluation, per byte loaded. Informative: exits 0.
 #
-# Environment: BENCH_ONLY (as for tools/bench.sh), BENCH_CG_LIB3DS.
+# Environment: BENCH_ONLY (as for dev/bench/bench.sh), BENCH_CG_LIB3DS.
 
 B=${1:-build}
 KF="$B/kf3ds-bench"

@@ -4,7 +4,7 @@
  *
  * Loads FILE with lib3ds_file_load, then evaluates the whole node tree with
  * lib3ds_file_eval(file, t) at FRAMES frames: t = i + 0.5 for i in
- * 0..FRAMES-1, or the random sequence of --random-frames (tools/bench_common.h,
+ * 0..FRAMES-1, or the random sequence of --random-frames (dev/bench/bench_common.h,
  * the same as kf3ds-bench's). FRAMES defaults to the file's animation length,
  * frames or segment_to - segment_from if larger, at least 1
  * (lib3ds 1.3 defaults the segment to 0..100 when the file has no KFSEG, so
@@ -13,7 +13,7 @@
  *
  *   load_ms 12.34 eval_ms 5.67 node_evals 20100
  *
- * Method (the same as tools/bench.c): load (file read included) is repeated
+ * Method (the same as dev/bench/bench.c): load (file read included) is repeated
  * at least MIN_RUNS times, then until the runs add up to TARGET_MS or MAX_RUNS
  * runs were made; load_ms is the BEST (minimum) time of one load, and the
  * first load's time is printed too. One eval run is all FRAMES frames;

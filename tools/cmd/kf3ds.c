@@ -1,5 +1,5 @@
 /* kf3ds — the command: verb dispatch, --help, --version.
- * Each verb lives in its own tools/cmd_VERB.c; shared helpers in cmd_common.c. */
+ * Each verb lives in its own tools/cmd/cmd_VERB.c; shared helpers in cmd_common.c. */
 #include "cmd.h"
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* What kf3ds-bench --render (tools/bench.c) and bench-osmesa
- * (tools/bench_osmesa.c) share, so that the software renderer and Mesa draw
+/* What kf3ds-bench --render (dev/bench/bench.c) and bench-osmesa
+ * (dev/bench/bench_osmesa.c) share, so that the software renderer and Mesa draw
  * the same frames from the same view, timed the same way: the frames (FRAMES
  * of them spread evenly over the segment, first and last included), the
  * view (the orbit at azimuth 35, elevation 25, 45 degree FOV framing the

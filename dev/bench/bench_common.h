@@ -1,4 +1,4 @@
-/* What both benchmark harnesses (tools/bench.c, tools/bench_lib3ds.c) share,
+/* What both benchmark harnesses (dev/bench/bench.c, dev/bench/bench_lib3ds.c) share,
  * so that kf3ds and lib3ds are measured the same way:
  *  - a monotonic clock;
  *  - the run policy: each measurement repeated at least MIN_RUNS times, then
@@ -41,7 +41,7 @@ typedef struct bench_options {
 } bench_options;
 
 /* FRAMES when not given: the longer of the animation length and the KFSEG
- * segment, at least 1 (what tools/bench.c calls the file's animation length). */
+ * segment, at least 1 (what dev/bench/bench.c calls the file's animation length). */
 static inline long bench_default_frames(long anim_length, long segment_start,
                                         long segment_end)
 {

@@ -10,7 +10,7 @@
  *                   targets and a few dummies they hang from; FOV, roll,
  *                   colour, hotspot and falloff tracks; no NODE_ID
  *   bench-long      100 object nodes with 1,000 keys per track (meant to be
- *                   evaluated at random frames, tools/bench.sh)
+ *                   evaluated at random frames, dev/bench/bench.sh)
  *   bench-render-city  a render benchmark of many small meshes, as in real
  *                   files: 100 city blocks (dummies) of 20 box buildings
  *                   each, a tenth of them turning, the blocks drifting

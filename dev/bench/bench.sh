@@ -24,7 +24,7 @@
 # and evaluation (with ns per node evaluation), then a verdict against the
 # targets: load >= 20x on bench-meshes, load >= 5x on the key-heavy files (the
 # node shapes), eval >= 10x on every node shape. Informative only: always exits 0.
-# Instructions per node evaluation: tools/bench_callgrind.sh (make bench-callgrind).
+# Instructions per node evaluation: dev/bench/bench_callgrind.sh (make bench-callgrind).
 #
 # Rendering: kf3ds-bench --render against BUILD_DIR/bench-osmesa (Mesa's
 # llvmpipe through OSMesa, when built) on three scenes: bench-render (100

@@ -1,4 +1,4 @@
-/* kf3ds-bench: load and evaluation timings (run by `make bench`, tools/bench.sh).
+/* kf3ds-bench: load and evaluation timings (run by `make bench`, dev/bench/bench.sh).
  *
  *   kf3ds-bench [--once] [--random-frames SPAN] FILE [FRAMES]
  *   kf3ds-bench --render WxH [--textured] FILE [FRAMES]
@@ -6,13 +6,13 @@
  * Loads FILE, then evaluates every node at FRAMES frames (default: the file's
  * animation length, anim_length or segment_end - segment_start if larger,
  * at least 1) at i + 0.5 for i in 0..FRAMES-1, or with --random-frames at
- * FRAMES frames drawn at random from [0, SPAN) (tools/bench_common.h), and
+ * FRAMES frames drawn at random from [0, SPAN) (dev/bench/bench_common.h), and
  * prints on its last line
  *
  *   load_ms 12.34 eval_ms 5.67 node_evals 20100
  *
- * Method (the same in tools/bench_lib3ds.c, so that the two compare; the
- * shared parts are in tools/bench_common.h):
+ * Method (the same in dev/bench/bench_lib3ds.c, so that the two compare; the
+ * shared parts are in dev/bench/bench_common.h):
  *  - load: kf3ds_load_file (file read included) is repeated at least
  *    MIN_RUNS times, then until the runs add up to TARGET_MS or MAX_RUNS
  *    runs were made; load_ms is the BEST (minimum) time of one load. The minimum is
