@@ -51,8 +51,8 @@ MODULE_OBJ := $(MODULE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_kfb.h \
               include/kf3ds_static.h src/gltf/*.h src/bake/*.h src/static/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
-CMD_SRC   := tools/kf3ds.c $(sort $(wildcard tools/cmd_*.c))
-GEN_SRC   := $(sort $(wildcard tools/mk3ds*.c))
+CMD_SRC   := tools/cmd/kf3ds.c tools/cmd/cli_options.c tools/cmd/cel_decode.c $(sort $(wildcard tools/cmd/cmd_*.c))
+GEN_SRC   := $(sort $(wildcard dev/mk3ds/mk3ds*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT_SRC := $(sort $(wildcard tests/support*.c))
@@ -156,16 +156,16 @@ $(BUILD)/libkf3ds_render.so: $(BUILD)/libkf3ds_render.so.$(VERSION)
 
 LIBS_ALL := $(BUILD)/libkf3ds_render.a $(BUILD)/libkf3ds.a
 
-$(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/*.h) $(LIBS_ALL)
+$(BUILD)/kf3ds: $(CMD_SRC) $(wildcard tools/cmd/*.h) $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(LIBS_ALL) \
 	  $(FRONT_LIBS) $(LDLIBS)
 
-$(BUILD)/kf3ds-bench: tools/bench.c tools/bench_common.h tools/bench_render_common.h $(LIBS_ALL)
+$(BUILD)/kf3ds-bench: dev/bench/bench.c dev/bench/bench_common.h dev/bench/bench_render_common.h $(LIBS_ALL)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench.c $(LIBS_ALL) $(LDLIBS)
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ dev/bench/bench.c $(LIBS_ALL) $(LDLIBS)
 
-$(BUILD)/mk3ds: $(GEN_SRC) $(wildcard tools/mk3ds*.h) $(BUILD)/libkf3ds.a
+$(BUILD)/mk3ds: $(GEN_SRC) $(wildcard dev/mk3ds/mk3ds*.h) $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(BUILD)/libkf3ds.a $(LDLIBS)
 
@@ -180,7 +180,7 @@ FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_di
                 test_png_render test_png_view test_png_maps test_plot test_export test_bake \
                 test_bake_module test_rewrite test_diff_rewrite test_cli_input test_cli_output \
                 test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module \
-                 test_png_export test_png_thumbnail
+                 test_png_export test_png_thumbnail test_cli_options test_cel_decode
 FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
 CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
 TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h \
@@ -188,19 +188,25 @@ TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h i
 
 $(BUILD)/tests/obj/%.o: tests/%.c $(TEST_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests -c $< -o $@
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itests -c $< -o $@
 
 $(TEST_SUPPORT): $(TEST_SUPPORT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(CORE_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
 	  $(BUILD)/libkf3ds.a -lcmocka $(LDLIBS)
+
+# A suite of one unit of the command links that unit's sources (UNIT_SRC).
+$(BUILD)/tests/test_cli_options: UNIT_SRC = tools/cmd/cli_options.c
+$(BUILD)/tests/test_cli_options: tools/cmd/cli_options.c tools/cmd/cli_options.h
+$(BUILD)/tests/test_cel_decode: UNIT_SRC = tools/cmd/cel_decode.c
+$(BUILD)/tests/test_cel_decode: tools/cmd/cel_decode.c tools/cmd/cel_decode.h
 
 $(FRONT_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(LIBS_ALL)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SRC) \
 	  $(TEST_SUPPORT) $(LIBS_ALL) -lcmocka $(if $(findstring test_diff,$*),-l3ds) \
 	  $(if $(findstring test_png,$*),$(FRONT_LIBS)) $(LDLIBS)
 
@@ -213,6 +219,8 @@ check: $(TEST_BIN) all
 	  --check "static export" "sh tests/check_static_export.sh $(BUILD)/kf3ds" \
 	  --check convert "sh tests/check_convert.sh $(BUILD)/kf3ds" \
 	  --check thumbnailer "sh tests/check_thumbnailer.sh $(BUILD)/kf3ds" \
+	  --check "include loops" "command -v $(PYTHON) >/dev/null || \
+	    { echo 'include loops: SKIPPED: no $(PYTHON)'; exit 77; }; $(PYTHON) tests/check_include_loops.py" \
 	  --check install "$(MAKE) -s --no-print-directory check-install" \
 	  --check python "$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || \
 	    { echo 'python: SKIPPED: $(PYTHON) has no numpy or pytest (make deps-python)'; exit 77; }; \
@@ -257,8 +265,8 @@ test: deps-test
 c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC) $(RENDER_SRC) $(MODULE_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
-	  for f in $(CMD_SRC) $(GEN_SRC) tools/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c examples/save.c; do \
-	    $$cc -std=c11 $(WARN) -Iinclude -Itools -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
+	  for f in $(CMD_SRC) $(GEN_SRC) dev/bench/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c examples/save.c; do \
+	    $$cc -std=c11 $(WARN) -Iinclude -Itools/cmd -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
 # The glTF checkers of test_export (the Khronos validator, three.js) and the
@@ -316,14 +324,14 @@ bench: all deps-bench
 	$(MAKE) $(BUILD)/bench-lib3ds
 	@if pkg-config --exists osmesa; then $(MAKE) $(BUILD)/bench-osmesa; \
 	else echo "bench: no libosmesa6-dev: the rendering comparison with Mesa is left out"; fi
-	sh tools/bench.sh $(BUILD)
+	sh dev/bench/bench.sh $(BUILD)
 
 # Instructions per node evaluation and per loaded byte (callgrind), on the
 # files `make bench` generated; BENCH_CG_LIB3DS=1 counts lib3ds's too (slow).
 bench-callgrind: all
 	$(MAKE) $(BUILD)/bench-lib3ds
 	@sh tools/ensure-deps.sh valgrind
-	sh tools/bench_callgrind.sh $(BUILD)
+	sh dev/bench/bench_callgrind.sh $(BUILD)
 
 deps-bench:
 	@sh tools/ensure-deps.sh lib3ds-dev
@@ -331,13 +339,13 @@ deps-bench:
 
 # Mesa's OSMesa (llvmpipe), the rendering comparison of make bench; built only
 # where libosmesa6-dev is installed.
-$(BUILD)/bench-osmesa: tools/bench_osmesa.c tools/bench_common.h tools/bench_render_common.h \
+$(BUILD)/bench-osmesa: dev/bench/bench_osmesa.c dev/bench/bench_common.h dev/bench/bench_render_common.h \
                        $(LIBS_ALL)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench_osmesa.c $(LIBS_ALL) \
+	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ dev/bench/bench_osmesa.c $(LIBS_ALL) \
 	  $$(pkg-config --libs osmesa) $(LDLIBS)
 
-$(BUILD)/bench-lib3ds: tools/bench_lib3ds.c tools/bench_common.h
+$(BUILD)/bench-lib3ds: dev/bench/bench_lib3ds.c dev/bench/bench_common.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< -l3ds -lm
 

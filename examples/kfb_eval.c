@@ -194,7 +194,7 @@ static void put_float(double v)
 #endif
 
 /* The length of the UTF-8 sequence at s (0 when it is not a valid one): the
- * rule of tools/cmd_common.c, repeated here because this program links no
+ * rule of tools/cmd/cmd_common.c, repeated here because this program links no
  * more than the reader, so that names come out as kf3ds eval prints them. */
 static unsigned utf8_len(const unsigned char *s, unsigned long left)
 {

@@ -1,5 +1,5 @@
 /* libFuzzer target: the Animator CEL/PIC decoder of the command
- * (tools/cmd_cel.c) on any bytes.
+ * (tools/cmd/cel_decode.c) on any bytes.
  *
  * Oracles beyond the sanitizers (abort() = a finding): a decoded picture has
  * both sides in 1..16384 and every pixel opaque; a refused one has a reason
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_maps.h"
+#include "cel_decode.h"
 
 static void finding(const char *what, unsigned long v)
 {

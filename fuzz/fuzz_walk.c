@@ -1,6 +1,6 @@
 /* libFuzzer target: the raw chunk walker (kf3ds_chunk_next and the
  * kf3ds_read_* cursor, descending into every chunk as if it were a container)
- * and the dump printer of tools/cmd_dump*.c in text, JSON and --full JSON.
+ * and the dump printer of tools/cmd/cmd_dump*.c in text, JSON and --full JSON.
  *
  * The dump verb reads its FILE ("-" is standard input) and prints on stdout
  * and stderr through stdio; the target swaps the three FILE pointers for the

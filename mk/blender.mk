@@ -47,5 +47,5 @@ test-blender: $(BUILD)/libkf3ds.so $(BUILD)/kf3ds $(BLENDER_ZIP)
 # rendered by Blender (Cycles on the CPU) at frame 8, from the file's camera.
 blender-image: $(BUILD)/libkf3ds.so
 	KF3DS_LIBRARY=$(abspath $(BUILD))/libkf3ds.so $(BLENDER) -b --factory-startup -noaudio \
-	  --python-exit-code 1 --python tools/blender_addon_image.py -- data/textured.3ds 8 \
+	  --python-exit-code 1 --python dev/blender_addon_image.py -- data/textured.3ds 8 \
 	  docs/img/blender-addon.png

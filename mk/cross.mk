@@ -25,8 +25,8 @@
 CROSS_CORPUS  ?= $(or $(KF3DS_CORPUS),../shared/corpus)
 CROSS_WARN     = -Wall -Wextra -Wpedantic -Werror
 CROSS_OPT     ?= -O2
-CROSS_CMD_SRC  = tools/kf3ds.c tools/cmd_common.c $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_info.c \
-                 tools/cmd_eval.c tools/cmd_maps.c tools/cmd_rewrite.c $(sort $(wildcard tools/cmd_bake*.c))
+CROSS_CMD_SRC  = tools/cmd/kf3ds.c tools/cmd/cli_options.c tools/cmd/cmd_common.c $(sort $(wildcard tools/cmd/cmd_dump*.c)) tools/cmd/cmd_info.c \
+                 tools/cmd/cmd_eval.c tools/cmd/cmd_maps.c tools/cmd/cmd_rewrite.c $(sort $(wildcard tools/cmd/cmd_bake*.c))
 
 ifeq ($(strip $(TARGET)),)
 cross test-cross cross-build cross-deps:
@@ -107,7 +107,7 @@ $(CROSS_BAKE_OBJ): $(MODULE_HDR)
 $(CROSS_DIR)/libkf3ds.a: $(CROSS_CORE_OBJ) $(CROSS_BAKE_OBJ)
 	rm -f $@ && $(call CROSS_TOOL,ar) rcs $@ $^
 
-$(CROSS_DIR)/kf3ds: $(CROSS_CMD_SRC) $(wildcard tools/*.h) $(CROSS_DIR)/libkf3ds.a $(CROSS_STAMP)
+$(CROSS_DIR)/kf3ds: $(CROSS_CMD_SRC) $(wildcard tools/cmd/*.h) $(CROSS_DIR)/libkf3ds.a $(CROSS_STAMP)
 	$(CROSS_CC) -std=c11 $(CROSS_WARN) $(CROSS_CFLAGS) -DKF3DS_NO_FRONTENDS -static -o $@ \
 	  $(CROSS_CMD_SRC) $(CROSS_DIR)/libkf3ds.a -lm
 

@@ -22,7 +22,7 @@ FUZZ_TIME   ?= 60
 FUZZ_SEED   ?= 1
 FUZZ_MAXLEN ?= 65536
 FUZZ_CORPUS ?= $(or $(KF3DS_CORPUS),../shared/corpus)
-FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools \
+FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools/cmd \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB    := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC)
 FUZZ_COMMON := fuzz/mutate3ds.c tests/support_chunks.h $(FUZZ_LIB) $(RENDER_HDR)
@@ -49,10 +49,10 @@ $(FUZZ_DIR)/fuzz_save: fuzz/fuzz_save.c tests/support_compare.c tests/support.h 
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_save.c tests/support_compare.c fuzz/mutate3ds.c \
 	  $(FUZZ_LIB) -lm
 
-# The dump verb (tools/cmd_dump*.c) and the helpers it uses.
-FUZZ_DUMP_SRC := $(sort $(wildcard tools/cmd_dump*.c)) tools/cmd_common.c
+# The dump verb (tools/cmd/cmd_dump*.c) and the helpers it uses.
+FUZZ_DUMP_SRC := $(sort $(wildcard tools/cmd/cmd_dump*.c)) tools/cmd/cmd_common.c
 
-$(FUZZ_DIR)/fuzz_walk: fuzz/fuzz_walk.c $(FUZZ_DUMP_SRC) tools/cmd.h tools/cmd_dump.h $(FUZZ_COMMON)
+$(FUZZ_DIR)/fuzz_walk: fuzz/fuzz_walk.c $(FUZZ_DUMP_SRC) tools/cmd/cmd.h tools/cmd/cmd_dump.h $(FUZZ_COMMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_walk.c fuzz/mutate3ds.c $(FUZZ_DUMP_SRC) $(FUZZ_LIB) -lm
 
@@ -61,10 +61,10 @@ $(FUZZ_DIR)/fuzz_kfb: fuzz/fuzz_kfb.c include/kf3ds_kfb.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kfb.c
 
-# The Animator CEL/PIC decoder of the command (tools/cmd_cel.c).
-$(FUZZ_DIR)/fuzz_cel: fuzz/fuzz_cel.c tools/cmd_cel.c tools/cmd_maps.h tools/cmd.h
+# The Animator CEL/PIC decoder of the command (tools/cmd/cel_decode.c, libc only).
+$(FUZZ_DIR)/fuzz_cel: fuzz/fuzz_cel.c tools/cmd/cel_decode.c tools/cmd/cel_decode.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DKF3DS_NO_FRONTENDS -o $@ fuzz/fuzz_cel.c tools/cmd_cel.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_cel.c tools/cmd/cel_decode.c
 
 $(FUZZ_DIR)/gen_cel_seeds: fuzz/gen_cel_seeds.c
 	@mkdir -p $(@D)

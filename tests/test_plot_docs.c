@@ -1,6 +1,6 @@
 /* Issue 24, plot and the documents: what plot says when the file has nothing
  * to plot (exit 1, one line naming what is missing, docs/output.md 'plot'),
- * the round axis ticks it chooses (tools/plot_axis.h, 1, 2 or 5 × 10^k),
+ * the round axis ticks it chooses (tools/cmd/plot_axis.h, 1, 2 or 5 × 10^k),
  * counts of one in the singular in every summary line, and the man page
  * naming every verb of `kf3ds --help` in its SYNOPSIS and DESCRIPTION and
  * KF3DS_MAPS in its ENVIRONMENT. (make install/uninstall into a temporary

@@ -17,7 +17,7 @@
 #include "support.h"
 #include "support_png.h"
 
-/* The viewer's default window size (tools/cmd_view.c). */
+/* The viewer's default window size (tools/cmd/cmd_view.c). */
 #define VIEW_W 640
 #define VIEW_H 480
 /* Rows at the bottom that hold the status line (its text changes with the

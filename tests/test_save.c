@@ -193,7 +193,7 @@ static uint32_t chunk_offset(const unsigned char *data, size_t size, uint16_t id
 
 /* data/textured.3ds saved without its kept source (kf3ds's own order): its
  * maps with their file, tiling, scale and strength, the texture coordinates
- * and the gradient background come back as tools/mk3ds_textured.c made them. */
+ * and the gradient background come back as dev/mk3ds/mk3ds_textured.c made them. */
 static void test_textured_canonical(void **state)
 {
     size_t size, n;

@@ -345,7 +345,7 @@ function isContainer(id) {
 }
 
 // What the command reports for a file that ends before its root chunk does
-// and cuts a chunk inside (tools/cmd_common.c, find_damage; docs/output.md,
+// and cuts a chunk inside (tools/cmd/cmd_common.c, find_damage; docs/output.md,
 // "Damaged files"): { rootId, missing, lost }, or null when it is not cut.
 function findDamage(p) {
   const size = p.length;
@@ -488,7 +488,7 @@ function utf8(text) {
 
 // The caller's texture files matched to the maps the export asks for
 // (texture 1 of each material), as the command finds a map beside the input
-// (tools/cmd_maps.c): the stored name's last part, that spelling first, then
+// (tools/cmd/cmd_maps.c): the stored name's last part, that spelling first, then
 // any case. [{ name: stored, key: the caller's name, data }].
 function imageList(images, materials) {
   if (images === undefined || images === null)
@@ -529,7 +529,7 @@ function imageList(images, materials) {
 }
 
 // A decimal "[-]digits[.digits]" (or a number) as { num, dec }: num / 10^dec,
-// at most 6 decimals (`kf3ds bake`'s frames and step, tools/cmd_bake.c).
+// at most 6 decimals (`kf3ds bake`'s frames and step, tools/cmd/cmd_bake.c).
 function decimal(v, what) {
   const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : v;
   const m = typeof text === 'string' && /^([-+]?)(\d*)(?:\.(\d*))?$/.exec(text);

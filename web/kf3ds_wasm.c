@@ -498,7 +498,7 @@ KFW_EXPORT(kfw_vertices) const float *kfw_vertices(kfw_scene *h, int32_t node, d
     return h->verts;
 }
 
-/* ---- rendering (the pictures of `kf3ds render`, tools/cmd_render.c) ------- */
+/* ---- rendering (the pictures of `kf3ds render`, tools/cmd/cmd_render.c) ------- */
 
 static int ensure_renderer(kfw_scene *h)
 {
@@ -588,7 +588,7 @@ static void draw_label(kf3ds_framebuffer *fb, const char *text)
     kf3ds_raster_text(fb, x, y, text, LABEL_COLOR, scale);
 }
 
-/* The orbit view of `kf3ds view` (tools/cmd_view.c, orbit_view): the default
+/* The orbit view of `kf3ds view` (tools/cmd/cmd_view.c, orbit_view): the default
  * view at azimuth/elevation, then moved towards the box centre by `zoom` (1:
  * as it is) and sideways by pan_x, pan_y (fractions of the distance) in
  * camera space; zoom 1 and no pan give kf3ds render's picture. */
@@ -763,7 +763,7 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     return h->rgba;
 }
 
-/* ---- saving (`kf3ds rewrite`, tools/cmd_rewrite.c) ------------------------- */
+/* ---- saving (`kf3ds rewrite`, tools/cmd/cmd_rewrite.c) ------------------------- */
 
 /* The scene as a .3ds file: KF3DS_SAVE_REPAIR plus the given KF3DS_SAVE_
  * flags (segment with KF3DS_SAVE_SEGMENT). Free the bytes with
@@ -794,11 +794,11 @@ KFW_EXPORT(kfw_save_free) void kfw_save_free(void *bytes)
     kf3ds_save_free(bytes, NULL);
 }
 
-/* ---- glTF export (`kf3ds export`, tools/cmd_export.c) --------------------- */
+/* ---- glTF export (`kf3ds export`, tools/cmd/cmd_export.c) --------------------- */
 
 /* The texture images JS supplies for one export: data[i] is the picture of
  * the map named names[i] (the name as the material stores it; JS matched
- * the caller's file names to those names, as tools/cmd_maps.c matches the
+ * the caller's file names to those names, as tools/cmd/cmd_maps.c matches the
  * files beside the input), uris[i] the caller's file name. */
 typedef struct kfw_images {
     uint32_t count;
@@ -915,7 +915,7 @@ KFW_EXPORT(kfw_export) void *kfw_export(kfw_scene *h, unsigned flags, double sta
     return last_gltf.bytes;
 }
 
-/* ---- bake (`kf3ds bake`, tools/cmd_bake.c) -------------------------------- */
+/* ---- bake (`kf3ds bake`, tools/cmd/cmd_bake.c) -------------------------------- */
 
 /* kf3ds_bake with the frames JS planned as the command does (num_frames 0:
  * the segment), `nodes` num_nodes NUL-ended names one after the other. The

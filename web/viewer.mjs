@@ -45,7 +45,7 @@ export function startViewer(kf3ds, wasm) {
     ui.message.className = isError ? 'error' : '';
   }
 
-  // A diagnostic as the command prints it (tools/cmd_common.c, cli_print_diag).
+  // A diagnostic as the command prints it (tools/cmd/cmd_common.c, cli_print_diag).
   function diagLine(file, d) {
     let s = d.severity === 'error' ? 'kf3ds: ' : 'kf3ds: warning: ';
     s += `${file}: `;
@@ -191,7 +191,7 @@ export function startViewer(kf3ds, wasm) {
   }
 
   // The maps the renderer draws, found among the files given as the command
-  // finds them beside the input (tools/cmd_maps.c: the stored name's last
+  // finds them beside the input (tools/cmd/cmd_maps.c: the stored name's last
   // part, that spelling first, then any case) and decoded by the browser.
   function findFile(images, stored) {
     const base = stored.slice(Math.max(stored.lastIndexOf('/'), stored.lastIndexOf('\\'),
@@ -490,7 +490,7 @@ export function startViewer(kf3ds, wasm) {
     dragging.y = e.clientY;
     toOrbit();
     if (dragging.pan) {
-      // as far as the pointer moves at the scene's centre (tools/cmd_view.c)
+      // as far as the pointer moves at the scene's centre (tools/cmd/cmd_view.c)
       const k = 2 * st.zoom * Math.tan(45 * Math.PI / 360) / ui.canvas.height;
       st.pan = [st.pan[0] + k * dx, st.pan[1] - k * dy];
     } else {

@@ -1,7 +1,7 @@
 """glTF export (include/kf3ds_gltf.h) and bake (include/kf3ds_bake.h) of a Scene.
 
-Both fill the library's options the way the commands do (tools/cmd_export.c,
-tools/cmd_bake.c), so that the same options give the same bytes as
+Both fill the library's options the way the commands do (tools/cmd/cmd_export.c,
+tools/cmd/cmd_bake.c), so that the same options give the same bytes as
 ``kf3ds export`` and ``kf3ds bake``.
 """
 import ctypes as C

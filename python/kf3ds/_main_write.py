@@ -1,5 +1,5 @@
 """`python -m kf3ds export` and `bake`: the command's verbs of the same names
-(tools/cmd_export.c, tools/cmd_bake.c) through the binding, writing the same
+(tools/cmd/cmd_export.c, tools/cmd/cmd_bake.c) through the binding, writing the same
 bytes. The options are the command's (docs/gltf.md, docs/kfb.md) except
 bake's --c-source, which the binding does not make."""
 import sys

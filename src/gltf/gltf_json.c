@@ -1,7 +1,7 @@
 /* JSON text for the glTF writer (export_internal.h): a growable buffer from
  * the export's allocator, commas placed per nesting level. Names come out
  * as valid UTF-8 and numbers read back exactly (the same rules as the
- * command's JSON, tools/cmd_common.c). Also the module's memory helpers. */
+ * command's JSON, tools/cmd/cmd_common.c). Also the module's memory helpers. */
 #include "export_internal.h"
 #include <float.h>
 #include <math.h>

@@ -106,7 +106,7 @@ export function firstDifference(rgba, png) {
 }
 
 // The pictures data/textured.3ds names, decoded as the command decodes them
-// (SDL2_image for BMP, tools/cmd_cel.c for Animator CEL), as ImageData-like
+// (SDL2_image for BMP, tools/cmd/cel_decode.c for Animator CEL), as ImageData-like
 // {width, height, data: RGBA}. Only what data/ holds: 24-bit uncompressed
 // BMP, 8-bit Animator 1 CEL.
 export function decodePicture(file) {
