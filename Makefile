@@ -53,8 +53,14 @@ MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h in
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
 CMD_SRC   := tools/cmd/kf3ds.c tools/cmd/cli_options.c tools/cmd/cel_decode.c $(sort $(wildcard tools/cmd/cmd_*.c))
 GEN_SRC   := $(sort $(wildcard dev/mk3ds/mk3ds*.c))
-TEST_SRC  := $(sort $(wildcard tests/test_*.c))
-TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# The folder says what a suite needs (see "Tests" below): tests/core/ the core
+# library alone, tests/front/ more than that.
+CORE_TEST_SRC  := $(sort $(wildcard tests/core/test_*.c))
+FRONT_TEST_SRC := $(sort $(wildcard tests/front/test_*.c))
+TEST_SRC  := $(CORE_TEST_SRC) $(FRONT_TEST_SRC)
+CORE_TESTS  := $(CORE_TEST_SRC:tests/core/%.c=$(BUILD)/tests/%)
+FRONT_TESTS := $(FRONT_TEST_SRC:tests/front/%.c=$(BUILD)/tests/%)
+TEST_BIN  := $(CORE_TESTS) $(FRONT_TESTS)
 TEST_SUPPORT_SRC := $(sort $(wildcard tests/support*.c))
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/tests/obj/%.o,$(notdir $(TEST_SUPPORT_SRC)))
 TEST_SUPPORT := $(BUILD)/tests/libsupport.a
@@ -169,20 +175,13 @@ $(BUILD)/mk3ds: $(GEN_SRC) $(wildcard dev/mk3ds/mk3ds*.h) $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) $(LDFLAGS) -o $@ $(GEN_SRC) $(BUILD)/libkf3ds.a $(LDLIBS)
 
-# Tests: every tests/test_*.c is one cmocka program linked with the support
-# archive (tests/support*.c, built once). The suites that need
-# more than the core library, a C compiler and cmocka are named here: the
-# renderer (test_render), the kf3ds command (test_cli; test_fuzz_regressions,
-# which also renders), lib3ds and mk3ds (test_diff_lib3ds), SDL2 and libpng
-# (test_png_*). Every other suite is one of the core's tests: linked with
-# libkf3ds.a alone, so that it cannot lean on anything else.
-FRONT_SUITES := test_render test_textures test_cli test_fuzz_regressions test_diff_lib3ds \
-                test_png_render test_png_view test_png_maps test_plot test_export test_bake \
-                test_bake_module test_rewrite test_diff_rewrite test_cli_input test_cli_output \
-                test_png_default_view test_rewrite_repair test_plot_docs test_gltf_module \
-                 test_png_export test_png_thumbnail test_cli_options test_cel_decode
-FRONT_TESTS  := $(filter $(FRONT_SUITES:%=$(BUILD)/tests/%),$(TEST_BIN))
-CORE_TESTS   := $(filter-out $(FRONT_TESTS),$(TEST_BIN))
+# Tests: every tests/core/test_*.c and tests/front/test_*.c is one cmocka
+# program linked with the support archive (tests/support*.c, built once); the
+# programs go to $(BUILD)/tests/. A suite in tests/core/ is one of the core's
+# tests: linked with libkf3ds.a alone, so that it cannot lean on anything else.
+# A suite in tests/front/ may use more: the renderer, the command (through
+# KF3DS_TOOL), lib3ds and mk3ds (test_diff_*), SDL2 and libpng (test_png_*), a
+# unit of the command (UNIT_SRC below).
 TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h include/kf3ds_bake.h \
                 include/kf3ds_static.h
 
@@ -193,9 +192,9 @@ $(BUILD)/tests/obj/%.o: tests/%.c $(TEST_HDR)
 $(TEST_SUPPORT): $(TEST_SUPPORT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(CORE_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libkf3ds.a
+$(CORE_TESTS): $(BUILD)/tests/%: tests/core/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BUILD)/libkf3ds.a
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) \
 	  $(BUILD)/libkf3ds.a -lcmocka $(LDLIBS)
 
 # A suite of one unit of the command links that unit's sources (UNIT_SRC).
@@ -204,7 +203,7 @@ $(BUILD)/tests/test_cli_options: tools/cmd/cli_options.c tools/cmd/cli_options.h
 $(BUILD)/tests/test_cel_decode: UNIT_SRC = tools/cmd/cel_decode.c
 $(BUILD)/tests/test_cel_decode: tools/cmd/cel_decode.c tools/cmd/cel_decode.h
 
-$(FRONT_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(TEST_HDR) $(LIBS_ALL)
+$(FRONT_TESTS): $(BUILD)/tests/%: tests/front/%.c $(TEST_SUPPORT) $(TEST_HDR) $(LIBS_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SRC) \
 	  $(TEST_SUPPORT) $(LIBS_ALL) -lcmocka $(if $(findstring test_diff,$*),-l3ds) \

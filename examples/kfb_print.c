@@ -1,5 +1,5 @@
 /* kfb-print FILE.kfb [FRAME]: the README's "Baking for an engine" example,
- * complete (built by `make` as build/kfb-print, run by tests/test_bake.c).
+ * complete (built by `make` as build/kfb-print, run by tests/front/test_bake.c).
  * It reads a fixed-point bake (kf3ds bake --fixed) and prints the placed
  * vertices of every visible mesh at FRAME (default: the first baked frame),
  * computed with integer arithmetic only, as a 68000 would; only the printing

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "kf3ds.h"
-#include "../tests/support.h" /* the oracles, shared with tests/test_fuzz_regressions.c */
+#include "../tests/support.h" /* the oracles, shared with tests/front/test_fuzz_regressions.c */
 
 static void finding(const char *what, double v)
 {

@@ -1,5 +1,5 @@
 /* gen_seeds DIR [--big]: small valid-but-strange .3ds files, the project's
- * own fuzzing seeds (and inputs of the kind tests/test_malformed_values.c loads).
+ * own fuzzing seeds (and inputs of the kind tests/core/test_malformed_values.c loads).
  *
  * Each file is a complete scene (materials, a box mesh, a camera with its
  * target, an omni light, a spotlight with its target, the ambient node and

@@ -48,7 +48,7 @@ static inline float kf3ds__quat_dot(const float a[4], const float b[4])
 
 /* sin and cos of x for |x| <= π (a little beyond is fine): Taylor
  * polynomials on [0, π/2] after folding, within 2.1e-7 of the true values
- * (tests/test_track.c). Branch-free and inline,
+ * (tests/core/test_track.c). Branch-free and inline,
  * so that the squad batch (track_eval.h) vectorises; the rotation code uses
  * these everywhere so that batched and one-shot evaluations agree bit for bit. */
 static inline void kf3ds__sincos_pi(float x, float *s, float *c)
@@ -143,7 +143,7 @@ static inline void kf3ds__quat_slerp(const float a[4], const float b[4], float t
 #define KF3DS__HALF_PI_HEAD 1.57079632673412561417
 #define KF3DS__HALF_PI_TAIL 6.07710050650619224932e-11
 
-/* sin x and cos x in double, to within a few ulps (tests/test_track_setup.c), for
+/* sin x and cos x in double, to within a few ulps (tests/core/test_track_setup.c), for
  * loading, which rounds what it derives to float: one polynomial pair
  * instead of libm's sincos. Returns x less whole turns, in [-π, π]. */
 static inline double kf3ds__sincos_d(double x, double *s, double *c)

@@ -4,7 +4,7 @@
 # every failure with an offset), resume (--skip-existing), an interruption
 # (SIGINT mid-run leaves no temporary or partial file, exit 130), and every
 # output format read back by a reader other than the writer: assimp for
-# glb/gltf/obj/stl, kf3ds info for 3ds and kfb (PNG: tests/test_png_thumbnail.c
+# glb/gltf/obj/stl, kf3ds info for 3ds and kfb (PNG: tests/front/test_png_thumbnail.c
 # reads convert's PNGs with libpng). Damaged inputs are made here.
 # Exits 77 (skipped) without python3 (which reads the JSON report).
 #   sh tests/check_convert.sh [KF3DS]

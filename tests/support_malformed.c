@@ -1,4 +1,4 @@
-/* What the malformed-input suites (tests/test_malformed_*.c) share: the
+/* What the malformed-input suites (tests/core/test_malformed_*.c) share: the
  * invariants every loaded scene keeps however bad its file
  * (docs/robustness.md, 'The guarantees'), loading through the counting
  * allocator from exactly sized copies, a walk of the chunks a test wrote, and

@@ -1,5 +1,5 @@
 /* The scene oracles of support.h, shared by the fuzz target fuzz/fuzz_load.c
- * and the replay of its findings in tests/test_fuzz_regressions.c, so that a
+ * and the replay of its findings in tests/front/test_fuzz_regressions.c, so that a
  * regression input is checked exactly as the fuzzer checked it. No cmocka
  * here: a broken check goes to the caller's `fail`. */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* Pictures the kf3ds command wrote, read back with libpng, for the suites
- * that link libpng (tests/test_png_*.c). Header only: support.c is linked
+ * that link libpng (tests/front/test_png_*.c). Header only: support.c is linked
  * into every suite, and the others do not link libpng. Include it after
  * cmocka.h. */
 #ifndef KF3DS_TEST_SUPPORT_PNG_H

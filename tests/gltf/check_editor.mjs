@@ -1,6 +1,6 @@
 // Reads a kf3ds export with three.js (GLTFLoader, an independent glTF reader)
 // and prints its cameras and lights as three.js places them in its Y-up
-// world, one line each, for tests/test_png_export.c to compare with
+// world, one line each, for tests/front/test_png_export.c to compare with
 // hand-derived values:
 //   camera NAME fov_degrees aspect near px py pz qx qy qz qw
 //   light NAME TYPE r g b intensity px py pz dx dy dz angle penumbra

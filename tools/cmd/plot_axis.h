@@ -1,6 +1,6 @@
 /* The axis ticks of kf3ds plot (docs/output.md, 'plot'): steps of 1, 2 or 5
  * times a power of ten, labels with just the decimals the step needs. Header
- * only (static inline), so that tests/test_plot_docs.c checks the choice
+ * only (static inline), so that tests/front/test_plot_docs.c checks the choice
  * without linking the command. C99. */
 #ifndef KF3DS_PLOT_AXIS_H
 #define KF3DS_PLOT_AXIS_H

@@ -18,8 +18,8 @@
 #include "kf3ds.h"
 #include "support_build.h"
 #include "support.h"
-#include "../src/kmath.h"
-#include "../src/track_segments.h"
+#include "../../src/kmath.h"
+#include "../../src/track_segments.h"
 
 typedef long double ld;
 

@@ -18,7 +18,7 @@
 #include "support_build.h"
 #include "support_w3ds.h"
 #include "support.h"
-#include "../src/kmath.h" /* the rotation code's sin/cos/acos, tested below */
+#include "../../src/kmath.h" /* the rotation code's sin/cos/acos, tested below */
 
 #define PI_F 3.14159265358979f
 
