@@ -40,6 +40,27 @@ def data_params():
     return [pytest.param(p, id=_id(p)) for p in DATA]
 
 
+EMBEDDABLE_MAPS = (".png", ".jpg", ".jpeg")
+
+
+def embeddable_copy(path, tmp_path):
+    """path linked into a folder of its own beside only the PNG and JPEG files of
+    its folder. The command re-encodes other maps (BMP, TGA, CEL...) as PNG with
+    its image libraries, which the package does not have (it leaves them out,
+    docs/python.md); byte comparisons with the command run on this copy, where
+    both find the same maps."""
+    d = tmp_path / "in"
+    d.mkdir(parents=True, exist_ok=True)
+    src = os.path.dirname(os.path.abspath(path))
+    for name in os.listdir(src):
+        if name.lower().endswith(EMBEDDABLE_MAPS) and not (d / name).exists():
+            os.symlink(os.path.join(src, name), str(d / name))
+    target = d / os.path.basename(path)
+    if not target.exists():
+        os.symlink(os.path.abspath(path), str(target))
+    return str(target)
+
+
 def run_tool(*args, check=True):
     """Runs the kf3ds command; its CompletedProcess (stdout bytes)."""
     if not os.access(TOOL, os.X_OK):

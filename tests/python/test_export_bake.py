@@ -5,7 +5,7 @@ import warnings
 
 import pytest
 
-from conftest import DATA, corpus_params, data_params, run_tool
+from conftest import DATA, corpus_params, data_params, embeddable_copy, run_tool
 
 import kf3ds
 
@@ -42,6 +42,7 @@ def _quiet_export(scene, **kw):
 @pytest.mark.parametrize("path", FILES)
 @pytest.mark.parametrize("static", [None, 12.5], ids=["animated", "static12.5"])
 def test_export_matches_the_command(path, static, tmp_path, monkeypatch):
+    path = embeddable_copy(path, tmp_path)
     args = ["export", path, "-o", "x.glb", "-q"]
     if static is not None:
         args += ["--static-frame", repr(static)]
@@ -61,6 +62,7 @@ def test_export_matches_the_command(path, static, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("path", DATA, ids=os.path.basename)
 def test_export_gltf_files_match_the_command(path, tmp_path):
+    path = embeddable_copy(path, tmp_path)
     want_json = _tool_output(tmp_path, "x.gltf", "export", path, "-o", "x.gltf", "-q")
     want_bin = (tmp_path / "x.bin").read_bytes() if (tmp_path / "x.bin").exists() else b""
     with kf3ds.load(path) as scene:

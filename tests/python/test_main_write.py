@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, TOOL, data_params, corpus_params
+from conftest import ROOT, TOOL, data_params, corpus_params, embeddable_copy
 
 EXPORT_OPTIONS = [[], ["--cubic", "--rate", "2"], ["--static-frame", "12.5"],
                   ["--frames", "3:9", "--fps", "24", "--no-ease"], ["--visibility-ext"]]
@@ -46,6 +46,7 @@ def _samples():
 @pytest.mark.parametrize("opts", EXPORT_OPTIONS, ids=" ".join)
 @pytest.mark.parametrize("path", _samples())
 def test_export_writes_the_commands_bytes(tmp_path, path, opts):
+    path = embeddable_copy(path, tmp_path)
     (c, cf), (p, pf) = _both(tmp_path, ["export", path, "-o", "out.gltf"] + opts,
                              ["out.gltf", "out.bin"])
     assert p.returncode == c.returncode, p.stderr
@@ -57,6 +58,7 @@ def test_export_writes_the_commands_bytes(tmp_path, path, opts):
 
 @pytest.mark.parametrize("path", data_params())
 def test_export_glb_and_standard_output(tmp_path, path):
+    path = embeddable_copy(path, tmp_path)
     (c, cf), (p, pf) = _both(tmp_path, ["export", path, "-o", "out.glb"], ["out.glb"])
     assert (p.returncode, pf, p.stdout) == (c.returncode, cf, c.stdout)
     assert cf["out.glb"][:4] == b"glTF"
@@ -85,7 +87,7 @@ def test_bake_nodes_and_unknown_node(tmp_path):
     assert b"Nope" in p.stderr
 
 
-@pytest.mark.parametrize("args", [["export", "x.3ds"], ["export", "x.3ds", "-o", "a.obj"],
+@pytest.mark.parametrize("args", [["export", "x.3ds"], ["export", "x.3ds", "-o", "a.dae"],
                                   ["export", "x.3ds", "-o", "a.glb", "--rate", "0"],
                                   ["export", "x.3ds", "-o", "a.glb", "--static-frame", "1",
                                    "--cubic"],
