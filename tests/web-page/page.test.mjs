@@ -127,6 +127,12 @@ for (const source of [...dataFiles, ...CORPUS]) {
       }
       const stem = path.basename(file).replace(/\.[^.]*$/, '');
       const glb = await download('glb', `${stem}.glb`);
+      // The command re-encodes maps glTF cannot hold (BMP, GIF...) as PNG with
+      // its image libraries; the module leaves them out (docs/web.md). Compare
+      // with the command where it finds the PNG and JPEG maps only.
+      for (const f of fs.readdirSync(dir))
+        if (PICTURES.test(f) && !/\.(png|jpe?g)$/i.test(f))
+          fs.rmSync(path.join(dir, f));
       run(dir, 'export', path.basename(file), '--embed-images', '-q', '-o', 'ref.glb');
       assert.deepEqual(glb, new Uint8Array(fs.readFileSync(path.join(dir, 'ref.glb'))));
     });
