@@ -60,6 +60,27 @@ def _mesh_arrays(ob, depsgraph):
         ev.to_mesh_clear()
 
 
+def _ordered(objects):
+    """Depth first, each parent followed by its whole subtree: the builder
+    needs parents first, and assimp rebuilds the tree from the node order
+    rather than from the parent ids (docs/evaluation.md, "node id"), so any
+    other order gives it wrong parents."""
+    inside = set(objects)
+    kids = {ob: [] for ob in objects}
+    roots = []
+    for ob in objects:
+        (kids[ob.parent] if ob.parent in inside else roots).append(ob)
+    order = []
+
+    def visit(ob):
+        order.append(ob)
+        for ch in kids[ob]:
+            visit(ch)
+    for ob in roots:
+        visit(ob)
+    return order
+
+
 def _material_color(mat):
     col = tuple(mat.diffuse_color)[:3]
     alpha = mat.diffuse_color[3]
@@ -162,19 +183,7 @@ def build(context, *, selected_only=False):
     kinds = ("MESH", "EMPTY", "CAMERA", "LIGHT")
     objects = [ob for ob in scene.objects if ob.type in kinds and
                (not selected_only or ob.select_get())]
-    # parents before children, as the builder needs
-    order, seen = [], set()
-
-    def visit(ob):
-        if ob in seen:
-            return
-        if ob.parent in objects:
-            visit(ob.parent)
-        seen.add(ob)
-        order.append(ob)
-    for ob in objects:
-        visit(ob)
-    objects = order
+    objects = _ordered(objects)
     names = _names(objects)
     first, last = scene.frame_start, max(scene.frame_start, scene.frame_end)
     frames = list(range(first, last + 1))

@@ -1,5 +1,5 @@
 """Run by Blender: blender -b --factory-startup --python tests/blender/check_export.py --
-   OUTDIR [FILE...] [--bound B]
+   OUTDIR [FILE...] [--bound B] [--lib3ds TOOL]
 
 Export round trips through the add-on's exporter (blender/io_import_kf3ds):
 scenes built here in Blender (a multi-turn spin, a hierarchy with pivots and
@@ -8,7 +8,13 @@ add-on are written as .3ds, read back by kf3ds, and Blender's motion is
 compared with kf3ds's evaluation of the written file at every whole frame
 (the frames the exporter keys): every mesh vertex's world position relative to
 the scene extent, and for cameras the view direction, up vector and field of
-view. Prints one line per scene; exits 1 when one is above the bound (1e-4)."""
+view. The same file is then read by lib3ds 1.3 (--lib3ds TOOL, the program
+tests/blender/lib3ds_eval.c; vertices, hidden state and cameras) and by assimp
+(the `assimp` command; vertices), through tests/blender/peers.py; assimp's
+rotation keys are compared after putting its accumulation back in 3DS's order
+(peers.py says why), and how far its own order is off is printed beside.
+A reader that is missing is named in the output and skipped.
+Prints one line per scene and reader; exits 1 when one is above the bound (1e-4)."""
 import math
 import os
 import sys
@@ -20,15 +26,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "blender"))
 import io_import_kf3ds  # noqa: E402,F401
 from io_import_kf3ds import exporter, importer  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
 import kf3ds  # noqa: E402
 import numpy as np  # noqa: E402
 
 argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-outdir, files, bound = argv[0], [], 1e-4
+outdir, files, bound, lib3ds_tool = argv[0], [], 1e-4, None
 i = 1
 while i < len(argv):
     if argv[i] == "--bound":
         bound = float(argv[i + 1])
+        i += 2
+    elif argv[i] == "--lib3ds":
+        lib3ds_tool = argv[i + 1]
         i += 2
     else:
         files.append(argv[i])
@@ -120,7 +131,7 @@ def compare(label, path):
     """Worst vertex deviation (relative to the extent) and camera deviation."""
     sc = bpy.context.scene
     objects = [ob for ob in sc.objects if ob.type in ("MESH", "EMPTY", "CAMERA", "LIGHT")]
-    names = exporter._names(_ordered(objects))
+    names = exporter._names(exporter._ordered(objects))
     s = kf3ds.load(path)
     frames = list(range(s.segment[0], s.segment[1] + 1))
     dg = bpy.context.evaluated_depsgraph_get()
@@ -128,9 +139,13 @@ def compare(label, path):
     blender, ref = [], []
     cam_worst = 0.0
     hide_wrong = 0
+    seen = {"verts": {}, "hidden": {}, "cams": {}}  # per frame, by written name
     for f in frames:
         sc.frame_set(f)
         kposes = s.poses(f)
+        seen["hidden"][f] = {names[ob]: bool(ob.hide_render) for ob in local}
+        seen["verts"][f] = {}
+        seen["cams"][f] = {}
         for ob in local:
             if kposes[s.find_node(names[ob])]["hidden"] != bool(ob.hide_render):
                 hide_wrong += 1
@@ -140,6 +155,7 @@ def compare(label, path):
                 raise AssertionError("%s: no node %r in the written file" % (label, names[ob]))
             m = ob.matrix_world
             blender.append(np.array([tuple(m @ Vector(p)) for p in pts]))
+            seen["verts"][f][names[ob]] = blender[-1]
             ref.append(s.vertices(f, node).astype(np.float64))
         for ob in objects:
             if ob.type != "CAMERA":
@@ -155,6 +171,9 @@ def compare(label, path):
                                         C.byref(fov), C.byref(roll))
             w = Matrix([list(r) for r in view.m]).inverted()
             bw = ob.matrix_world
+            seen["cams"][f][names[ob]] = (
+                (bw.to_3x3() @ Vector((0, 0, -1))).normalized(),
+                (bw.to_3x3() @ Vector((0, 1, 0))).normalized(), ob.data.angle_y)
             for axis in (Vector((0, 0, -1)), Vector((0, 1, 0))):
                 a = (w.to_3x3() @ axis).normalized()
                 b = (bw.to_3x3() @ axis).normalized()
@@ -168,22 +187,68 @@ def compare(label, path):
     if hide_wrong:
         cam_worst = math.inf  # counted as a failure below
         print("export %s: hidden differs at %d object frames" % (label, hide_wrong))
-    return worst, cam_worst, len(frames), ext
+    return worst, cam_worst, len(frames), ext, seen
 
 
-def _ordered(objects):
-    order, seen = [], set()
+def compare_lib3ds(path, seen, ext):
+    """Worst vertex deviation (of the extent) and camera deviation of lib3ds
+    1.3's evaluation against Blender's, and the object frames Blender hides
+    that lib3ds shows (its known slip); or None and why."""
+    frames = sorted(seen["verts"])
+    lib, why = peers.lib3ds_eval(lib3ds_tool, path, frames)
+    if lib is None:
+        return None, why
+    worst = cam = 0.0
+    hide_wrong = hide_known = 0
+    for f in frames:
+        for name, pts in seen["verts"][f].items():
+            n = lib[f].get(name)
+            if n is None:
+                return None, "lib3ds has no node %r" % name
+            v = np.array(n["vertices"], dtype=np.float64).reshape(-1, 3)
+            if v.shape != pts.shape:
+                return None, "lib3ds: %r has %d points, not %d" % (name, len(v), len(pts))
+            if len(v):
+                worst = max(worst, float(np.linalg.norm(v - pts, axis=1).max()) / ext)
+            # lib3ds 1.3 never hides with two or more hide keys, and the
+            # exporter writes at least two (docs/evaluation.md, "Hide track"):
+            # so its right value is "shown"; a frame Blender hides is counted
+            if n["hidden"]:
+                hide_wrong = math.inf
+            elif seen["hidden"][f][name]:
+                hide_known += 1
+        for name, (fwd, up, angle) in seen["cams"][f].items():
+            n = lib[f].get(name)
+            if n is None:
+                return None, "lib3ds has no camera %r" % name
+            rows = np.array(n["view"]).reshape(4, 4)
+            # lib3ds's camera space: x right, y forward, z up (docs/evaluation.md)
+            for a, b in ((rows[1, :3], fwd), (rows[2, :3], up)):
+                a = a / np.linalg.norm(a)
+                cam = max(cam, float(np.linalg.norm(a - np.array(tuple(b)))))
+            cam = max(cam, abs(math.radians(n["fov"]) - angle))
+    if hide_wrong:
+        cam = math.inf
+    return (worst, cam, hide_known), None
 
-    def visit(ob):
-        if ob in seen:
-            return
-        if ob.parent in objects:
-            visit(ob.parent)
-        seen.add(ob)
-        order.append(ob)
-    for ob in objects:
-        visit(ob)
-    return order
+
+def compare_assimp(path, seen, ext):
+    """Worst vertex deviation of assimp's reading (of the extent): with its
+    rotation keys accumulated in 3DS's order, and as assimp gives them."""
+    dump, why = peers.assimp_dump(path, outdir)
+    if dump is None:
+        return None, why
+    worst = {True: 0.0, False: 0.0}
+    for f in sorted(seen["verts"]):
+        for fixed in (True, False):
+            got = peers.assimp_world_vertices(dump, f, fixed)
+            for name, pts in seen["verts"][f].items():
+                if not len(pts):
+                    continue
+                if name not in got:
+                    return None, "assimp has no mesh node %r" % name
+                worst[fixed] = max(worst[fixed], peers.hausdorff(got[name], pts) / ext)
+    return (worst[True], worst[False]), None
 
 
 status = 0
@@ -197,10 +262,28 @@ for label, make in cases:
         importer.import_file(bpy.context, make)
     out = os.path.join(outdir, label.replace(".", "_") + ".3ds")
     exporter.export_file(bpy.context, out)
-    worst, cam, n, ext = compare(label, out)
+    worst, cam, n, ext, seen = compare(label, out)
     ok = worst <= bound and cam <= bound
     print("export %s: worst vertex %.3g of the extent %.6g, camera %.3g, at %d whole frames %s"
           % (label, worst, ext, cam, n, "ok" if ok else "ABOVE %g" % bound))
+    got, why = compare_lib3ds(out, seen, ext)
+    if got is None:
+        print("export %s: lib3ds 1.3: %s" % (label, why))
+        ok = ok and why.startswith("no lib3ds-eval")
+    else:
+        lok = got[0] <= bound and got[1] <= bound
+        print("export %s: lib3ds 1.3: worst vertex %.3g, camera %.3g, hidden frames it shows %d %s"
+              % (label, got[0], got[1], got[2], "ok" if lok else "ABOVE %g" % bound))
+        ok = ok and lok
+    got, why = compare_assimp(out, seen, ext)
+    if got is None:
+        print("export %s: assimp: %s" % (label, why))
+        ok = ok and why.startswith("no assimp")
+    else:
+        aok = got[0] <= bound
+        print("export %s: assimp: worst vertex %.3g (its rotation order: %.3g) %s"
+              % (label, got[0], got[1], "ok" if aok else "ABOVE %g" % bound))
+        ok = ok and aok
     sys.stdout.flush()
     if not ok:
         status = 1

@@ -33,5 +33,6 @@ rm -rf "$user"
   run zip zip tests/blender/check_zip.py "$zip" "$build/kf3ds" data/arm.3ds; exit $status ) || status=1
 KF3DS_LIBRARY=$lib; export KF3DS_LIBRARY
 run import "add-on|builtin" tests/blender/check_import.py "$build/kf3ds" data/*.3ds "$@" --builtin
-run export export tests/blender/check_export.py "$build/blender/export" data/*.3ds
+run export export tests/blender/check_export.py "$build/blender/export" data/*.3ds \
+    --lib3ds "$build/blender/lib3ds-eval"
 exit $status
