@@ -15,7 +15,7 @@
 .PHONY: blender-addon test-blender deps-blender blender-image
 
 BLENDER       ?= blender
-BLENDER_DEPS  := blender python3-numpy
+BLENDER_DEPS  := blender python3-numpy assimp-utils lib3ds-dev
 BLENDER_ZIP    = $(BUILD)/blender/io_import_kf3ds.zip
 BLENDER_ADDON := $(wildcard blender/io_import_kf3ds/*.py)
 # Animated corpus files, chosen to cover cameras with roll, a dummy hierarchy,
