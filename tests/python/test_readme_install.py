@@ -25,6 +25,13 @@ from conftest import ROOT, TOOL
 
 BUILD_TOOLS = ("cc", "gcc", "clang", "ld", "make")
 
+# Installing checks packaging, not memory safety, and pip under a preloaded
+# ASan runtime takes twice as long: the sanitizer pass of make test
+# (mk/python.mk, PY_SAN_ENV) leaves these to the plain pass.
+pytestmark = pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+                                reason="install checks run in the plain pass only "
+                                       "(ASan preloaded)")
+
 
 def _readme_block():
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
