@@ -3,7 +3,7 @@ through the add-on (blender/io_import_kf3ds), mid-animation, and the add-on's
 entry open in File > Import. Needs a display, so under Xvfb (Debian's xvfb;
 mesa's llvmpipe gives Blender the OpenGL it needs); not run by make test:
 
-    KF3DS_LIBRARY=$PWD/build/libkf3ds.so xvfb-run -s "-screen 0 1280x800x24" \\
+    KF3DS_LIBRARY=$PWD/build/libkf3ds.so xvfb-run -a -s "-screen 0 1280x800x24" \\
       blender --factory-startup -noaudio --enable-event-simulate --python dev/screenshots/blender_addon.py \\
       -- data/arm.3ds 24 docs/img/blender-addon-ui.png
 
