@@ -51,7 +51,7 @@ MODULE_OBJ := $(MODULE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MODULE_HDR := $(LIB_HDR) $(wildcard include/kf3ds_gltf.h include/kf3ds_bake.h include/kf3ds_kfb.h \
               include/kf3ds_static.h src/gltf/*.h src/bake/*.h src/static/*.h)
 RENDER_HDR := $(LIB_HDR) include/kf3ds_render.h $(wildcard src/render/*.h)
-CMD_SRC   := tools/cmd/kf3ds.c tools/cmd/cli_options.c tools/cmd/cel_decode.c $(sort $(wildcard tools/cmd/cmd_*.c))
+CMD_SRC   := tools/cmd/kf3ds.c tools/cmd/cli_options.c tools/front/cel_decode.c $(sort $(wildcard tools/cmd/cmd_*.c))
 GEN_SRC   := $(sort $(wildcard dev/mk3ds/mk3ds*.c))
 # The folder says what a suite needs (see "Tests" below): tests/core/ the core
 # library alone, tests/front/ more than that.
@@ -187,7 +187,7 @@ TEST_HDR     := $(wildcard tests/support*.h) $(LIB_HDR) include/kf3ds_render.h i
 
 $(BUILD)/tests/obj/%.o: tests/%.c $(TEST_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itests -c $< -o $@
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itools/front -Itests -c $< -o $@
 
 $(TEST_SUPPORT): $(TEST_SUPPORT_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -200,12 +200,12 @@ $(CORE_TESTS): $(BUILD)/tests/%: tests/core/%.c $(TEST_SUPPORT) $(TEST_HDR) $(BU
 # A suite of one unit of the command links that unit's sources (UNIT_SRC).
 $(BUILD)/tests/test_cli_options: UNIT_SRC = tools/cmd/cli_options.c
 $(BUILD)/tests/test_cli_options: tools/cmd/cli_options.c tools/cmd/cli_options.h
-$(BUILD)/tests/test_cel_decode: UNIT_SRC = tools/cmd/cel_decode.c
-$(BUILD)/tests/test_cel_decode: tools/cmd/cel_decode.c tools/cmd/cel_decode.h
+$(BUILD)/tests/test_cel_decode: UNIT_SRC = tools/front/cel_decode.c
+$(BUILD)/tests/test_cel_decode: tools/front/cel_decode.c tools/front/cel_decode.h
 
 $(FRONT_TESTS): $(BUILD)/tests/%: tests/front/%.c $(TEST_SUPPORT) $(TEST_HDR) $(LIBS_ALL)
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SRC) \
+	$(CC) $(TOOL_STD) $(CFLAGS) -Itools/cmd -Itools/front -Itests $(FRONT_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SRC) \
 	  $(TEST_SUPPORT) $(LIBS_ALL) -lcmocka $(if $(findstring test_diff,$*),-l3ds) \
 	  $(if $(findstring test_png,$*),$(FRONT_LIBS)) $(LDLIBS)
 
@@ -265,7 +265,7 @@ c99:
 	@for cc in gcc clang; do command -v $$cc >/dev/null || continue; \
 	  for f in $(LIB_SRC) $(RENDER_SRC) $(MODULE_SRC); do $$cc -std=c99 $(WARN) -Iinclude -fsyntax-only $$f || exit 1; done; \
 	  for f in $(CMD_SRC) $(GEN_SRC) dev/bench/bench.c $(TEST_SRC) $(TEST_SUPPORT_SRC) examples/play.c examples/save.c; do \
-	    $$cc -std=c11 $(WARN) -Iinclude -Itools/cmd -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
+	    $$cc -std=c11 $(WARN) -Iinclude -Itools/cmd -Itools/front -Itests $(FRONT_CFLAGS) -fsyntax-only $$f || exit 1; done; \
 	  echo "c99 core and c11 tools/tests ok with $$cc"; done
 
 # The glTF checkers of test_export (the Khronos validator, three.js) and the

@@ -1,5 +1,5 @@
 /* libFuzzer target: the Animator CEL/PIC decoder of the command
- * (tools/cmd/cel_decode.c) on any bytes.
+ * (tools/front/cel_decode.c) on any bytes.
  *
  * Oracles beyond the sanitizers (abort() = a finding): a decoded picture has
  * both sides in 1..16384 and every pixel opaque; a refused one has a reason

@@ -8,6 +8,8 @@
 #                                             dump and info identical to the native build's,
 #                                             eval --json --verts within 1e-5 of the extent
 #   make cross      TARGET=i686               32-bit x86 (i686-linux-gnu-gcc, or $(CC) -m32)
+#   make test-cross TARGET=wasm32-wasi        WebAssembly (clang, wasi-libc), run by Node's
+#                                             WASI in place of qemu (tests/cross/wasi_run.mjs)
 #   make freestanding                         the core with -ffreestanding, what it needs from
 #                                             the environment, a -nostdlib link that runs
 #   make embed-check                          examples/embed.c as strict C99, linked and run
@@ -30,7 +32,7 @@ CROSS_CMD_SRC  = tools/cmd/kf3ds.c tools/cmd/cli_options.c tools/cmd/cmd_common.
 
 ifeq ($(strip $(TARGET)),)
 cross test-cross cross-build cross-deps:
-	@echo "usage: make $@ TARGET=m68k-linux-gnu | powerpc-linux-gnu | i686" >&2; exit 2
+	@echo "usage: make $@ TARGET=m68k-linux-gnu | powerpc-linux-gnu | i686 | wasm32-wasi" >&2; exit 2
 else
 CROSS_DIR      = build/$(TARGET)
 CROSS_CORE_OBJ = $(LIB_SRC:src/%.c=$(CROSS_DIR)/obj/%.o)
@@ -49,6 +51,18 @@ CROSS_ARCH  = -m32 -march=i686
 CROSS_QEMU  =
 CROSS_QEMU_FALLBACK = qemu-i386
 CROSS_PKGS  = $(if $(filter i686-linux-gnu-gcc,$(CROSS_CC)),gcc-i686-linux-gnu) qemu-user
+else ifeq ($(TARGET),wasm32-wasi)
+# WebAssembly with wasi-libc (the toolchain of make wasm, mk/wasm.mk), run by
+# Node's WASI instead of qemu (tests/cross/wasi_run.mjs). WASI has no process
+# ids (the command's temporary output names use one: wasi-libc's emulation)
+# and starts programs in "/" (tests/cross/wasi_cwd.c moves to the host's
+# working directory). The archive tools are LLVM's: binutils reads no wasm.
+CROSS_CC   ?= clang --target=wasm32-wasi
+CROSS_ARCH  = -D_WASI_EMULATED_GETPID
+CROSS_QEMU  = $(or $(QEMU),tests/cross/wasi_run.mjs)
+CROSS_LINK_EXTRA = tests/cross/wasi_cwd.c -lwasi-emulated-getpid
+CROSS_TOOL  = llvm-$(1)-14
+CROSS_PKGS  = wasi-libc libclang-rt-14-dev-wasm32 lld llvm-14 $(if $(shell command -v node),,nodejs)
 else
 CROSS_CC   ?= $(TARGET)-gcc
 CROSS_ARCH  =
@@ -61,7 +75,7 @@ CROSS_CFLAGS = $(CROSS_ARCH) $(CROSS_OPT) -Iinclude
 CROSS_STAMP  = $(CROSS_DIR)/flags
 $(shell mkdir -p $(CROSS_DIR) && { echo '$(CROSS_CC) $(CROSS_CFLAGS)' | cmp -s - $(CROSS_STAMP) || \
   echo '$(CROSS_CC) $(CROSS_CFLAGS)' > $(CROSS_STAMP); })
-CROSS_TOOL   = $(if $(filter %-gcc,$(CROSS_CC)),$(patsubst %-gcc,%-$(1),$(CROSS_CC)),$(1))
+CROSS_TOOL  ?= $(if $(filter %-gcc,$(CROSS_CC)),$(patsubst %-gcc,%-$(1),$(CROSS_CC)),$(1))
 
 # What test-cross runs: the binaries themselves, except on 32-bit PowerPC where
 # qemu 7.2 needs glibc's ISA 3.0 mffs* instructions decoded as pre-POWER9
@@ -109,10 +123,11 @@ $(CROSS_DIR)/libkf3ds.a: $(CROSS_CORE_OBJ) $(CROSS_BAKE_OBJ)
 
 $(CROSS_DIR)/kf3ds: $(CROSS_CMD_SRC) $(wildcard tools/cmd/*.h) $(CROSS_DIR)/libkf3ds.a $(CROSS_STAMP)
 	$(CROSS_CC) -std=c11 $(CROSS_WARN) $(CROSS_CFLAGS) -DKF3DS_NO_FRONTENDS -static -o $@ \
-	  $(CROSS_CMD_SRC) $(CROSS_DIR)/libkf3ds.a -lm
+	  $(CROSS_CMD_SRC) $(CROSS_DIR)/libkf3ds.a -lm $(CROSS_LINK_EXTRA)
 
 $(CROSS_DIR)/embed: examples/embed.c $(CROSS_DIR)/libkf3ds.a $(CROSS_STAMP)
-	$(CROSS_CC) -std=c99 $(CROSS_WARN) $(CROSS_CFLAGS) -static -o $@ $< $(CROSS_DIR)/libkf3ds.a -lm
+	$(CROSS_CC) -std=c99 $(CROSS_WARN) $(CROSS_CFLAGS) -static -o $@ $< $(CROSS_DIR)/libkf3ds.a -lm \
+	  $(CROSS_LINK_EXTRA)
 
 $(CROSS_DIR)/%-qemu: $(CROSS_DIR)/% $(BUILD)/cross-ppc-mffs
 	$(BUILD)/cross-ppc-mffs $< $@ >/dev/null && chmod +x $@

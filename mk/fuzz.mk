@@ -22,7 +22,7 @@ FUZZ_TIME   ?= 60
 FUZZ_SEED   ?= 1
 FUZZ_MAXLEN ?= 65536
 FUZZ_CORPUS ?= $(or $(KF3DS_CORPUS),../shared/corpus)
-FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools/cmd \
+FUZZ_FLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror -Iinclude -Itools/cmd -Itools/front \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB    := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC)
 FUZZ_COMMON := fuzz/mutate3ds.c tests/support_chunks.h $(FUZZ_LIB) $(RENDER_HDR)
@@ -61,10 +61,10 @@ $(FUZZ_DIR)/fuzz_kfb: fuzz/fuzz_kfb.c include/kf3ds_kfb.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_kfb.c
 
-# The Animator CEL/PIC decoder of the command (tools/cmd/cel_decode.c, libc only).
-$(FUZZ_DIR)/fuzz_cel: fuzz/fuzz_cel.c tools/cmd/cel_decode.c tools/cmd/cel_decode.h
+# The Animator CEL/PIC decoder of the command and the wasm module (tools/front/cel_decode.c, libc only).
+$(FUZZ_DIR)/fuzz_cel: fuzz/fuzz_cel.c tools/front/cel_decode.c tools/front/cel_decode.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_cel.c tools/cmd/cel_decode.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/fuzz_cel.c tools/front/cel_decode.c
 
 $(FUZZ_DIR)/gen_cel_seeds: fuzz/gen_cel_seeds.c
 	@mkdir -p $(@D)

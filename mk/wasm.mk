@@ -10,7 +10,7 @@
 #                   build/kf3ds's (eval bit for bit, render pixel for pixel)
 #
 # The core's stdio wrappers (load_file.c, save_file.c) stay out; web/kf3ds_wasm.c
-# is the glue, compiled here only.
+# is the glue (web/kfw_cel.c that of tools/front/cel_decode.c), compiled here only.
 
 .PHONY: wasm wasm-build wasm-deps test-web web test-web-page
 
@@ -23,7 +23,7 @@ WASM_CFLAGS   = $(WASM_TARGET) $(WASM_OPT) $(WARN) -Iinclude $(LIB_CFLAGS) -fvis
 WASM_LIB_SRC := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC) \
                 $(MODULE_SRC)
 WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3ds_wasm.o \
-                $(WASM_DIR)/obj/wasi_stubs.o
+                $(WASM_DIR)/obj/wasi_stubs.o $(WASM_DIR)/obj/kfw_cel.o $(WASM_DIR)/obj/front/cel_decode.o
 WASM_BUDGET  := 153600
 # No start files, no entry point: a library module. Its exports are the
 # kfw_ functions (export_name in the glue) and the memory. The stack (1 MiB;
@@ -60,6 +60,16 @@ $(WASM_DIR)/obj/%.o: src/%.c $(LIB_HDR) mk/wasm.mk
 	$(WASM_CC) -std=c99 $(WASM_CFLAGS) -c $< -o $@
 
 $(WASM_DIR)/obj/kf3ds_wasm.o: web/kf3ds_wasm.c $(RENDER_HDR) $(MODULE_HDR) mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c11 $(WASM_CFLAGS) -c $< -o $@
+
+# The Animator CEL/PIC decoder the command uses (tools/front/, shared by the
+# front ends) and its glue, for the maps browsers cannot decode.
+$(WASM_DIR)/obj/kfw_cel.o: web/kfw_cel.c tools/front/cel_decode.h mk/wasm.mk
+	@mkdir -p $(@D)
+	$(WASM_CC) -std=c11 $(WASM_CFLAGS) -c $< -o $@
+
+$(WASM_DIR)/obj/front/cel_decode.o: tools/front/cel_decode.c tools/front/cel_decode.h mk/wasm.mk
 	@mkdir -p $(@D)
 	$(WASM_CC) -std=c11 $(WASM_CFLAGS) -c $< -o $@
 

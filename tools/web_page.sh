@@ -33,7 +33,8 @@ tmp="$out.tmp"
   echo '"), (c) => c.charCodeAt(0));'
   echo 'const kf3ds = (() => {'
   unexport "$dir/kf3ds.mjs"
-  echo 'return { init, load, version, Scene };'
+  # (what its default export lists, decodeCel and the rest)
+  sed -n 's/^export default \({.*}\);$/return \1;/p' "$dir/kf3ds.mjs"
   echo '})();'
   echo 'const startViewer = (() => {'
   unexport web/viewer.mjs

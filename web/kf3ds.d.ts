@@ -16,6 +16,13 @@ export function version(): string;
  *  read (not a 3DS file, empty); a damaged file gives a Scene with `ok` false. */
 export function load(data: ArrayBuffer | ArrayBufferView, options?: { fileName?: string }): Scene;
 
+/** Decodes an Autodesk Animator CEL/PIC picture (Animator 1, Animator Pro PIC
+ *  and CEL) with the decoder `kf3ds render` uses: an ImageData-like picture,
+ *  RGBA, opaque, for scene.setMap. Throws an Error with `offset` (the byte at
+ *  fault) when the bytes are no such picture or a damaged one. */
+export function decodeCel(data: ArrayBuffer | ArrayBufferView):
+  { width: number; height: number; data: Uint8ClampedArray };
+
 export interface Diagnostic {
   /** Byte offset in the file where it was found. */
   offset: number;
@@ -206,6 +213,12 @@ export interface RenderOptions {
   zoom?: number;
   /** The orbit view moved sideways, [x, y] as fractions of its distance. */
   pan?: [number, number];
+  /** `kf3ds view`'s m: every moving node's motion path over the segment drawn
+   *  over the picture (objects yellow, cameras and targets cyan, lights orange). */
+  paths?: boolean;
+  /** `kf3ds view`'s t: the orbit view following the objects, a box of their
+   *  size at this frame (true: at `frame`) around them as they are at `frame`. */
+  follow?: boolean | number;
 }
 
 export interface SaveOptions {
@@ -329,6 +342,7 @@ declare const kf3ds: {
   init: typeof init;
   load: typeof load;
   version: typeof version;
+  decodeCel: typeof decodeCel;
   Scene: typeof Scene;
 };
 export default kf3ds;

@@ -34,7 +34,7 @@ const SAVE_CANONICAL = 0x01, SAVE_DROP_UNKNOWN = 0x04, SAVE_NO_KEYFRAMER = 0x08,
   SAVE_SEGMENT = 0x10;
 const EVAL_NO_EASE = 0x1;
 const R_ORBIT = 0x01, R_CULL = 0x02, R_NO_ENV = 0x04, R_NO_EASE = 0x08, R_NO_LABEL = 0x10,
-  R_NO_LIGHTS = 0x20;
+  R_NO_LIGHTS = 0x20, R_FOLLOW = 0x40, R_PATHS = 0x80;
 // kfw_get's element kinds and kfw_str's strings (web/kf3ds_wasm.c).
 const G = { SCENE: 0, DIAG: 1, NODE: 2, TRACK: 3, KEY: 4, MESH: 5, MATERIAL: 6, MAP: 7,
   CAMERA: 8, LIGHT: 9, ENVIRONMENT: 10 };
@@ -110,7 +110,7 @@ export async function init(source) {
   const instance = await WebAssembly.instantiate(module, {});
   const x = instance.exports;
   for (const name of ['memory', 'kfw_alloc', 'kfw_free', 'kfw_load', 'kfw_get', 'kfw_str',
-    'kfw_eval', 'kfw_render', 'kfw_save'])
+    'kfw_eval', 'kfw_render', 'kfw_save', 'kfw_cel_decode'])
     if (!(name in x))
       throw fail(`this is not kf3ds.wasm (no ${name})`);
   const scratch = x.kfw_alloc(64 * 8);
@@ -634,6 +634,45 @@ export function load(data, opts) {
   return new Scene(h, id, fileName, info);
 }
 
+// ---- Animator pictures ----------------------------------------------------------
+
+const CEL_WHY = 160; // bytes for the decoder's reason
+
+/** Decodes an Autodesk Animator CEL or PIC picture (Animator 1 CEL/PIC,
+ *  Animator Pro PIC and CEL), the maps of DOS-era .3ds files that browsers
+ *  cannot decode, with the decoder `kf3ds render` uses. Returns an
+ *  ImageData-like { width, height, data } (data: Uint8ClampedArray, RGBA,
+ *  opaque, top row first), ready for scene.setMap; throws an Error with
+ *  .offset (the byte at fault) when the bytes are no such picture or a
+ *  damaged one. */
+export function decodeCel(data) {
+  const m = need();
+  const bytes = bytesOf(data, 'decodeCel(data)');
+  if (bytes.length > MAX_IMAGE)
+    throw fail(`decodeCel: ${bytes.length} bytes, over the limit of ${MAX_IMAGE} for one picture`);
+  const p = copyIn(bytes);
+  const out = copyIn(new Uint8Array(12 + CEL_WHY));
+  try {
+    const rgba = call(() => m.x.kfw_cel_decode(p, bytes.length, out, out + 12, CEL_WHY));
+    const [width, height, offset] = new Int32Array(m.x.memory.buffer, out, 3);
+    if (!rgba) {
+      const e = fail(`decodeCel: ${cstring(out + 12) || 'cannot decode the picture'}` +
+        ` (at byte ${offset})`);
+      e.offset = offset;
+      throw e;
+    }
+    const pixels = new Uint8ClampedArray(width * height * 4);
+    pixels.set(new Uint8Array(m.x.memory.buffer, rgba, pixels.length));
+    m.x.kfw_free(rgba);
+    return { width, height, data: pixels };
+  } finally {
+    if (!broken) {
+      m.x.kfw_free(p);
+      m.x.kfw_free(out);
+    }
+  }
+}
+
 // ---- scenes -------------------------------------------------------------------
 
 export class Scene {
@@ -716,7 +755,7 @@ export class Scene {
     const h = this.#handle('render');
     const o = options(opts, 'render', ['width', 'height', 'frame', 'camera', 'orbit',
       'shading', 'overlays', 'cull', 'environment', 'label', 'noEase', 'fileLights',
-      'background', 'zoom', 'pan']);
+      'background', 'zoom', 'pan', 'paths', 'follow']);
     const width = o.width === undefined ? 640 : integer(o.width, 'render: width', 1, MAX_SIDE);
     const height = o.height === undefined ? 480
       : integer(o.height, 'render: height', 1, MAX_SIDE);
@@ -746,7 +785,7 @@ export class Scene {
     const overlays = overlayBits(o.overlays);
     for (const [key, bit, onWhen] of [['cull', R_CULL, true], ['environment', R_NO_ENV, false],
       ['label', R_NO_LABEL, false], ['noEase', R_NO_EASE, true],
-      ['fileLights', R_NO_LIGHTS, false]]) {
+      ['fileLights', R_NO_LIGHTS, false], ['paths', R_PATHS, true]]) {
       if (o[key] === undefined)
         continue;
       if (typeof o[key] !== 'boolean')
@@ -766,9 +805,19 @@ export class Scene {
     }
     if ((zoom !== 1 || pan[0] || pan[1]) && (cameraNode >= 0 || editorCamera >= 0))
       throw new TypeError('kf3ds: render: zoom and pan move the orbit view, not a camera');
+    // `kf3ds view`'s t: true keeps the objects' size at this frame, a number
+    // their size at that frame.
+    let follow = 0;
+    if (o.follow !== undefined && o.follow !== false) {
+      if (o.camera !== undefined)
+        throw new TypeError('kf3ds: render: follow is an orbit view, not a camera');
+      follow = o.follow === true ? frame
+        : number(o.follow, 'render: follow (true or a frame)', -MAX_FRAME, MAX_FRAME);
+      flags |= R_FOLLOW;
+    }
     const p = call(() => mod.x.kfw_render(h, width, height, frame, cameraNode, editorCamera,
       az, el, shading, overlays, flags, background, Math.fround(zoom), Math.fround(pan[0]),
-      Math.fround(pan[1])));
+      Math.fround(pan[1]), follow));
     if (!p)
       throw fail(`render: out of memory for ${width}x${height}`);
     const rgba = new Uint8ClampedArray(width * height * 4);
@@ -1130,4 +1179,4 @@ function overlayBits(v) {
   return bits;
 }
 
-export default { init, load, version, Scene };
+export default { init, load, version, decodeCel, Scene };

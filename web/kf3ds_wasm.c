@@ -42,6 +42,7 @@ typedef struct kfw_scene {
     uint32_t *color;
     float *depth;
     size_t pixels;          /* what color/depth/rgba hold */
+    float *paths;           /* motion paths: num_nodes * PATH_SAMPLES positions (made once) */
     char message[sizeof ((kf3ds_diag *)0)->message + 1];
 } kfw_scene;
 
@@ -79,6 +80,7 @@ static void handle_release(kfw_scene *h)
     free(h->rgba);
     free(h->color);
     free(h->depth);
+    free(h->paths);
 }
 
 /* A handle always (NULL only when out of memory for the handle itself):
@@ -641,11 +643,65 @@ static void orbit_view(const kf3ds_scene *s, const kf3ds_auto_view *av, const kf
 #define KFW_RENDER_NO_EASE 0x08  /* --no-ease */
 #define KFW_RENDER_NO_LABEL 0x10 /* --no-label */
 #define KFW_RENDER_NO_LIGHTS 0x20 /* the file's lights left out */
+#define KFW_RENDER_FOLLOW 0x40    /* `kf3ds view`'s t: the orbit view follows the objects */
+#define KFW_RENDER_PATHS 0x80     /* `kf3ds view`'s m: motion paths over the picture */
+#define PATH_SAMPLES 240          /* positions per node, as tools/cmd/cmd_view.c samples */
+
+/* `kf3ds view`'s motion paths (tools/cmd/cmd_view.c, compute_paths and
+ * draw_paths, docs/viewer.md): every node's world position at PATH_SAMPLES
+ * frames over the segment (sampled once per scene, then kept), drawn as
+ * lines over the picture for the nodes that move: objects yellow, cameras
+ * and their targets cyan, lights orange. Leaves the poses at some sampled
+ * frame. Returns 0 when out of memory. */
+static int make_paths(kfw_scene *h)
+{
+    const kf3ds_scene *s = h->scene;
+    double a = (double)s->segment_start, b = (double)s->segment_end;
+    uint32_t k;
+    int i;
+    if (h->paths || !s->num_nodes)
+        return 1;
+    h->paths = malloc((size_t)s->num_nodes * PATH_SAMPLES * 3 * sizeof *h->paths);
+    if (!h->paths)
+        return 0;
+    for (i = 0; i < PATH_SAMPLES; i++) {
+        kf3ds_scene_eval(s, a + (b - a) * i / (PATH_SAMPLES - 1), 0, h->poses);
+        for (k = 0; k < s->num_nodes; k++) {
+            float *p = h->paths + ((size_t)k * PATH_SAMPLES + (size_t)i) * 3;
+            p[0] = h->poses[k].world.m[0][3];
+            p[1] = h->poses[k].world.m[1][3];
+            p[2] = h->poses[k].world.m[2][3];
+        }
+    }
+    return 1;
+}
+
+static void draw_paths(const kfw_scene *h, kf3ds_framebuffer *fb, const kf3ds_view *view)
+{
+    uint32_t k;
+    int i;
+    for (k = 0; k < h->scene->num_nodes; k++) {
+        const float *p = h->paths + (size_t)k * PATH_SAMPLES * 3;
+        kf3ds_node_type t = h->scene->nodes[k].type;
+        uint32_t col = t == KF3DS_NODE_OBJECT ? 0xFFF0D040u
+                       : t == KF3DS_NODE_CAMERA || t == KF3DS_NODE_TARGET ? 0xFF50D0F0u
+                                                                           : 0xFFF09040u;
+        for (i = 1; i < PATH_SAMPLES; i++)
+            if (p[3 * i] != p[0] || p[3 * i + 1] != p[1] || p[3 * i + 2] != p[2])
+                break;
+        if (i == PATH_SAMPLES)
+            continue; /* it stays where it is */
+        for (i = 1; i < PATH_SAMPLES; i++)
+            kf3ds_raster_line(fb, view, p + 3 * (i - 1), p + 3 * i, col, 0);
+    }
+}
 
 /* One picture, width×height RGBA bytes (alpha 255), the pixels `kf3ds render
  * FILE --frame F --size WxH` writes with the same options: through camera
  * node camera_node (≥ 0) or editor camera editor_camera (≥ 0), else the
  * default view at azimuth/elevation. background: 0xRRGGBB, 0 the default.
+ * KFW_RENDER_FOLLOW: the orbit view of `kf3ds view`'s t instead, a box of
+ * the objects' size at follow_frame around them as they are at `frame`.
  * NULL when out of memory or an argument is out of range. */
 KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, int height,
                                                        double frame, int32_t camera_node,
@@ -653,7 +709,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
                                                        float elevation, unsigned shading,
                                                        unsigned overlays, unsigned flags,
                                                        uint32_t background, float zoom,
-                                                       float pan_x, float pan_y)
+                                                       float pan_x, float pan_y,
+                                                       double follow_frame)
 {
     const kf3ds_scene *s;
     kf3ds_framebuffer fb;
@@ -665,7 +722,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     size_t n, p;
     if (!live(h) || !(fabs(frame) <= 1e9) || !(zoom >= 0.01f && zoom <= 100.0f) ||
         !(fabs(pan_x) <= 1e3f) || !(fabs(pan_y) <= 1e3f) || width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE ||
-        (long)width * height > MAX_PIXELS || shading > KF3DS_SHADE_WIRE)
+        (long)width * height > MAX_PIXELS || shading > KF3DS_SHADE_WIRE ||
+        ((flags & KFW_RENDER_FOLLOW) && !(fabs(follow_frame) <= 1e9)))
         return NULL;
     s = h->scene;
     if (camera_node >= 0 && ((uint32_t)camera_node >= s->num_nodes ||
@@ -708,7 +766,18 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
             af |= KF3DS_AUTO_VIEW_NO_ENVIRONMENT;
         kf3ds_auto_view_choose(s, (double)s->segment_start, (double)s->segment_end, frame,
                                eval_flags, af, h->poses, &av);
-        if (av.kind == KF3DS_AUTO_VIEW_CAMERA) {
+        if (flags & KFW_RENDER_FOLLOW) { /* tools/cmd/cmd_view.c, start_follow */
+            float lo[3], hi[3];
+            int k;
+            kf3ds_scene_eval(s, follow_frame, eval_flags, h->poses);
+            if (!kf3ds_scene_bounds(s, h->poses, lo, hi)) {
+                memcpy(lo, av.min, sizeof lo);
+                memcpy(hi, av.max, sizeof hi);
+            }
+            for (k = 0; k < 3; k++)
+                av.half[k] = 0.5f * (hi[k] - lo[k]);
+            av.kind = KF3DS_AUTO_VIEW_FOLLOW;
+        } else if (av.kind == KF3DS_AUTO_VIEW_CAMERA) {
             const kf3ds_node *nd = &s->nodes[av.camera_node];
             camera_node = (int32_t)av.camera_node;
             camera_label = nd->name && nd->name[0] ? nd->name : "camera";
@@ -718,6 +787,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
                                         : s->cameras[editor_camera].name;
     }
 
+    if ((flags & KFW_RENDER_PATHS) && !make_paths(h))
+        return NULL;
     kf3ds_scene_eval(s, frame, eval_flags, h->poses);
     memset(&view, 0, sizeof view);
     if (camera_node >= 0)
@@ -737,6 +808,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     ro.cull_back_faces = (uint8_t)(flags & KFW_RENDER_CULL ? 1 : 0);
     ro.no_file_environment = (uint8_t)(flags & KFW_RENDER_NO_ENV ? 1 : 0);
     kf3ds_render_scene(h->renderer, h->poses, &view, &ro, &fb, NULL);
+    if ((flags & KFW_RENDER_PATHS) && h->paths)
+        draw_paths(h, &fb, &view);
     if (!(flags & KFW_RENDER_NO_LABEL)) {
         char label[160];
         size_t len;

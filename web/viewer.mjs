@@ -18,6 +18,13 @@ const ORBIT_AZ = 35, ORBIT_EL = 25; // kf3ds render's default orbit angles
 const OVERLAY_KEYS = { h: ['hierarchy'], n: ['names'], g: ['grid'], p: ['pivots'],
   l: ['lights', 'cameras'] };
 
+// The magic numbers of the Animator layouts (tools/front/cel_decode.c,
+// cel_kind): Animator 1 CEL/PIC, Animator Pro PIC, Animator Pro CEL (FLC/FLI).
+function celMagic(b) {
+  const u16 = (at) => b.length >= at + 2 ? b[at] | (b[at + 1] << 8) : -1;
+  return u16(0) === 0x9119 || u16(4) === 0x9500 || u16(4) === 0xAF12 || u16(4) === 0xAF11;
+}
+
 export function startViewer(kf3ds, wasm) {
   const $ = (id) => document.getElementById(id);
   const ui = {
@@ -34,6 +41,8 @@ export function startViewer(kf3ds, wasm) {
     scene: null, file: '', bytes: null, images: new Map(), frame: 0, playing: false,
     speed: 1, az: ORBIT_AZ, el: ORBIT_EL, zoom: 1, pan: [0, 0], orbit: false,
     view: 'default', last: 0, drawn: false,
+    paths: false, // m: motion paths
+    follow: null, // t: following the objects in the orbit view, their size kept from this frame
   };
   let ready = false;
   let shown = 0; // files shown or refused so far (body's data-shown, for scripts and tests)
@@ -166,6 +175,7 @@ export function startViewer(kf3ds, wasm) {
     st.zoom = 1;
     st.pan = [0, 0];
     st.view = 'default';
+    st.follow = null;
     fillCameras(scene);
     fillTree(scene);
     ui.timeline.min = scene.segment.start;
@@ -207,7 +217,21 @@ export function startViewer(kf3ds, wasm) {
     return null;
   }
 
+  // Animator CEL/PIC pictures (told by their magic, as the command tells
+  // them: tools/cmd/cmd_images.c) with kf3ds's own decoder, the rest by the
+  // browser.
   async function decode(file) {
+    if (file.size <= MAX_FILE) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (celMagic(bytes)) {
+        try {
+          return kf3ds.decodeCel(bytes);
+        } catch (e) {
+          e.cel = true;
+          throw e;
+        }
+      }
+    }
     const bitmap = await createImageBitmap(file, { colorSpaceConversion: 'none',
       premultiplyAlpha: 'none' });
     const c = document.createElement('canvas');
@@ -237,9 +261,8 @@ export function startViewer(kf3ds, wasm) {
           decoded.set(f, await decode(f));
         } catch (e) {
           decoded.set(f, null);
-          lines.push([`kf3ds: warning: ${f.name}: cannot read the map: the browser cannot ` +
-            `decode it${/\.(cel|pic)$/i.test(f.name) ? ' (CEL/PIC need the kf3ds command)' : ''}` +
-            "; drawn in the material's colour", false]);
+          lines.push([`kf3ds: warning: ${f.name}: cannot read the map: ${e.cel ? e.message
+            : 'the browser cannot decode it'}; drawn in the material's colour`, false]);
         }
       }
       addMapRow(stored, what, decoded.get(f) ? f.name : 'cannot decode');
@@ -338,10 +361,14 @@ export function startViewer(kf3ds, wasm) {
     const o = { width, height, frame: st.frame, shading: ui.shading.value,
       cull: ui.cull.checked,
       overlays: overlayBoxes.filter((b) => b.checked).flatMap((b) => b.dataset.overlay.split(',')) };
+    if (st.paths)
+      o.paths = true;
     if (st.view === 'orbit') {
       o.orbit = [st.az, st.el];
       o.zoom = st.zoom;
       o.pan = st.pan;
+      if (st.follow !== null)
+        o.follow = st.follow;
     } else if (st.view !== 'default') {
       o.camera = Number(st.view);
     }
@@ -378,7 +405,7 @@ export function startViewer(kf3ds, wasm) {
     if (st.view === 'default')
       return 'default view';
     if (st.view === 'orbit')
-      return 'orbit';
+      return st.follow !== null ? 'follow' : 'orbit';
     return st.scene.nodes[Number(st.view)].name;
   }
 
@@ -408,11 +435,17 @@ export function startViewer(kf3ds, wasm) {
     draw();
   }
 
-  // One frame back or forward on whole frames, pausing (`kf3ds view`'s arrows).
+  // One frame back or forward on whole frames, pausing, past either end to
+  // the other (`kf3ds view`'s arrows, tools/cmd/cmd_view.c step_frame).
   function step(dir) {
     st.playing = false;
-    const f = st.frame;
-    setFrame(Number.isInteger(f) ? f + dir : dir > 0 ? Math.ceil(f) : Math.floor(f));
+    const { start, end } = st.scene.segment;
+    let f = dir > 0 ? Math.floor(st.frame) + 1 : Math.ceil(st.frame) - 1;
+    if (f > end)
+      f = start;
+    else if (f < start)
+      f = end;
+    setFrame(f);
   }
 
   function cycleViews() {
@@ -454,6 +487,15 @@ export function startViewer(kf3ds, wasm) {
       st.view = 'orbit';
       st.zoom = 1;
       st.pan = [0, 0];
+      st.follow = null;
+    } else if (k === 't') {
+      // following, press again for the whole animation (tools/cmd/cmd_view.c)
+      st.follow = st.follow !== null && st.view === 'orbit' ? null : st.frame;
+      st.view = 'orbit';
+      st.zoom = 1;
+      st.pan = [0, 0];
+    } else if (k === 'm') {
+      st.paths = !st.paths;
     } else if (k === '?' || k === 'F1') {
       ui.help.hidden = !ui.help.hidden;
     } else if (k === 'Escape') {

@@ -1,4 +1,4 @@
-/* The Animator picture decoder (tools/cmd/cel_decode.c) on pictures built here
+/* The Animator picture decoder (tools/front/cel_decode.c) on pictures built here
  * byte by byte, one per layout and pixel encoding, with the colours worked
  * out by hand (6-bit palette units scale by 255/63, rounded down), and on
  * broken ones: each refused with its reason and the byte offset it names. */

@@ -2,7 +2,7 @@
  * (any case, the file's folder, --maps, KF3DS_MAPS), the warning for a map
  * that is missing or unreadable, `kf3ds info`'s map lines, and the decoders
  * on pictures written here: a BMP (SDL2_image) and an Animator picture of
- * each of its three layouts (tools/cmd/cel_decode.c), each seen on a
+ * each of its three layouts (tools/front/cel_decode.c), each seen on a
  * self-illuminated quad filling the middle of the picture. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>

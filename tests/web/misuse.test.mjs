@@ -164,3 +164,49 @@ test('zoom and pan move the orbit view only', () => {
   assert.throws(() => s.render({ camera: 'Cam01', zoom: 2 }), /not a camera/);
   s.free();
 });
+
+test('wrong arguments to decodeCel throw; bad pictures throw with the byte at fault', () => {
+  for (const bad of [undefined, null, 'checker.cel', 42, [0x19, 0x91], {}])
+    assert.throws(() => kf3ds.decodeCel(bad), TypeError);
+  // absurd sizes: a header that claims 65535×65535 pixels, a side of 0
+  const huge = new Uint8Array(800);
+  huge.set([0x19, 0x91, 0xFF, 0xFF, 0xFF, 0xFF]);
+  assert.throws(() => kf3ds.decodeCel(huge), (e) => /^kf3ds: decodeCel: /.test(e.message) &&
+    Number.isInteger(e.offset));
+  const empty = new Uint8Array(800);
+  empty.set([0x19, 0x91]);
+  assert.throws(() => kf3ds.decodeCel(empty), /^Error: kf3ds: decodeCel: /);
+  // random bytes never break the module
+  let seed = 7;
+  for (let i = 0; i < 200; i++) {
+    const b = new Uint8Array(8 + (i * 37) % 900);
+    for (let k = 0; k < b.length; k++)
+      b[k] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    if (i % 3 === 0)
+      b.set([0x19, 0x91]);
+    else if (i % 3 === 1)
+      b.set([0, 0x95], 4);
+    try {
+      const p = kf3ds.decodeCel(b);
+      assert.equal(p.data.length, p.width * p.height * 4);
+    } catch (e) {
+      assert.match(e.message, /^kf3ds: decodeCel: /);
+    }
+  }
+  assert.ok(kf3ds.load(arm).nodes.length > 0, 'the module still works');
+});
+
+test('wrong paths and follow options to render throw', () => {
+  const s = kf3ds.load(arm);
+  try {
+    for (const f of [() => s.render({ paths: 1 }), () => s.render({ paths: 'yes' }),
+      () => s.render({ follow: 'now' }), () => s.render({ follow: NaN }),
+      () => s.render({ follow: [3] }), () => s.render({ follow: true, camera: 'Cam01' })])
+      assert.throws(f, TypeError, f.toString());
+    assert.throws(() => s.render({ follow: 1e12 }), RangeError);
+    // and the module still draws
+    assert.equal(s.render({ width: 8, height: 6, paths: true, follow: 3 }).length, 8 * 6 * 4);
+  } finally {
+    s.free();
+  }
+});

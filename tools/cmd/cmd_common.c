@@ -1108,8 +1108,10 @@ int cli_output_open(cli_output *o, const char *path)
             return output_in_place(o, existed);
         return output_fail(path, e);
     }
+#ifndef __wasi__ /* WASI has no permission bits (make test-cross TARGET=wasm32-wasi) */
     if (existed)
         (void)fchmod(fd, mode); /* open's mode went through the umask */
+#endif
     o->file = fdopen(fd, "wb");
     if (!o->file) {
         int e = errno;

@@ -5,7 +5,7 @@
 #ifndef KF3DS_CMD_MAPS_H
 #define KF3DS_CMD_MAPS_H
 #include "cmd.h"
-#include "cel_decode.h"
+#include "../front/cel_decode.h" /* shared with the wasm module (tools/front/) */
 
 /* ---- finding (cmd_maps.c) ---------------------------------------------- */
 
