@@ -5,6 +5,8 @@
 # "--check NAME COMMAND" for a shell check that counts as one test (skipped
 # when COMMAND exits with status 77, as automake's tests do). Every
 # program runs even after a failure; the exit status is 1 when any failed.
+# Each program and check ends with a line "NAME: S s", its time in seconds,
+# so that a slow CI run shows where the time went.
 # With KF3DS_TEST_COUNTS set, the counts are also appended to that file as
 # "N N N", so that `make test` can add up its passes (tests/sum-counts.sh).
 passed=0
@@ -21,9 +23,11 @@ summary_count() {
 
 run_suite() {
     echo "== $1"
+    start=$(date +%s)
     "$1" > "$log" 2>&1
     status=$?
     cat "$log"
+    echo "$1: $(($(date +%s) - start)) s"
     p=$(summary_count PASSED)
     f=$(summary_count FAILED)
     s=$(summary_count SKIPPED)
@@ -42,8 +46,10 @@ run_suite() {
 while [ $# -gt 0 ]; do
     if [ "$1" = --check ]; then
         echo "== $2"
+        start=$(date +%s)
         sh -c "$3"
         status=$?
+        echo "$2: $(($(date +%s) - start)) s"
         if [ "$status" -eq 0 ]; then passed=$((passed + 1))
         elif [ "$status" -eq 77 ]; then
             echo "$2: SKIPPED"

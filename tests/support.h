@@ -36,6 +36,10 @@ int support_dir_each(const char *dir, support_file_fn fn, void *user);
 /* The same over the corpus folder; -1 when there is no corpus (the caller
  * skips), and a corpus folder that cannot be read fails the test. */
 int support_corpus_each(support_file_fn fn, void *user);
+/* N when KF3DS_CORPUS_SAMPLE=N asks for every Nth corpus .3ds file (the
+ * sanitizer pass of make test), else 1; counts asserted over the corpus are
+ * divided by it. */
+unsigned support_corpus_sample_step(void);
 /* 1 when `name` ends in .3ds or .3DS. */
 int support_is_3ds_name(const char *name);
 /* Reads a whole file; NULL when it cannot. Free with free(). */
