@@ -10,8 +10,9 @@
 # in a hidden folder named by KF3DS_MAPS, so that only scenes show), opens it
 # in Thunar under Xvfb in its icon view with a fresh HOME (Thunar asks the
 # tumbler service, whose desktop-thumbnailer plugin runs .thumbnailer
-# entries), waits until the thumbnail cache holds a picture of every file,
-# and takes a screenshot of the window with ImageMagick's import. Run as
+# entries), waits until the thumbnail cache holds a picture of every file or
+# their number stops growing (Thunar asks for the files in view), and takes
+# a screenshot of the window with ImageMagick's import. Run as
 # root, Thunar runs as nobody (as root it shows a warning bar).
 #
 # Needs: apt-get install xvfb thunar tumbler imagemagick xdotool (not in CI:
@@ -115,8 +116,9 @@ env HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" \
       done
       echo "thumbnails.sh: $got thumbnails of the $4 files after $((i / 2)) s"
     }
-    # Requests Thunar gives up while it sets its zoom at start are marked
-    # failed; a second window, with those marks removed, asks for them again.
+    # A few requests of the first window come to nothing (one to three files
+    # a run, different ones each time, when this was written); a second
+    # window, with the failure marks of tumbler removed, asks for them again.
     thunar "$1" > "$2/home/thunar.log" 2>&1 &
     pm=$!
     settle "$@"
