@@ -161,4 +161,68 @@ o = json.load(open(sys.argv[1]))["outcomes"]
 if o["skipped"] != int(sys.argv[2]) or o["ok"] != 40 - int(sys.argv[2]):
     sys.exit("after SIGINT, resume: %s, expected %s skipped" % (o, sys.argv[2]))
 PY
-echo "$me: walk, report, resume, formats, options and SIGINT ($done_n of 40 done) checked"
+# 3D Studio's other file kinds (docs/convert.md, "Projects and material
+# libraries"): a project (.prj, root CMAGIC 0xC23D around the same sections) is
+# converted as the scene it holds; a material library (.mli, root MLIBMAGIC
+# 0x3DAA, MAT_ENTRY chunks and no scene) converts to nothing, is listed with
+# its number of materials and is no failure, a cut one with the offset where
+# it ends. What the walk takes is decided by the name, what becomes of a file
+# by its root chunk: a scene named .mli is converted. Made here byte by byte.
+kinds=$tmp/kinds
+mkdir -p "$kinds/sub"
+{ printf '\075\302'; tail -c +3 data/arm.3ds; } > "$kinds/arm.PRJ"   # root id 0xC23D
+cp data/arm.3ds "$kinds/scene.mli"
+python3 - "$kinds" <<'PY' || exit 1
+import struct, sys
+def chunk(cid, body):
+    return struct.pack("<HI", cid, 6 + len(body)) + body
+def material(name, rgb):  # MAT_ENTRY: MAT_NAME, MAT_DIFFUSE with a COLOR_24
+    return chunk(0xAFFF, chunk(0xA000, name + b"\0") + chunk(0xA020, chunk(0x0011, bytes(rgb))))
+mats = material(b"Red", (255, 0, 0)) + material(b"Green", (0, 255, 0)) + material(b"Blue", (0, 0, 255))
+lib = chunk(0x3DAA, chunk(0x0002, struct.pack("<I", 3)) + mats)  # with an M3D_VERSION first
+open(sys.argv[1] + "/parts.MLI", "wb").write(lib)
+# Red and Green end at 6 + 10 + 31 + 33 = 80: cut inside Blue
+open(sys.argv[1] + "/sub/cut.mli", "wb").write(lib[:90])
+PY
+"$tool" convert "$kinds" --to glb -o "$tmp/kinds-out" -j 2 --report "$tmp/kinds.json" \
+  > "$tmp/kinds.out" 2> "$tmp/kinds.err" || { cat "$tmp/kinds.err" >&2; fail "a .prj and .mli run: exit status not 0"; }
+grep -q "material library: $kinds/parts.MLI: 3 materials, no scene to convert" "$tmp/kinds.out" ||
+  fail "the summary does not list parts.MLI with its 3 materials"
+[ ! -e "$tmp/kinds-out/parts.glb" ] && [ ! -e "$tmp/kinds-out/sub/cut.glb" ] ||
+  fail "a material library was converted to a file"
+"$tool" export data/arm.3ds -o "$tmp/arm-ref.glb" -q || fail "export data/arm.3ds failed"
+python3 - "$tmp/kinds.json" "$tmp/kinds-out" "$tmp/arm-ref.glb" <<'PY' || exit 1
+import json, struct, sys
+r = json.load(open(sys.argv[1]))
+by = {x["file"].split("/kinds/")[1]: x for x in r["results"]}
+if sorted(by) != ["arm.PRJ", "parts.MLI", "scene.mli", "sub/cut.mli"]:
+    sys.exit("kinds: the walk found %s" % sorted(by))
+if r["outcomes"]["material library"] != 2 or r["outcomes"]["failed"] != 0:
+    sys.exit("kinds: outcomes %s" % r["outcomes"])
+lib = by["parts.MLI"]
+if (lib["outcome"], lib["materials"], lib["output"], lib["output_bytes"], lib["exit"]) != \
+        ("material library", 3, None, 0, 0) or lib["diagnostics"]:
+    sys.exit("kinds: parts.MLI: %s" % lib)
+cut = by["sub/cut.mli"]
+if cut["outcome"] != "material library" or cut["materials"] != 2 or \
+        [(d["severity"], d["offset"]) for d in cut["diagnostics"]] != [("warning", 80)]:
+    sys.exit("kinds: sub/cut.mli: %s" % cut)
+for name in ("arm.PRJ", "scene.mli"):
+    x = by[name]
+    if x["outcome"] != "ok" or x["nodes"] != 10 or x["frames"] != [0, 60]:
+        sys.exit("kinds: %s: %s" % (name, x))
+def glb(path):  # (JSON without the source file's name, BIN)
+    b = open(path, "rb").read()
+    n = struct.unpack_from("<I", b, 12)[0]
+    j = json.loads(b[20:20 + n])
+    del j["asset"]["extras"]["kf3ds"]["file"]
+    for scene in j["scenes"]:
+        del scene["name"]
+    return j, b[20 + n:]
+ref = glb(sys.argv[3])
+for out in ("arm.glb", "scene.glb"):
+    if glb(sys.argv[2] + "/" + out) != ref:
+        sys.exit("kinds: %s differs from kf3ds export data/arm.3ds" % out)
+PY
+
+echo "$me: walk, report, resume, formats, options, SIGINT ($done_n of 40 done), .prj and .mli checked"

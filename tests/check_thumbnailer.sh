@@ -55,4 +55,15 @@ sig=$(head -c 8 "$out" | od -An -tx1 | tr -d ' \n')
 [ "$sig" = 89504e470d0a1a0a ] || fail "the picture is not a PNG"
 dims=$(od -An -tu1 -j 16 -N 8 "$out" | tr -s ' ' | sed 's/^ //')
 [ "$dims" = "0 0 0 128 0 0 0 128" ] || fail "the picture is not 128x128 (IHDR: $dims)"
-echo "$me: Exec=$exec_line writes a 128x128 PNG; MimeType $type"
+# Tumbler (Thunar's thumbnailer service) creates %o empty, runs Exec and
+# reads the picture back through the file it still holds open: the picture
+# must land in that same file, not in one renamed over it.
+held="$tmp/held.png"
+: > "$held"
+exec 3< "$held"
+"$tool" thumbnail "$tmp/my scene.3ds" "$held" 96 -q || fail "thumbnail into an empty placeholder failed"
+sig=$(head -c 8 <&3 | od -An -tx1 | tr -d ' \n')
+exec 3<&-
+[ "$sig" = 89504e470d0a1a0a ] ||
+  fail "the picture did not reach the placeholder file held open (read back: '$sig')"
+echo "$me: Exec=$exec_line writes a 128x128 PNG, into the file a thumbnailer holds open; MimeType $type"

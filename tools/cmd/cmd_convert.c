@@ -299,6 +299,24 @@ static void run_child(const convert_opts *o, const convert_job *j, size_t index,
         dup2(fd, 1);
     if (!argv)
         _exit(CLI_EXIT_INPUT);
+    {
+        /* a material library holds no scene: say what it holds, convert nothing */
+        long bad, n = convert_library_materials(j->in, &bad);
+        if (n >= 0) {
+            child_path(path, sizeof path, tmpdir, index, "lib");
+            if ((meta = fopen(path, "w")) != NULL) {
+                fprintf(meta, "%ld\n", n);
+                fclose(meta);
+            }
+            if (bad >= 0)
+                fprintf(stderr, "kf3ds: warning: %s: offset %ld, chunk 0x3DAA MLIBMAGIC: the "
+                                "material library is cut short or damaged here; %ld %s "
+                                "counted before it\n",
+                        j->in, bad, n, n == 1 ? "material" : "materials");
+            fflush(stderr);
+            _exit(CLI_EXIT_OK);
+        }
+    }
     child_path(path, sizeof path, tmpdir, index, "meta");
     s = kf3ds_load_file(j->in, NULL, &err);
     if (s && (meta = fopen(path, "w")) != NULL) {
@@ -397,6 +415,18 @@ static void finish_job(const convert_opts *o, convert_job *j, const worker *w, i
         fclose(meta);
     }
     remove(path);
+    child_path(path, sizeof path, tmpdir, index, "lib");
+    if ((meta = fopen(path, "r")) != NULL) {
+        long n;
+        if (fscanf(meta, "%ld", &n) == 1 && n >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            j->materials = n;
+        fclose(meta);
+        remove(path);
+        if (j->materials >= 0) {
+            j->outcome = CONVERT_LIBRARY;
+            return;
+        }
+    }
     if (WIFSIGNALED(st)) {
         char why[96];
         char *comp = companion_of(o, j->out);
@@ -448,6 +478,11 @@ static void progress_line(progress *p, const convert_job *j, int force)
         fprintf(stderr, "\r\033[Kconvert: %lu/%lu files, %.1f files/s, ETA %d:%02d, %lu failed",
                 (unsigned long)p->done, (unsigned long)p->total, rate, (int)(eta / 60),
                 (int)eta % 60, (unsigned long)p->failed);
+    } else if (j && j->outcome == CONVERT_LIBRARY) {
+        fprintf(stderr, "convert: [%lu/%lu] %s: %s: %ld %s, no scene to convert\n",
+                (unsigned long)p->done, (unsigned long)p->total,
+                convert_outcome_name(j->outcome), j->in, j->materials,
+                j->materials == 1 ? "material" : "materials");
     } else if (j) {
         fprintf(stderr, "convert: [%lu/%lu] %s: %s -> %s\n", (unsigned long)p->done,
                 (unsigned long)p->total, convert_outcome_name(j->outcome), j->in, j->out);
@@ -688,8 +723,10 @@ const cli_verb cmd_convert_verb = {
     "       [--report REPORT.json] [--skip-existing] [--max-memory MB] [-q]\n"
     "       [options of the verb]",
     "Convert whole folders of .3ds files in parallel, with progress and a report.",
-    "Walks each folder recursively for .3ds and .prj files (any case) and converts\n"
-    "each to OUTDIR, keeping the folder structure: DIR/a/b.3ds becomes OUTDIR/a/b.glb.\n"
+    "Walks each folder recursively for .3ds, .prj and .mli files (any case) and\n"
+    "converts each to OUTDIR, keeping the folder structure: DIR/a/b.3ds becomes\n"
+    "OUTDIR/a/b.glb. A material library (.mli) holds no scene: it is listed with\n"
+    "its number of materials (outcome \"material library\") and converts to nothing.\n"
     "Each file is converted by the single-file verb in its own worker process:\n"
     "glb, gltf, obj and stl by export, kfb by bake, 3ds by rewrite, png by render.\n"
     "A bad file never stops the run; outputs appear only when complete.\n"
@@ -699,7 +736,8 @@ const cli_verb cmd_convert_verb = {
     "  -o, --output DIR   the output folder (made when missing)\n"
     "  -j, --jobs N       worker processes (default: the number of cores)\n"
     "  --report FILE      write a JSON report: per file the outcome (ok, ok with\n"
-    "                     warnings, repaired, failed, skipped), the diagnostics with\n"
+    "                     warnings, repaired, failed, skipped, material library),\n"
+    "                     the diagnostics with\n"
     "                     their offsets, nodes, frames, output bytes and seconds\n"
     "  --skip-existing    leave files whose output is there (resumes a run)\n"
     "  --max-memory MB    the address space one worker may use; a file that needs\n"

@@ -12,6 +12,7 @@ typedef enum convert_outcome {
     CONVERT_REPAIRED,   /* errors (data lost), but an output of what was readable */
     CONVERT_FAILED,     /* no output */
     CONVERT_SKIPPED,    /* --skip-existing: the output was there */
+    CONVERT_LIBRARY,    /* a material library (.mli): no scene, no output, not a failure */
     CONVERT_OUTCOMES
 } convert_outcome;
 
@@ -32,6 +33,7 @@ typedef struct convert_job {
     int status;         /* the verb's exit status; 128 + N when killed by signal N */
     long nodes;         /* -1 unknown */
     long first_frame, last_frame;
+    long materials;     /* a material library's MAT_ENTRY chunks; -1 not a library */
     double seconds;
     convert_diag *diags;
     size_t num_diags;
@@ -42,7 +44,7 @@ typedef struct convert_jobs {
     size_t n, cap;
 } convert_jobs;
 
-/* Adds every .3ds/.prj under `path` (a folder, walked recursively without
+/* Adds every .3ds/.prj/.mli under `path` (a folder, walked recursively without
  * following links to folders; or one file, taken whatever its name), sorted by
  * path, with its output name under outdir ending in `ext`. Files inside
  * `skip_dir` (the output folder) are left out. Returns 0, or -1 after printing
@@ -50,6 +52,12 @@ typedef struct convert_jobs {
 int convert_walk(convert_jobs *jobs, const char *path, const char *outdir, const char *ext,
                  const char *skip_dir);
 void convert_jobs_free(convert_jobs *jobs);
+
+/* When `path` is a 3D Studio material library (root chunk MLIBMAGIC), the
+ * number of MAT_ENTRY chunks under its root, and in *bad_offset the offset of
+ * a child chunk whose length is damaged (the count stops there; -1 none);
+ * otherwise -1 (cmd_convert_library.c). */
+long convert_library_materials(const char *path, long *bad_offset);
 
 const char *convert_outcome_name(convert_outcome o);
 /* The report as JSON (docs/convert.md): 0, or -1 (printed). */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const outcome_names[CONVERT_OUTCOMES] = {
-    "not run", "ok", "ok with warnings", "repaired", "failed", "skipped"
+    "not run", "ok", "ok with warnings", "repaired", "failed", "skipped", "material library"
 };
 
 const char *convert_outcome_name(convert_outcome o)
@@ -18,11 +18,16 @@ static void json_job(FILE *f, const convert_job *j)
     fputs("    {\"file\": ", f);
     cli_json_cstr(f, j->in);
     fputs(", \"output\": ", f);
-    cli_json_cstr(f, j->out);
+    if (j->outcome == CONVERT_LIBRARY)
+        fputs("null", f); /* nothing is written for a library */
+    else
+        cli_json_cstr(f, j->out);
     fputs(", \"outcome\": ", f);
     cli_json_cstr(f, convert_outcome_name(j->outcome));
     fprintf(f, ", \"exit\": %d, \"input_bytes\": %lld, \"output_bytes\": %lld", j->status,
             j->in_bytes, j->out_bytes);
+    if (j->outcome == CONVERT_LIBRARY)
+        fprintf(f, ", \"materials\": %ld", j->materials);
     if (j->nodes >= 0)
         fprintf(f, ", \"nodes\": %ld, \"frames\": [%ld, %ld]", j->nodes, j->first_frame,
                 j->last_frame);
@@ -114,6 +119,9 @@ void convert_print_summary(FILE *out, const convert_jobs *jobs, double seconds, 
     for (i = 0; i < jobs->n; i++) {
         const convert_job *j = &jobs->v[i];
         const char *why = "no output";
+        if (j->outcome == CONVERT_LIBRARY)
+            fprintf(out, "material library: %s: %ld %s, no scene to convert\n", j->in,
+                    j->materials, j->materials == 1 ? "material" : "materials");
         if (j->outcome != CONVERT_FAILED)
             continue;
         for (k = 0; k < j->num_diags; k++)

@@ -1,7 +1,7 @@
 /* kf3ds convert: finding the input files. Folders are walked recursively
  * (links to folders are not followed, so a loop cannot trap the walk); the
- * files whose names end in .3ds or .prj in any case are taken, in sorted
- * order so that runs and reports are repeatable. */
+ * files whose names end in .3ds, .prj or .mli in any case are taken, in
+ * sorted order so that runs and reports are repeatable. */
 #define _XOPEN_SOURCE 700
 #include "cmd_convert.h"
 #include <dirent.h>
@@ -38,7 +38,8 @@ static char *join(const char *a, const char *b)
 static int is_scene_name(const char *name)
 {
     size_t n = strlen(name);
-    return n > 4 && (strcasecmp(name + n - 4, ".3ds") == 0 || strcasecmp(name + n - 4, ".prj") == 0);
+    return n > 4 && (strcasecmp(name + n - 4, ".3ds") == 0 || strcasecmp(name + n - 4, ".prj") == 0 ||
+                     strcasecmp(name + n - 4, ".mli") == 0);
 }
 
 /* rel with its extension replaced by ext, under outdir. */
@@ -76,6 +77,7 @@ static int add_job(convert_jobs *jobs, const char *in, const char *rel, const ch
     j->out = output_name(outdir, rel, ext);
     j->in_bytes = size;
     j->nodes = -1;
+    j->materials = -1;
     if (!j->in || !j->rel || !j->out) {
         free(j->in);
         free(j->rel);

@@ -4,11 +4,15 @@
  * textured as kf3ds render draws it, on a transparent background, at the
  * frame of the segment where the most objects show, framed by the default
  * view (kf3ds_auto_view_choose, docs/viewer.md). */
+#define _XOPEN_SOURCE 700
 #include "cmd.h"
 #include "cmd_maps.h"
+#include <errno.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define VERB "thumbnail"
 #define DEFAULT_SIZE 256
@@ -58,13 +62,41 @@ static double best_frame(const kf3ds_scene *s, kf3ds_pose *poses)
     return best;
 }
 
+/* The PNG's bytes into OUT. Tumbler (Thunar's thumbnailer service) creates
+ * OUT empty and reads the picture back through the file it holds open, so a
+ * file renamed over it goes unseen: an existing empty regular file is written
+ * in place (and emptied again on failure); anything else goes through
+ * cli_output's temporary file (docs/output.md, "Output files"). */
+static int write_bytes(const char *path, const void *data, size_t len)
+{
+    struct stat st;
+    FILE *f;
+    int ok, err;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 0 ||
+        (f = fopen(path, "r+b")) == NULL)
+        return cli_write_output(path, data, len);
+    ok = fwrite(data, 1, len, f) == len;
+    ok = fflush(f) == 0 && ok;
+    err = errno;
+    if (!ok && ftruncate(fileno(f), 0) != 0)
+        err = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = 0;
+        err = errno;
+    }
+    if (!ok)
+        cli_print_error(path, "cannot write: %s", strerror(err));
+    return ok ? 0 : -1;
+}
+
 /* The picture as RGBA, transparent where nothing was drawn (depth 0). */
 static int write_rgba(const char *path, const kf3ds_framebuffer *fb)
 {
     size_t n = (size_t)fb->width * (size_t)fb->height, i;
-    unsigned char *px = malloc(n * 4);
+    unsigned char *px = malloc(n * 4), *png = NULL;
+    png_alloc_size_t png_size = 0;
     png_image image;
-    cli_output out;
+    int rc = -1;
     if (!px) {
         cli_print_error(path, "cannot write: out of memory");
         return -1;
@@ -76,23 +108,22 @@ static int write_rgba(const char *path, const kf3ds_framebuffer *fb)
         px[4 * i + 2] = (unsigned char)c;
         px[4 * i + 3] = fb->depth[i] > 0.0f ? 255 : 0;
     }
-    if (cli_output_open(&out, path) != 0) {
-        free(px);
-        return -1;
-    }
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     image.width = (png_uint_32)fb->width;
     image.height = (png_uint_32)fb->height;
     image.format = PNG_FORMAT_RGBA;
-    if (!png_image_write_to_stdio(&image, out.file, 0, px, 0, NULL)) {
-        cli_print_error(path, "cannot write: %s", image.message);
-        cli_output_abort(&out);
-        free(px);
-        return -1;
-    }
+    /* the size first, then the bytes */
+    if (!png_image_write_to_memory(&image, NULL, &png_size, 0, px, 0, NULL) ||
+        (png = malloc(png_size ? png_size : 1)) == NULL ||
+        !png_image_write_to_memory(&image, png, &png_size, 0, px, 0, NULL))
+        cli_print_error(path, "cannot write: %s", png ? image.message : "out of memory");
+    else
+        rc = write_bytes(path, png, png_size);
+    png_image_free(&image);
+    free(png);
     free(px);
-    return cli_output_close(&out);
+    return rc;
 }
 
 static int run_thumbnail(const char *file, const char *out, int size, int has_frame,
