@@ -83,13 +83,14 @@ while i < len(argv):
         files.append((argv[i], n_frames))
         i += 1
 
-if not hasattr(bpy.ops.import_scene, "gltf"):
+# bpy.ops answers any name; the registered operator's class tells.
+if not hasattr(bpy.types, "IMPORT_SCENE_OT_gltf"):
     import addon_utils
     try:
         addon_utils.enable("io_scene_gltf2", default_set=True)
     except Exception:  # reported below
         pass
-    if not hasattr(bpy.ops.import_scene, "gltf"):
+    if not hasattr(bpy.types, "IMPORT_SCENE_OT_gltf"):
         print("gltf: SKIPPED: this Blender has no glTF importer (io_scene_gltf2)")
         sys.exit(77)
 
