@@ -56,7 +56,8 @@ blender-image: $(BUILD)/libkf3ds.so
 # (tests/blender/check_gltf_import.py; docs/gltf.md "How it is checked").
 # Chosen for rotations far apart (I_SHP_3, PXLSHIP3, RotatingCube, shield),
 # cubic channels (claw, SCENE, skull), a deep rig (mak_robotic) and a dummy
-# hierarchy (cart_wheel); about 40 s here. Run by make check as "blender gltf".
+# hierarchy (cart_wheel); 11 s of CPU (26 s with SAN=1), 90-115 s wall on a
+# loaded 2-core machine. Run by make check as "blender gltf".
 BLENDER_GLTF_CORPUS := sr-I_SHP_3.3DS sr-PXLSHIP3.3DS assimp-RotatingCube.3DS \
   playerom-shield.3DS blitz3d-claw.3DS sr-SCENE.3DS blitz3d-skull.3ds \
   blitz3d-mak_robotic.3DS assimp-cart_wheel.3DS
