@@ -230,7 +230,8 @@ check: $(TEST_BIN) all
 # library through the Python suite, and Blender under ASan costs minutes.
 BLENDER_CHECK = --check blender "command -v $(BLENDER) >/dev/null 2>&1 || \
 	    { echo 'blender: SKIPPED: no $(BLENDER) command (apt-get install blender, or make deps-blender)'; exit 77; }; \
-	    $(MAKE) -s --no-print-directory test-blender"
+	    $(MAKE) -s --no-print-directory test-blender" \
+	  --check "blender gltf" "$(BLENDER_GLTF_RUN)"
 
 # The core's own tests with nothing but a C compiler and cmocka: no SDL2,
 # libpng, lib3ds, pkg-config, the renderer or the command.
