@@ -32,8 +32,9 @@ function names(list) {
   });
 }
 
-// bundle(entry, resolve) → the script text. resolve(specifier, fromFile)
-// gives the file a specifier names.
+// bundle(entry, resolve) → the script text; the entry module's exports end
+// up in `const __kfmEntry`. resolve(specifier, fromFile) gives the file a
+// specifier names.
 export function bundle(entry, resolve) {
   const ids = new Map(); // file → its variable
   const parts = [];
@@ -74,6 +75,6 @@ export function bundle(entry, resolve) {
     return id;
   }
 
-  visit(entry);
-  return parts.join('\n');
+  const id = visit(entry);
+  return `${parts.join('\n')}const __kfmEntry = ${id};\n`;
 }

@@ -206,6 +206,10 @@ export interface RenderOptions {
   zoom?: number;
   /** The orbit view moved sideways, [x, y] as fractions of its distance. */
   pan?: [number, number];
+  /** The array to write the pixels into (exactly width×height×4 bytes) and
+   *  return, instead of a new one: a playing page saves allocating a picture
+   *  per frame. */
+  into?: Uint8ClampedArray | Uint8Array;
 }
 
 export interface SaveOptions {
@@ -308,6 +312,7 @@ export class Scene {
   vertices(node: number | string, frame: number, options?: { noEase?: boolean }): Float32Array | null;
   /** width×height×4 RGBA bytes (alpha 255): the pixels of `kf3ds render`. */
   render(options?: RenderOptions): Uint8ClampedArray;
+  render(options: RenderOptions & { into: Uint8Array }): Uint8Array;
   /** A map's picture for the renderer (texture1, texture2, opacity are drawn);
    *  null removes it. True when the renderer uses it. */
   setMap(material: number | string, kind: MapKind | number, image: Picture | null): boolean;
