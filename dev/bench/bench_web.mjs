@@ -184,9 +184,12 @@ try {
       times.push(await view.evaluate(() => window.benchT.end - window.benchT.start));
     }
     const mb = (fs.statSync(frigate).size / 1048576).toFixed(1);
+    // The first load is what a visitor sees: the module's code is not yet
+    // optimised then. The target is judged on it.
     console.log(`page load: kjetilos-frigate.3ds (${mb} MB), file input to first frame: ` +
-      `${times.map((t) => `${t.toFixed(0)} ms`).join(', ')} (issue 26 target: under 1000 ms) — ` +
-      `${Math.min(...times) < 1000 ? 'met' : 'NOT met'}`);
+      `${times[0].toFixed(0)} ms the first time, then ` +
+      `${times.slice(1).map((t) => `${t.toFixed(0)} ms`).join(', ')} (issue 26 target: under ` +
+      `1000 ms) — ${times[0] < 1000 ? 'met' : 'NOT met'}`);
   }
 } finally {
   await browser.close();

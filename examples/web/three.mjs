@@ -77,7 +77,7 @@ function frameModel() {
   const centre = box.getCenter(new THREE.Vector3());
   orbit.near = size / 1000;
   orbit.far = size * 100;
-  orbit.position.copy(centre).add(new THREE.Vector3(0.6, 0.45, 0.75).multiplyScalar(size));
+  orbit.position.copy(centre).add(new THREE.Vector3(0.8, 0.6, 1).multiplyScalar(size));
   orbit.lookAt(centre);
   orbit.updateProjectionMatrix();
   if (controls) {
@@ -158,8 +158,8 @@ async function open(files) {
     const gltf = await new GLTFLoader().parseAsync(glb.buffer.slice(glb.byteOffset,
       glb.byteOffset + glb.byteLength), '');
     replace(sceneFile.name, gltf, warnings);
-    say(problem || `${sceneFile.name}: ${warnings.length ? warnings.join('\n') : 'playing'}`,
-      !!problem);
+    say(problem || [`${sceneFile.name}: ${st.action ? 'playing' : 'no animation: shown as it is'}`,
+      ...warnings].join('\n'), !!problem);
   } catch (e) {
     say(e.message, true);
   } finally {
