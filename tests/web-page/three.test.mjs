@@ -49,6 +49,9 @@ after(async () => {
 
 async function give(paths) {
   const input = await page.$('#files');
+  // the same file as last time is a change too (without the corpus, the arm
+  // comes twice in a row)
+  await input.evaluate((i) => { i.value = ''; });
   await input.uploadFile(...paths);
   shown++;
   await page.waitForFunction((n) => Number(document.body.dataset.shown) >= n,
