@@ -219,6 +219,10 @@ export interface RenderOptions {
   /** `kf3ds view`'s t: the orbit view following the objects, a box of their
    *  size at this frame (true: at `frame`) around them as they are at `frame`. */
   follow?: boolean | number;
+  /** The array to write the pixels into (exactly width×height×4 bytes) and
+   *  return, instead of a new one: a playing page saves allocating a picture
+   *  per frame. */
+  into?: Uint8ClampedArray | Uint8Array;
 }
 
 export interface SaveOptions {
@@ -321,6 +325,7 @@ export class Scene {
   vertices(node: number | string, frame: number, options?: { noEase?: boolean }): Float32Array | null;
   /** width×height×4 RGBA bytes (alpha 255): the pixels of `kf3ds render`. */
   render(options?: RenderOptions): Uint8ClampedArray;
+  render(options: RenderOptions & { into: Uint8Array }): Uint8Array;
   /** A map's picture for the renderer (texture1, texture2, opacity are drawn);
    *  null removes it. True when the renderer uses it. */
   setMap(material: number | string, kind: MapKind | number, image: Picture | null): boolean;

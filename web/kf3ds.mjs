@@ -755,7 +755,7 @@ export class Scene {
     const h = this.#handle('render');
     const o = options(opts, 'render', ['width', 'height', 'frame', 'camera', 'orbit',
       'shading', 'overlays', 'cull', 'environment', 'label', 'noEase', 'fileLights',
-      'background', 'zoom', 'pan', 'paths', 'follow']);
+      'background', 'zoom', 'pan', 'paths', 'follow', 'into']);
     const width = o.width === undefined ? 640 : integer(o.width, 'render: width', 1, MAX_SIDE);
     const height = o.height === undefined ? 480
       : integer(o.height, 'render: height', 1, MAX_SIDE);
@@ -815,13 +815,28 @@ export class Scene {
         : number(o.follow, 'render: follow (true or a frame)', -MAX_FRAME, MAX_FRAME);
       flags |= R_FOLLOW;
     }
+    // `into`: the caller's array, reused from frame to frame. A new array of a
+    // picture's size costs more than drawing it in Chromium (fresh memory is
+    // faulted in page by page; make bench-web, docs/web.md "Speed").
+    const into = o.into;
+    if (into !== undefined) {
+      if (!(into instanceof Uint8ClampedArray || into instanceof Uint8Array))
+        throw new TypeError(`kf3ds: render: into must be a Uint8ClampedArray or Uint8Array, ` +
+          `not ${describe(into)}`);
+      if (into.length !== width * height * 4)
+        throw new RangeError(`kf3ds: render: into holds ${into.length} bytes, not ` +
+          `${width}x${height}x4 = ${width * height * 4}`);
+    }
     const p = call(() => mod.x.kfw_render(h, width, height, frame, cameraNode, editorCamera,
       az, el, shading, overlays, flags, background, Math.fround(zoom), Math.fround(pan[0]),
       Math.fround(pan[1]), follow));
     if (!p)
       throw fail(`render: out of memory for ${width}x${height}`);
-    const rgba = new Uint8ClampedArray(width * height * 4);
-    rgba.set(new Uint8Array(mod.x.memory.buffer, p, width * height * 4));
+    const rgba = into || new Uint8ClampedArray(width * height * 4);
+    // (from a view of the same type: V8 copies Uint8Array into Uint8ClampedArray
+    // element by element, ten times slower)
+    const View = rgba instanceof Uint8ClampedArray ? Uint8ClampedArray : Uint8Array;
+    rgba.set(new View(mod.x.memory.buffer, p, width * height * 4));
     return rgba;
   }
 

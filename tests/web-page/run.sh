@@ -27,5 +27,10 @@ echo 'int kf3ds_probe(void) { return 1; }' > "$probe/p.c"
   >/dev/null 2>&1 || skip "$cc cannot build for wasm32-wasi here"
 $make --no-print-directory BUILD="$build" wasm-build || exit 1
 $make --no-print-directory BUILD="$build" "$build/kf3ds" || exit 1
+# The three.js example (three.test.mjs) where three is installed; without it
+# that file's tests skip, saying so.
+if [ -d "$npm_dir/node_modules/three" ]; then
+  $make --no-print-directory BUILD="$build" NPM_DIR="$npm_dir" "$build/web/three.html" || exit 1
+fi
 KF3DS_TOOL="$build/kf3ds" KF3DS_WEB_DIR="$build/web" KF3DS_NPM_DIR="$npm_dir" \
   CHROMIUM="$chromium" node --test tests/web-page/
