@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const out = path.resolve(process.argv[2] || path.join(root, 'docs', 'images', 'web-page.png'));
+const out = path.resolve(process.argv[2] || path.join(root, 'docs', 'img', 'web-page.png'));
 const corpus = path.resolve(root, process.env.KF3DS_CORPUS || '../shared/corpus');
 const npmDir = path.resolve(root, process.env.NPM_DIR || 'build/npm');
 const FILE = 'blitz3d-mak_robotic.3DS', FRAME = 120; // a robot mid-stride, with its maps
