@@ -871,19 +871,6 @@ static void test_corpus_maps(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-png-export-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -893,5 +880,5 @@ int main(void)
         cmocka_unit_test(test_editor_cameras_lights),
         cmocka_unit_test(test_corpus_maps),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }
