@@ -220,6 +220,8 @@ check: $(TEST_BIN) all
 	  --check thumbnailer "sh tests/check_thumbnailer.sh $(BUILD)/kf3ds" \
 	  --check "include loops" "command -v $(PYTHON) >/dev/null || \
 	    { echo 'include loops: SKIPPED: no $(PYTHON)'; exit 77; }; $(PYTHON) tests/check_include_loops.py" \
+	  --check "doc links" "command -v $(PYTHON) >/dev/null || \
+	    { echo 'doc links: SKIPPED: no $(PYTHON)'; exit 77; }; $(PYTHON) tests/check_doc_links.py" \
 	  --check install "$(MAKE) -s --no-print-directory check-install" \
 	  --check python "$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || \
 	    { echo 'python: SKIPPED: $(PYTHON) has no numpy or pytest (make deps-python)'; exit 77; }; \

@@ -38,7 +38,7 @@ extern "C" {
 typedef struct kf3ds_bake_options {
     kf3ds_allocator allocator; /* where every block comes from, the bytes too
                                 * (kf3ds_bake_free gives them back); both hooks
-                                * NULL: malloc and free */
+                                * NULL: the library's default allocator */
     unsigned flags;            /* KF3DS_BAKE_... */
     int frac_bits;             /* fixed point only; anything but 0 implies
                                 * KF3DS_BAKE_FIXED (like --frac-bits) */

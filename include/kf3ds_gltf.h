@@ -89,7 +89,8 @@ typedef void (*kf3ds_gltf_warning_fn)(void *user, const kf3ds_gltf_warning *warn
 /* Zero-initialise; every zero field means its default. */
 typedef struct kf3ds_gltf_options {
     kf3ds_allocator allocator;  /* all memory, the output's bytes too (kf3ds_gltf_free gives
-                                 * them back); both hooks NULL: malloc and free */
+                                 * them back); both hooks NULL: the library's default
+                                 * allocator (kf3ds_load_options') */
     unsigned flags;             /* KF3DS_GLTF_... */
     const char *bin_uri;        /* KF3DS_GLTF_SEPARATE: the .bin's name as the JSON refers to
                                  * it (percent-encoded here), e.g. "scene.bin" */

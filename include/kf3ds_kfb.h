@@ -241,7 +241,7 @@ KF3DS_KFB_DEF kf3ds_kfb_s32 kf3ds_kfb_fixed_mul(kf3ds_kfb_s32 a, kf3ds_kfb_s32 b
                                                 unsigned frac_bits);
 /* out = M·(v, 1) for a 3×4 matrix: each coordinate is the exact sum of the
  * three products and the translation, rounded once as kf3ds_kfb_fixed_mul
- * rounds (docs/kfb.md, "Fixed point"). out may not alias v. */
+ * rounds (docs/kfb.md, "Numbers and fixed point"). out may not alias v. */
 KF3DS_KFB_DEF void kf3ds_kfb_fixed_transform(const kf3ds_kfb_s32 m[12], const kf3ds_kfb_s32 v[3],
                                              unsigned frac_bits, kf3ds_kfb_s32 out[3]);
 

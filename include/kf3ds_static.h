@@ -27,7 +27,7 @@ typedef enum kf3ds_static_format {
 
 /* Zero-initialise; every zero field means its default. */
 typedef struct kf3ds_static_options {
-    kf3ds_allocator allocator;  /* both hooks NULL: malloc and free */
+    kf3ds_allocator allocator;  /* both hooks NULL: the library's default allocator */
     kf3ds_static_format format;
     unsigned flags;             /* KF3DS_STATIC_... */
     double frame;               /* with KF3DS_STATIC_FRAME: any finite frame */

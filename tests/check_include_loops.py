@@ -9,10 +9,9 @@ examples/ only use them):
      header declares it. A cycle (a.c uses b.c uses a.c) means the two
      cannot be layered, built or tested one without the other: that is
      the loop a shared "grab-bag" header hides, since both sides include it.
-Prints each loop with the names that close it; exit 1 when there is one.
-Unit loops inside src/ are printed as notes only unless --strict: the
-library's modules are being reshaped (issue 25) and their owners fix them.
-Usage: check_include_loops.py [--strict] [ROOT]
+Prints each loop with the names that close it; exit 1 when there is one,
+in the library as anywhere else.
+Usage: check_include_loops.py [ROOT]
 """
 import os
 import re
@@ -96,8 +95,6 @@ def cycles(graph):
 
 def main():
     args = sys.argv[1:]
-    strict = "--strict" in args
-    args = [a for a in args if a != "--strict"]
     root = args[0] if args else "."
     files = sources(root)
     text, raw_includes = {}, {}
@@ -134,14 +131,9 @@ def main():
             if o and o != f:
                 uses[f].setdefault(o, set()).add(tok)
     graph = {f: set(u) for f, u in uses.items()}
-    notes = 0
     for comp in cycles(graph):
-        if strict or not all(f.startswith("src" + os.sep) for f in comp):
-            bad += 1
-            print("unit loop: " + ", ".join(comp))
-        else:
-            notes += 1
-            print("note: unit loop in the library: " + ", ".join(comp))
+        bad += 1
+        print("unit loop: " + ", ".join(comp))
         for a in comp:
             for b in sorted(graph[a] & set(comp)):
                 names = sorted(uses[a][b])
@@ -151,8 +143,7 @@ def main():
         print("check_include_loops: %d loop(s); split the shared header or move the "
               "shared code down a layer (docs/architecture.md, Rules)" % bad)
         return 1
-    print("check_include_loops: %d files, no include loops, no unit loops%s"
-          % (len(files), " outside src/ (%d noted there)" % notes if notes else ""))
+    print("check_include_loops: %d files, no include loops, no unit loops" % len(files))
     return 0
 
 

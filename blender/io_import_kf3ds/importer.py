@@ -348,7 +348,7 @@ def _morph_shape_keys(scene, node, ob, times, poses, i):
     for m in targets:
         sk = ob.shape_key_add(name=meshes[m].name, from_mix=False)
         # the target's points placed with the node's own matrix and pivot
-        # (docs/evaluation.md, "Morphing")
+        # (docs/evaluation.md, "Morph track")
         class _M:
             points = meshes[m].points
             inv_matrix = own.inv_matrix

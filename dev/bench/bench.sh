@@ -3,8 +3,8 @@
 # benchmark shape.
 #
 # Generates the benchmark files into BUILD_DIR/bench-data/ (regenerated when
-# missing or older than BUILD_DIR/mk3ds; docs/architecture.md, "Evaluation",
-# says what each shape stresses):
+# missing or older than BUILD_DIR/mk3ds; docs/performance.md, "The benchmark
+# shapes", says what each shape stresses):
 #   bench-meshes    200 meshes x 20,000 vertices (~90 MB), evaluated at 10 frames
 #   bench-nodes     2,000 object nodes, 60 keys per track, parents first
 #   bench-random    2,000 nodes, 1..60 keys per track, children often before

@@ -3,56 +3,17 @@
  * image built (bake_mesh.c, bake_image.c), everything on the caller's
  * allocator. */
 #include "bake_internal.h"
+#include "../arena.h" /* kf3ds__allocator_resolve */
 #include <stdio.h>  /* snprintf: the error's message */
-#include <stdlib.h> /* malloc, free: the default hooks */
 #include <string.h>
 
 /* ---- the allocator ---------------------------------------------------------- */
 
-static void *default_malloc(size_t size, void *user)
-{
-    (void)user;
-    return malloc(size);
-}
-
-static void default_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
-}
-
-void *kf3ds__bake_malloc(const bake_plan *plan, size_t size)
-{
-    return plan->alloc->malloc_fn(size ? size : 1, plan->alloc->user);
-}
-
-void *kf3ds__bake_calloc(const bake_plan *plan, size_t n, size_t size)
-{
-    void *p = kf3ds__bake_malloc(plan, n * size);
-    if (p)
-        memset(p, 0, n * size);
-    return p;
-}
-
-void kf3ds__bake_free(const bake_plan *plan, void *p)
-{
-    if (p)
-        plan->alloc->free_fn(p, plan->alloc->user);
-}
-
-/* The options' allocator with the defaults filled in; 0 when only one hook is set. */
+/* The options' allocator, the library's default for neither hook (the core's
+ * rule, src/arena.h); 0 when only one hook is set. */
 static int resolve_allocator(const kf3ds_bake_options *o, kf3ds_allocator *a)
 {
-    if (o && (o->allocator.malloc_fn || o->allocator.free_fn)) {
-        if (!o->allocator.malloc_fn || !o->allocator.free_fn)
-            return 0;
-        *a = o->allocator;
-    } else {
-        a->malloc_fn = default_malloc;
-        a->free_fn = default_free;
-        a->user = NULL;
-    }
-    return 1;
+    return kf3ds__allocator_resolve(o ? &o->allocator : NULL, a) == NULL;
 }
 
 /* ---- failing ------------------------------------------------------------------ */

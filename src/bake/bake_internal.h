@@ -1,6 +1,7 @@
 /* The parts of the bake module (include/kf3ds_bake.h), internal to src/bake/:
  *   bake.c        kf3ds_bake: the options checked, the frames and nodes
- *                 planned, the allocator
+ *                 planned, the allocator resolved
+ *   bake_alloc.c  the blocks, from the plan's allocator
  *   bake_mesh.c   meshes placed in their node's local space, smoothing-group
  *                 normals
  *   bake_image.c  sampling the frames and laying the file out byte by byte
@@ -26,7 +27,7 @@ typedef struct bake_plan {
     uint32_t num_nodes;
 } bake_plan;
 
-/* The allocator's hooks; kf3ds__bake_calloc also zeroes (n·size must not
+/* The allocator's hooks (bake_alloc.c); kf3ds__bake_calloc also zeroes (n·size must not
  * overflow: the callers' counts are 32-bit). */
 void *kf3ds__bake_malloc(const bake_plan *plan, size_t size);
 void *kf3ds__bake_calloc(const bake_plan *plan, size_t n, size_t size);

@@ -3,9 +3,9 @@
  * files build, and the .glb (or the .gltf's JSON and the .bin's bytes) in
  * memory from the caller's allocator (docs/gltf.md). */
 #include "export_internal.h"
+#include "../arena.h"
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define DEFAULT_FPS 30.0
@@ -13,18 +13,6 @@
     (KF3DS_GLTF_SEPARATE | KF3DS_GLTF_NO_ANIMATION | KF3DS_GLTF_STATIC_FRAME |             \
      KF3DS_GLTF_FRAMES | KF3DS_GLTF_CUBIC | KF3DS_GLTF_VISIBILITY_EXT | KF3DS_GLTF_NO_EASE | \
      KF3DS_GLTF_EMBED_IMAGES | KF3DS_GLTF_EVERY_FRAME)
-
-static void *default_malloc(size_t size, void *user)
-{
-    (void)user;
-    return malloc(size);
-}
-
-static void default_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
-}
 
 static const char *file_name(const export_ctx *c)
 {
@@ -383,12 +371,11 @@ kf3ds_status kf3ds_gltf_write(const kf3ds_scene *scene, const kf3ds_gltf_options
         set_error(error, KF3DS_ERR_ARGUMENT, why);
         return KF3DS_ERR_ARGUMENT;
     }
-    if (options && options->allocator.malloc_fn) {
-        al = options->allocator;
-    } else {
-        al.malloc_fn = default_malloc;
-        al.free_fn = default_free;
-        al.user = NULL;
+    /* neither hook: the library's default allocator (src/arena.h); hooks
+     * given in part were refused by read_options */
+    if (kf3ds__allocator_resolve(options ? &options->allocator : NULL, &al)) {
+        set_error(error, KF3DS_ERR_ARGUMENT, "no allocator");
+        return KF3DS_ERR_ARGUMENT;
     }
     out->allocator_ = al;
     out->summary.fps = o.fps;

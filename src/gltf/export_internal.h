@@ -2,11 +2,12 @@
  * one; docs/gltf.md the mapping). A small glTF writer that knows nothing of
  * 3DS: JSON text in memory (gltf_json.c), the binary buffer with its buffer
  * views and accessors (gltf_buffer.c). Then the scene into glTF by concern:
- * export_nodes.c the node graph, cameras and lights, export_mesh.c the
- * meshes, export_material.c materials and images, export_anim.c the
- * animation, export.c the options, the document and the .glb.
+ * export_graph.c the node list the others add to, export_nodes.c the node
+ * graph, cameras and lights, export_mesh.c the meshes, export_material.c
+ * materials and images, export_anim.c the animation, export.c the options,
+ * the document and the .glb.
  *
- * C99, libc and libm and kf3ds.h only; every allocation goes through the
+ * C99, libc and libm and the core only; every allocation goes through the
  * options' kf3ds_allocator (kf3ds__gltf_alloc and friends). Every writer
  * function tolerates an earlier out-of-memory: the failure is remembered
  * (the `oom` fields) and reported once at the end. Names outside a file are
@@ -201,6 +202,8 @@ typedef struct export_ctx {
 /* export_nodes.c: the node graph with meshes, cameras and lights, and the
  * properties to animate. Returns 0, -1 on failure (c->failed or c->oom). */
 int kf3ds__export_nodes(export_ctx *c);
+/* export_graph.c: a node appended to c->nodes (its index; on failure c->oom
+ * is set), a property to animate appended to c->props (when animating). */
 uint32_t kf3ds__export_add_node(export_ctx *c, const char *name, int32_t parent);
 void kf3ds__export_add_prop(export_ctx *c, ex_prop_kind kind, uint32_t gnode, uint32_t node,
                             int32_t mesh, int32_t target);
@@ -240,7 +243,7 @@ static inline double export_clamp(double v, double lo, double hi)
 {
     return v == v ? (v < lo ? lo : v > hi ? hi : v) : lo;
 }
-/* (export_nodes.c) */
+/* (export_graph.c) */
 void kf3ds__export_quat_normalize(float q[4]);
 /* 1 when node `i` may be hidden at some exported frame. */
 int kf3ds__export_node_may_hide(const export_ctx *c, uint32_t i);

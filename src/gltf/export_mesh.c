@@ -1,11 +1,11 @@
 /* kf3ds export: meshes (docs/gltf.md, "Meshes"). The stored vertices are
  * placed in the node's own space, normals come from the smoothing groups
- * (the rule the renderer uses), a vertex is split where its corners' normals
- * differ, and the faces of each material make one primitive over the
- * mesh's shared vertex arrays. */
+ * (the rule the renderer uses; src/corner_normals.c, shared with the static
+ * export), a vertex is split where its corners' normals differ, and the
+ * faces of each material make one primitive over the mesh's shared vertex
+ * arrays. */
 #include "export_internal.h"
-#include <math.h>
-#include <stdlib.h>
+#include "../corner_normals.h"
 #include <string.h>
 
 typedef struct ex_mesh_key {
@@ -14,26 +14,8 @@ typedef struct ex_mesh_key {
     int32_t gltf;
 } ex_mesh_key;
 
-/* A face corner at a vertex: sorted by smoothing mask within the vertex. */
-typedef struct corner {
-    uint32_t mask;
-    uint32_t corner;          /* 3 * (valid face slot) + k */
-} corner;
-
-/* The normal rule's cut-off: with more distinct masks at one vertex only
- * equal masks are summed (as in the renderer, so that a hostile file cannot
- * make this quadratic). */
-#define MAX_OVERLAP_MASKS 256
 /* Corners of one vertex whose normals are compared for sharing a vertex. */
 #define MAX_SHARE_SCAN 16
-
-static int corner_less(const void *a, const void *b)
-{
-    const corner *x = a, *y = b;
-    if (x->mask != y->mask)
-        return x->mask < y->mask ? -1 : 1;
-    return x->corner < y->corner ? -1 : x->corner > y->corner;
-}
 
 static float finite_or_zero(double v)
 {
@@ -54,18 +36,6 @@ static double det3(const kf3ds_mat4 *m)
            (double)a[0][2] * ((double)a[1][0] * a[2][1] - (double)a[1][1] * a[2][0]);
 }
 
-/* n normalised into out; 0 (and out untouched) when it has no direction. */
-static int unit(const double n[3], float out[3])
-{
-    double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    int k;
-    if (!(l > 1e-30 && l < 1e300))
-        return 0;
-    for (k = 0; k < 3; k++)
-        out[k] = (float)(n[k] / l);
-    return 1;
-}
-
 typedef struct mesh_build {
     const kf3ds_allocator *al;
     uint32_t np, nf;          /* points, valid faces */
@@ -73,9 +43,8 @@ typedef struct mesh_build {
     uint32_t *faces;          /* 3 per valid face, wound counter-clockwise outward */
     uint32_t *face_index;     /* valid face -> face of the mesh */
     float (*face_normal)[3];
-    int *face_has_normal;
     uint32_t *vstart;         /* corners grouped by vertex (CSR) */
-    corner *corners;
+    kf3ds__corner *corners;
     uint32_t *corner_out;     /* corner -> output vertex */
     float (*out_pos)[3], (*out_nrm)[3], (*out_uv)[2];
     uint32_t *out_point;
@@ -88,7 +57,6 @@ static void build_free(mesh_build *b)
     kf3ds__gltf_free(b->al, b->faces);
     kf3ds__gltf_free(b->al, b->face_index);
     kf3ds__gltf_free(b->al, b->face_normal);
-    kf3ds__gltf_free(b->al, b->face_has_normal);
     kf3ds__gltf_free(b->al, b->vstart);
     kf3ds__gltf_free(b->al, b->corners);
     kf3ds__gltf_free(b->al, b->corner_out);
@@ -120,63 +88,50 @@ static uint32_t share_out(mesh_build *b, uint32_t point, uint32_t first_out, con
     return add_out(b, point, n);
 }
 
+/* The vertex whose corners kf3ds__corner_normals is giving normals. */
+typedef struct vertex_normals {
+    mesh_build *b;
+    uint32_t point, first_out;
+} vertex_normals;
+
+/* kf3ds__corner_normals' runs: each run's corners get the output vertex of
+ * the point with the normal. */
+static void set_out(void *user, const kf3ds__corner *cs, size_t n, const float nrm[3])
+{
+    vertex_normals *vn = (vertex_normals *)user;
+    uint32_t o = share_out(vn->b, vn->point, vn->first_out, nrm);
+    size_t i;
+    for (i = 0; i < n; i++)
+        vn->b->corner_out[cs[i].corner] = o;
+}
+
 /* Vertex normals and the output vertices of one point's corners. */
 static int point_normals(mesh_build *b, uint32_t v)
 {
     static const float up[3] = { 0.0f, 0.0f, 1.0f };
-    corner *cs = b->corners + b->vstart[v];
-    size_t n = b->vstart[v + 1] - b->vstart[v], a, e, nm = 0, i;
-    uint32_t first_out = b->num_out;
+    kf3ds__corner *cs = b->corners + b->vstart[v], *sort;
+    size_t n = b->vstart[v + 1] - b->vstart[v];
+    vertex_normals vn;
     uint32_t *masks;
     double (*sums)[3];
     if (n == 0) {
         add_out(b, v, up); /* unreferenced: kept, so the vertex box stays the stored one */
         return 0;
     }
-    qsort(cs, n, sizeof *cs, corner_less);
     masks = kf3ds__gltf_alloc(b->al, n * sizeof *masks);
     sums = kf3ds__gltf_alloc(b->al, n * sizeof *sums);
-    if (!masks || !sums) {
-        kf3ds__gltf_free(b->al, masks);
-        kf3ds__gltf_free(b->al, sums);
-        return -1;
-    }
-    for (a = 0; a < n; a++) {
-        const float *fn = b->face_normal[cs[a].corner / 3];
-        if (!nm || masks[nm - 1] != cs[a].mask) {
-            masks[nm] = cs[a].mask;
-            sums[nm][0] = sums[nm][1] = sums[nm][2] = 0.0;
-            nm++;
-        }
-        for (i = 0; i < 3; i++)
-            sums[nm - 1][i] += fn[i];
-    }
-    for (a = 0; a < n; a = e) {
-        uint32_t mask = cs[a].mask, face = cs[a].corner / 3;
-        double sum[3] = { 0.0, 0.0, 0.0 };
-        float nrm[3];
-        e = a + 1;
-        while (e < n && mask != 0 && cs[e].mask == mask)
-            e++;
-        if (mask) {
-            for (i = 0; i < nm; i++)
-                if (nm <= MAX_OVERLAP_MASKS ? (masks[i] & mask) != 0 : masks[i] == mask) {
-                    sum[0] += sums[i][0];
-                    sum[1] += sums[i][1];
-                    sum[2] += sums[i][2];
-                }
-        }
-        if (!mask || !unit(sum, nrm))
-            memcpy(nrm, b->face_has_normal[face] ? b->face_normal[face] : up, sizeof nrm);
-        {
-            uint32_t o = share_out(b, v, first_out, nrm);
-            for (i = a; i < e; i++)
-                b->corner_out[cs[i].corner] = o;
-        }
+    sort = kf3ds__gltf_alloc(b->al, n * sizeof *sort);
+    if (masks && sums && sort) {
+        vn.b = b;
+        vn.point = v;
+        vn.first_out = b->num_out;
+        kf3ds__corner_normals(cs, n, (const float(*)[3])b->face_normal, sort, masks, sums,
+                              set_out, &vn);
     }
     kf3ds__gltf_free(b->al, masks);
     kf3ds__gltf_free(b->al, sums);
-    return 0;
+    kf3ds__gltf_free(b->al, sort);
+    return masks && sums && sort ? 0 : -1;
 }
 
 /* Places the points, keeps the faces that are triangles, their normals. */
@@ -209,8 +164,7 @@ static int build_faces(mesh_build *b, const kf3ds_mesh *m, const kf3ds_mat4 *pla
         b->face_index[b->nf++] = f;
     }
     b->face_normal = kf3ds__gltf_alloc(b->al, (size_t)b->nf * sizeof *b->face_normal + 1);
-    b->face_has_normal = kf3ds__gltf_alloc(b->al, (size_t)b->nf * sizeof *b->face_has_normal + 1);
-    if (!b->face_normal || !b->face_has_normal)
+    if (!b->face_normal)
         return -1;
     for (f = 0; f < b->nf; f++) {
         const float *p0 = b->pos[b->faces[3 * f]], *p1 = b->pos[b->faces[3 * f + 1]],
@@ -224,8 +178,7 @@ static int build_faces(mesh_build *b, const kf3ds_mesh *m, const kf3ds_mat4 *pla
         n[0] = e1[1] * e2[2] - e1[2] * e2[1];
         n[1] = e1[2] * e2[0] - e1[0] * e2[2];
         n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-        b->face_has_normal[f] = unit(n, b->face_normal[f]);
-        if (!b->face_has_normal[f])
+        if (!kf3ds__unit_normal(n, b->face_normal[f])) /* no normal: 0, 0, 0 (corner_normals.h) */
             b->face_normal[f][0] = b->face_normal[f][1] = b->face_normal[f][2] = 0.0f;
     }
     return 0;
@@ -250,7 +203,7 @@ static int build_vertices(mesh_build *b, const kf3ds_mesh *m)
     for (v = 0; v < b->np; v++)
         b->vstart[v + 1] += b->vstart[v];
     for (i = 0; i < nc; i++) {
-        corner *k = &b->corners[b->vstart[b->faces[i]]++];
+        kf3ds__corner *k = &b->corners[b->vstart[b->faces[i]]++];
         k->mask = kf3ds_face_smoothing(m, b->face_index[i / 3]);
         k->corner = (uint32_t)i;
     }

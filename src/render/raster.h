@@ -51,7 +51,7 @@ typedef int (*kf3ds__fill_fn)(kf3ds_framebuffer *fb, const struct kf3ds__fill_ve
                               const struct kf3ds__fill_vertex *b,
                               const struct kf3ds__fill_vertex *c, int64_t area, int flat,
                               uint32_t flat_color);
-/* The fastest fill this build and CPU have (raster_triangle.c). */
+/* The fastest fill this build and CPU have (raster_fill_pick.c). */
 kf3ds__fill_fn kf3ds__fill_pick(void);
 
 typedef struct kf3ds__projection {

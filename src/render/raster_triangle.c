@@ -6,21 +6,8 @@
  *    cut, never dropped, and nothing reaches the fill with huge coordinates),
  *    then fanned into triangles.
  *  - fill: culling, then the projection's fill (raster_fill.h: a plain C reference and its SSE2 and
- *    AVX2 versions, chosen once by kf3ds__fill_pick). */
+ *    AVX2 versions, chosen once by kf3ds__fill_pick, raster_fill_pick.c). */
 #include "raster_fill.h"
-
-kf3ds__fill_fn kf3ds__fill_pick(void)
-{
-#if defined(KF3DS__AVX2)
-    if (kf3ds__cpu_has_avx2())
-        return kf3ds__fill_avx2;
-#endif
-#if defined(KF3DS__SSE2)
-    return kf3ds__fill_sse2;
-#else
-    return kf3ds__fill_plain;
-#endif
-}
 
 /* area: kf3ds__screen_area of (a, b, c), which the callers have (draw.c
  * computes it for the face's side). cull > 0 drops clockwise-on-screen

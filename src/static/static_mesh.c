@@ -2,48 +2,20 @@
  * outward and normals from the smoothing groups. The normal rule is the
  * renderer's and the glTF export's (docs/gltf.md, "Meshes"): a corner's
  * normal is the sum of the face normals of the faces at its point that share
- * a smoothing group with its face; a face without groups keeps its own. */
+ * a smoothing group with its face; a face without groups keeps its own
+ * (src/corner_normals.c, shared with the glTF export). */
 #include "static_internal.h"
-#include <math.h>
-#include <stdlib.h>
+#include "../corner_normals.h"
 #include <string.h>
 
-/* With more distinct masks at one point only equal masks are summed, so that
- * a hostile file cannot make the sums quadratic (the same cut-off as the
- * glTF export's). */
-#define MAX_OVERLAP_MASKS 256
 /* Earlier normals of one point looked at for reuse. */
 #define MAX_REUSE_SCAN 16
-
-typedef struct corner_ref {
-    uint32_t mask;
-    uint32_t corner;   /* 3 * triangle + k */
-} corner_ref;
-
-static int corner_cmp(const void *a, const void *b)
-{
-    const corner_ref *x = a, *y = b;
-    if (x->mask != y->mask)
-        return x->mask < y->mask ? -1 : 1;
-    return x->corner < y->corner ? -1 : x->corner > y->corner;
-}
 
 static float clamp_finite(double v)
 {
     if (!(v == v))
         return 0.0f;
     return v > 1e30 ? 1e30f : v < -1e30 ? -1e30f : (float)v;
-}
-
-static int normalise(const double n[3], float out[3])
-{
-    double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(l > 1e-30 && l < 1e300))
-        return 0;
-    out[0] = (float)(n[0] / l);
-    out[1] = (float)(n[1] / l);
-    out[2] = (float)(n[2] / l);
-    return 1;
 }
 
 void kf3ds__static_mesh_free(const kf3ds_allocator *a, static_mesh *m)
@@ -96,7 +68,7 @@ static void keep_triangles(static_mesh *m, const kf3ds_mesh *mesh, int flip)
         n[0] = e1[1] * e2[2] - e1[2] * e2[1];
         n[1] = e1[2] * e2[0] - e1[0] * e2[2];
         n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-        if (!normalise(n, m->face_normal[m->nf]))
+        if (!kf3ds__unit_normal(n, m->face_normal[m->nf]))
             memset(m->face_normal[m->nf], 0, sizeof m->face_normal[m->nf]);
         m->face[m->nf++] = f;
     }
@@ -116,57 +88,32 @@ static uint32_t reuse_normal(static_mesh *m, uint32_t first, const float n[3])
     return m->num_normals++;
 }
 
-/* The normals of one point's corners (cs, n of them), using scratch space
- * for n masks and sums. */
-static void point_normals(static_mesh *m, corner_ref *cs, size_t n, uint32_t *masks,
-                          double (*sums)[3])
+/* The point whose corners kf3ds__corner_normals is giving normals. */
+typedef struct point_normals {
+    static_mesh *m;
+    uint32_t first;    /* the point's first normal */
+} point_normals;
+
+/* kf3ds__corner_normals' runs: each run's corners get the normal's index. */
+static void set_normal(void *user, const kf3ds__corner *cs, size_t n, const float nrm[3])
 {
-    static const float up[3] = { 0.0f, 0.0f, 1.0f };
-    size_t a, e, nm = 0, i;
-    uint32_t first = m->num_normals;
-    qsort(cs, n, sizeof *cs, corner_cmp);
-    for (a = 0; a < n; a++) {
-        const float *fn = m->face_normal[cs[a].corner / 3];
-        if (!nm || masks[nm - 1] != cs[a].mask) {
-            masks[nm] = cs[a].mask;
-            sums[nm][0] = sums[nm][1] = sums[nm][2] = 0.0;
-            nm++;
-        }
-        for (i = 0; i < 3; i++)
-            sums[nm - 1][i] += fn[i];
-    }
-    for (a = 0; a < n; a = e) {
-        uint32_t mask = cs[a].mask, tri = cs[a].corner / 3, idx;
-        double sum[3] = { 0.0, 0.0, 0.0 };
-        float nrm[3];
-        e = a + 1;
-        while (e < n && mask != 0 && cs[e].mask == mask)
-            e++;
-        if (mask)
-            for (i = 0; i < nm; i++)
-                if (nm <= MAX_OVERLAP_MASKS ? (masks[i] & mask) != 0 : masks[i] == mask) {
-                    sum[0] += sums[i][0];
-                    sum[1] += sums[i][1];
-                    sum[2] += sums[i][2];
-                }
-        if (!mask || !normalise(sum, nrm)) {
-            const float *fn = m->face_normal[tri];
-            memcpy(nrm, fn[0] != 0.0f || fn[1] != 0.0f || fn[2] != 0.0f ? fn : up, sizeof nrm);
-        }
-        idx = reuse_normal(m, first, nrm);
-        for (i = a; i < e; i++)
-            m->corner_normal[cs[i].corner] = idx;
-    }
+    point_normals *p = (point_normals *)user;
+    uint32_t idx = reuse_normal(p->m, p->first, nrm);
+    size_t i;
+    for (i = 0; i < n; i++)
+        p->m->corner_normal[cs[i].corner] = idx;
 }
 
 static int build_normals(const kf3ds_allocator *al, static_mesh *m, const kf3ds_mesh *mesh)
 {
     size_t nc = (size_t)m->nf * 3, i, most = 0;
     uint32_t v, *start = kf3ds__static_alloc(al, (size_t)m->np + 1, sizeof *start);
-    corner_ref *cs = kf3ds__static_alloc(al, nc, sizeof *cs);
+    kf3ds__corner *cs = kf3ds__static_alloc(al, nc, sizeof *cs), *sort = NULL;
     uint32_t *masks = NULL;
     double(*sums)[3] = NULL;
+    point_normals pn;
     int rc = -1;
+    pn.m = m;
     m->corner_normal = kf3ds__static_alloc(al, nc, sizeof *m->corner_normal);
     m->normals = kf3ds__static_alloc(al, nc, sizeof *m->normals);
     if (!start || !cs || !m->corner_normal || !m->normals)
@@ -180,7 +127,7 @@ static int build_normals(const kf3ds_allocator *al, static_mesh *m, const kf3ds_
         start[v + 1] += start[v];
     }
     for (i = 0; i < nc; i++) {
-        corner_ref *c = &cs[start[m->tri[i]]++];
+        kf3ds__corner *c = &cs[start[m->tri[i]]++];
         c->mask = kf3ds_face_smoothing(mesh, m->face[i / 3]);
         c->corner = (uint32_t)i;
     }
@@ -189,17 +136,23 @@ static int build_normals(const kf3ds_allocator *al, static_mesh *m, const kf3ds_
     start[0] = 0;
     masks = kf3ds__static_alloc(al, most, sizeof *masks);
     sums = kf3ds__static_alloc(al, most, sizeof *sums);
-    if (!masks || !sums)
+    sort = kf3ds__static_alloc(al, most, sizeof *sort);
+    if (!masks || !sums || !sort)
         goto done;
     for (v = 0; v < m->np; v++)
-        if (start[v + 1] > start[v])
-            point_normals(m, cs + start[v], start[v + 1] - start[v], masks, sums);
+        if (start[v + 1] > start[v]) {
+            pn.first = m->num_normals;
+            kf3ds__corner_normals(cs + start[v], start[v + 1] - start[v],
+                                  (const float(*)[3])m->face_normal, sort, masks, sums,
+                                  set_normal, &pn);
+        }
     rc = 0;
 done:
     kf3ds__static_free(al, start);
     kf3ds__static_free(al, cs);
     kf3ds__static_free(al, masks);
     kf3ds__static_free(al, sums);
+    kf3ds__static_free(al, sort);
     return rc;
 }
 

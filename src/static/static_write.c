@@ -2,21 +2,9 @@
  * (include/kf3ds_static.h): the options checked, the frame chosen, the OBJ
  * or STL writer run into buffers that become the output. */
 #include "static_internal.h"
+#include "../arena.h"
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static void *default_malloc(size_t size, void *user)
-{
-    (void)user;
-    return malloc(size);
-}
-
-static void default_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
-}
 
 static kf3ds_status fail(kf3ds_diag *error, kf3ds_status code, const char *message)
 {
@@ -45,13 +33,9 @@ kf3ds_status kf3ds_static_write(const kf3ds_scene *scene, const kf3ds_static_opt
         o = *options;
     else
         memset(&o, 0, sizeof o);
-    if (!o.allocator.malloc_fn != !o.allocator.free_fn)
+    /* neither hook: the library's default allocator (src/arena.h) */
+    if (kf3ds__allocator_resolve(&o.allocator, &o.allocator))
         return fail(error, KF3DS_ERR_ARGUMENT, "static export: allocator hooks given in part");
-    if (!o.allocator.malloc_fn) {
-        o.allocator.malloc_fn = default_malloc;
-        o.allocator.free_fn = default_free;
-        o.allocator.user = NULL;
-    }
     if (o.flags & ~(unsigned)(KF3DS_STATIC_FRAME | KF3DS_STATIC_NO_EASE))
         return fail(error, KF3DS_ERR_ARGUMENT, "static export: unknown flags");
     if (o.format != KF3DS_STATIC_OBJ && o.format != KF3DS_STATIC_STL)

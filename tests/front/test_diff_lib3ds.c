@@ -10,7 +10,7 @@
  * Every other node (dummies, cameras, targets, lights) is compared through
  * its world origin.
  *
- * Where kf3ds's rules (docs/evaluation.md, "the rules" below) say lib3ds 1.3
+ * Where kf3ds's rules (docs/evaluation.md; the list below) say lib3ds 1.3
  * is wrong, the affected
  * (node, time) pairs, including those inherited from an ancestor, are not
  * compared (the summary line says how many and how far 1.3 is off there), and

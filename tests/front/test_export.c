@@ -20,73 +20,17 @@
 #include <unistd.h>
 #include "support.h"
 #include "support_build.h"
+#include "support_node.h"
 
 /* The deviations the issue asks for, as fractions of the scene's size. */
 #define TOL_INTEGER 1e-4
 #define TOL_HALF 1e-2
 #define TOL_HALF_CUBIC 1e-4
 
-static int node_tools = -1; /* 1 when node and both npm packages are there */
-
-static const char *npm_dir(void)
-{
-    const char *d = getenv("KF3DS_NPM");
-    return d && *d ? d : "build/npm";
-}
-
-/* An absolute path for the scripts run from the temporary folder. */
-static void abs_path(char *buf, size_t cap, const char *rel)
-{
-    char cwd[2048];
-    int n;
-    if (rel[0] == '/' || !getcwd(cwd, sizeof cwd))
-        n = snprintf(buf, cap, "%s", rel);
-    else
-        n = snprintf(buf, cap, "%s/%s", cwd, rel);
-    if (n < 0 || (size_t)n >= cap)
-        fail_msg("path too long: %s", rel);
-}
-
+/* Node.js and the npm packages for the validator and three.js checks. */
 static int have_node_tools(void)
 {
-    char path[4600];
-    struct stat st;
-    if (node_tools >= 0)
-        return node_tools;
-    node_tools = system("node --version > /dev/null 2>&1") == 0;
-    snprintf(path, sizeof path, "%s/node_modules/gltf-validator/package.json", npm_dir());
-    node_tools &= stat(path, &st) == 0;
-    snprintf(path, sizeof path, "%s/node_modules/three/package.json", npm_dir());
-    node_tools &= stat(path, &st) == 0;
-    if (!node_tools)
-        fprintf(stderr, "test_export: SKIPPED the validator and three.js checks: they need "
-                        "Node.js and the npm packages gltf-validator and three in %s "
-                        "(make npm-tools installs them; .ci/run does)\n", npm_dir());
-    return node_tools;
-}
-
-/* Runs `node SCRIPT args...` in the temporary folder, the npm folder given
- * absolute; returns its stdout (free it) and sets *status. */
-static char *run_node(int *status, const char *script, const char *args)
-{
-    char cmd[16384], npm[4096], js[4096], out[4200];
-    char *text;
-    unsigned char *data;
-    size_t size;
-    abs_path(npm, sizeof npm, npm_dir());
-    abs_path(js, sizeof js, script);
-    support_tmp_path(out, sizeof out, "node.out");
-    snprintf(cmd, sizeof cmd, "cd '%s' && KF3DS_NPM='%s' node '%s' %s > '%s' 2>&1", support_tmpdir(),
-             npm, js, args, out);
-    *status = system(cmd);
-    *status = *status >= 0 && (*status & 0x7f) == 0 ? (*status >> 8) & 0xff : 128;
-    data = support_read_file(out, &size);
-    text = calloc(size + 1, 1);
-    assert_non_null(text);
-    if (data)
-        memcpy(text, data, size);
-    free(data);
-    return text;
+    return support_have_node_tools("test_export");
 }
 
 /* ---- exporting ------------------------------------------------------------- */
@@ -222,7 +166,7 @@ static deviation three_deviation_list(const char *in, const char *opt1, const ch
     if (!checked)
         return d;
     snprintf(args, sizeof args, "'%s' '%s'", out, ref);
-    text = run_node(&status, "tests/gltf/check_three.mjs", args);
+    text = support_run_node(&status, "tests/gltf/check_three.mjs", args);
     if (status != 0 || sscanf(strstr(text, "worst_integer") ? strstr(text, "worst_integer") : "",
                               "worst_integer %lf %*[^w]worst_half %lf", &d.integer, &d.half) != 2) {
         fprintf(stderr, "check_three on %s: status %d\n%s", in, status, text);
@@ -253,7 +197,7 @@ static void add_file(const char *path, const char *name, void *user)
     file_list *l = user;
     char full[4200];
     (void)name;
-    abs_path(full, sizeof full, path);
+    support_abs_path(full, sizeof full, path);
     l->paths = realloc(l->paths, (l->n + 1) * sizeof *l->paths);
     assert_non_null(l->paths);
     l->paths[l->n++] = strdup(full);
@@ -314,7 +258,7 @@ static const char *sample_path(const char *name)
     char rel[600];
     char *b = buf[next++ & 3];
     snprintf(rel, sizeof rel, "data/%s", name);
-    abs_path(b, sizeof buf[0], rel);
+    support_abs_path(b, sizeof buf[0], rel);
     return b;
 }
 
@@ -452,7 +396,7 @@ static void test_validator(void **state)
             files++;
         }
     if (have_node_tools()) {
-        text = run_node(&status, "tests/gltf/validate.cjs", args);
+        text = support_run_node(&status, "tests/gltf/validate.cjs", args);
         fprintf(stderr, "%s", text);
         assert_int_equal(status, 0);
         assert_non_null(strstr(text, "errors 0 warnings 0"));
@@ -509,7 +453,7 @@ static key_count count_keys(const char *glb)
     int status;
     char *text;
     snprintf(args, sizeof args, "'%s'", glb);
-    text = run_node(&status, "tests/gltf/anim_keys.mjs", args);
+    text = support_run_node(&status, "tests/gltf/anim_keys.mjs", args);
     if (status != 0 || sscanf(text, "keys %ld bytes %ld over %ld", &k.keys, &k.bytes, &k.over) != 3) {
         fprintf(stderr, "anim_keys on %s: status %d\n%s", glb, status, text);
         free(text);
@@ -683,7 +627,7 @@ static void test_malformed_inputs(void **state)
         }
     }
     if (written && have_node_tools()) {
-        char *text = run_node(&status, "tests/gltf/validate.cjs", args);
+        char *text = support_run_node(&status, "tests/gltf/validate.cjs", args);
         fprintf(stderr, "%s", text);
         assert_int_equal(status, 0);
         free(text);

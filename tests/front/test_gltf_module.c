@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "kf3ds_gltf.h"
 #include "support.h"
+#include "support_node.h"
 
 /* ---- the command's image lookup, for comparing with it ------------------ */
 
@@ -154,18 +155,6 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static void abs_path(char *buf, size_t cap, const char *rel)
-{
-    char cwd[PATH_MAX];
-    int n;
-    if (rel[0] == '/' || !getcwd(cwd, sizeof cwd))
-        n = snprintf(buf, cap, "%s", rel);
-    else
-        n = snprintf(buf, cap, "%s/%s", cwd, rel);
-    if (n < 0 || (size_t)n >= cap)
-        fail_msg("path too long: %s", rel);
-}
-
 /* One export variant: the command's options and the library's. */
 typedef struct variant {
     const char *name;
@@ -207,7 +196,7 @@ static void compare_one(const char *path, const char *name, void *user)
     if (!support_is_3ds_name(name))
         return;
     cr->files++;
-    abs_path(in, sizeof in, path);
+    support_abs_path(in, sizeof in, path);
     scene = kf3ds_load_file(in, NULL, &err);
     for (k = 0; k < NUM_VARIANTS; k++) {
         const variant *v = &variants[k];

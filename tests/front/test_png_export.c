@@ -30,69 +30,17 @@
 #include "support.h"
 #include "support_png.h"
 #include "support_build.h"
+#include "support_node.h"
+#include "support_pictures.h"
 
 #define PI 3.14159265358979323846
 
-/* ---- Node tools (as test_export.c) ------------------------------------------ */
+/* ---- Node tools ----------------------------------------------------------------- */
 
-static const char *npm_dir(void)
-{
-    const char *d = getenv("KF3DS_NPM");
-    return d && *d ? d : "build/npm";
-}
-
-static void abs_path(char *buf, size_t cap, const char *rel)
-{
-    char cwd[2048];
-    int n;
-    if (rel[0] == '/' || !getcwd(cwd, sizeof cwd))
-        n = snprintf(buf, cap, "%s", rel);
-    else
-        n = snprintf(buf, cap, "%s/%s", cwd, rel);
-    if (n < 0 || (size_t)n >= cap)
-        fail_msg("path too long: %s", rel);
-}
-
+/* Node.js and the npm packages for the validator and three.js checks. */
 static int have_node_tools(void)
 {
-    static int known = -1;
-    char path[4600];
-    struct stat st;
-    if (known >= 0)
-        return known;
-    known = system("node --version > /dev/null 2>&1") == 0;
-    snprintf(path, sizeof path, "%s/node_modules/gltf-validator/package.json", npm_dir());
-    known &= stat(path, &st) == 0;
-    snprintf(path, sizeof path, "%s/node_modules/three/package.json", npm_dir());
-    known &= stat(path, &st) == 0;
-    if (!known)
-        fprintf(stderr, "test_png_export: SKIPPED the validator and three.js checks: they need "
-                        "Node.js and the npm packages gltf-validator and three in %s "
-                        "(make npm-tools installs them; .ci/run does)\n", npm_dir());
-    return known;
-}
-
-/* `node SCRIPT args` in the temporary folder: its output (free it), *status. */
-static char *run_node(int *status, const char *script, const char *args)
-{
-    char cmd[16384], npm[4096], js[4096], out[4200];
-    char *text;
-    unsigned char *data;
-    size_t size;
-    abs_path(npm, sizeof npm, npm_dir());
-    abs_path(js, sizeof js, script);
-    support_tmp_path(out, sizeof out, "node.out");
-    snprintf(cmd, sizeof cmd, "cd '%s' && KF3DS_NPM='%s' node '%s' %s > '%s' 2>&1",
-             support_tmpdir(), npm, js, args, out);
-    *status = system(cmd);
-    *status = *status >= 0 && (*status & 0x7f) == 0 ? (*status >> 8) & 0xff : 128;
-    data = support_read_file(out, &size);
-    text = calloc(size + 1, 1);
-    assert_non_null(text);
-    if (data)
-        memcpy(text, data, size);
-    free(data);
-    return text;
+    return support_have_node_tools("test_png_export");
 }
 
 /* The validator on files of the temporary folder: 0 errors, 0 warnings each. */
@@ -108,7 +56,7 @@ static void validate(const char *const *names, int n)
         len += (size_t)snprintf(args + len, sizeof args - len, " '%s'", path);
         assert_true(len < sizeof args);
     }
-    text = run_node(&status, "tests/gltf/validate.cjs", args);
+    text = support_run_node(&status, "tests/gltf/validate.cjs", args);
     fprintf(stderr, "%s", text);
     assert_int_equal(status, 0);
     for (i = 0; i < n; i++) {
@@ -120,18 +68,6 @@ static void validate(const char *const *names, int n)
 }
 
 /* ---- pictures written here -------------------------------------------------- */
-
-static void put16(unsigned char *p, unsigned v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
-
-static void put32(unsigned char *p, unsigned long v)
-{
-    put16(p, (unsigned)(v & 0xFFFF));
-    put16(p + 2, (unsigned)(v >> 16));
-}
 
 /* The BMP: 20×16, every pixel its own colour (320: more than a palette
  * holds, so the copy is an RGB PNG). The TGA: 4×3 with alpha (an RGBA PNG).
@@ -150,30 +86,15 @@ static uint32_t pattern(int seed, int x, int y, int alpha)
     return (uint32_t)a << 24 | (r << 16) | (g << 8) | b;
 }
 
-/* A 24-bit BMP, rows bottom-up (each 60 bytes: no padding). */
+static uint32_t pattern_pixel(int x, int y, void *seed)
+{
+    return pattern(*(const int *)seed, x, y, 0) & 0xFFFFFFu;
+}
+
+/* A 24-bit BMP of the pattern (rows of 60 bytes: no padding). */
 static void write_bmp(const char *path, int seed)
 {
-    unsigned char f[54 + BW * BH * 3];
-    int x, y;
-    memset(f, 0, sizeof f);
-    f[0] = 'B';
-    f[1] = 'M';
-    put32(f + 2, sizeof f);
-    put32(f + 10, 54);
-    put32(f + 14, 40);
-    put32(f + 18, BW);
-    put32(f + 22, BH);
-    put16(f + 26, 1);
-    put16(f + 28, 24);
-    for (y = 0; y < BH; y++)
-        for (x = 0; x < BW; x++) {
-            uint32_t c = pattern(seed, x, BH - 1 - y, 0);
-            unsigned char *p = f + 54 + 3 * (y * BW + x);
-            p[0] = (unsigned char)c;
-            p[1] = (unsigned char)(c >> 8);
-            p[2] = (unsigned char)(c >> 16);
-        }
-    support_write_file(path, f, sizeof f);
+    support_write_bmp(path, BW, BH, pattern_pixel, &seed);
 }
 
 /* An uncompressed 32-bit TGA (type 2) with 8 alpha bits, origin top left
@@ -184,8 +105,8 @@ static void write_tga(const char *path, int seed)
     int x, y;
     memset(f, 0, sizeof f);
     f[2] = 2;
-    put16(f + 12, TW);
-    put16(f + 14, TH);
+    support_put16(f + 12, TW);
+    support_put16(f + 14, TH);
     f[16] = 32;
     f[17] = 0x28;
     for (y = 0; y < TH; y++)
@@ -200,27 +121,11 @@ static void write_tga(const char *path, int seed)
     support_write_file(path, f, sizeof f);
 }
 
-#define CW 6 /* the Animator 1 CEL: 6×4, every pixel index 7 */
-#define CH 4
-/* Index 7's colour: (40, 20, 60) in 6 bits, ×255/63 as Animator's readers do. */
-#define CEL_COLOR (0xFF000000u | (uint32_t)(40 * 255 / 63) << 16 | \
-                   (uint32_t)(20 * 255 / 63) << 8 | (uint32_t)(60 * 255 / 63))
-
-static void write_cel(const char *path)
-{
-    unsigned char f[800 + CW * CH];
-    memset(f, 0, sizeof f);
-    put16(f, 0x9119);
-    put16(f + 2, CW);
-    put16(f + 4, CH);
-    f[10] = 8;
-    put32(f + 12, CW * CH);
-    f[32 + 3 * 7] = 40;
-    f[33 + 3 * 7] = 20;
-    f[34 + 3 * 7] = 60;
-    memset(f + 800, 7, CW * CH);
-    support_write_file(path, f, sizeof f);
-}
+#define CW SUPPORT_CEL_W /* the Animator 1 CEL: 6×4, every pixel index 7 */
+#define CH SUPPORT_CEL_H
+/* Index 7's colour, 6 bits a channel, ×255/63 as Animator's readers do. */
+#define CEL_COLOR (0xFF000000u | (uint32_t)(SUPPORT_CEL_R6 * 255 / 63) << 16 | \
+                   (uint32_t)(SUPPORT_CEL_G6 * 255 / 63) << 8 | (uint32_t)(SUPPORT_CEL_B6 * 255 / 63))
 
 /* A 2×2 PNG by libpng, its bytes kept for the byte-for-byte check. */
 static unsigned char *write_png(const char *path, size_t *size)
@@ -472,7 +377,7 @@ static void test_maps_reencoded(void **state)
     expect_pattern(&e[1], "tile.tga", 7, TW, TH, 1);
     check_original_sdl(path, &e[1]);
     support_tmp_path(path, sizeof path, "logo.cel");
-    write_cel(path);
+    support_write_cel_animator1(path);
     expect_cel(&e[2], "logo.cel");
     support_tmp_path(path, sizeof path, "ok.png");
     png_map = write_png(path, &png_size);
@@ -557,9 +462,9 @@ static void test_undecodable_map(void **state)
     support_tmp_path(path, sizeof path, "brick.bmp");
     write_bmp(path, 0);
     memset(cut, 0, sizeof cut);
-    put16(cut, 0x9119); /* Animator 1's magic, then far too few bytes */
-    put16(cut + 2, CW);
-    put16(cut + 4, CH);
+    support_put16(cut, 0x9119); /* Animator 1's magic, then far too few bytes */
+    support_put16(cut + 2, CW);
+    support_put16(cut + 4, CH);
     support_tmp_path(path, sizeof path, "logo.cel");
     support_write_file(path, cut, sizeof cut);
     r = export_tmp("maps.3ds", "cut.glb", "--embed-images", NULL);
@@ -801,7 +706,7 @@ static void test_editor_cameras_lights(void **state)
     validate(forms, 3);
     support_tmp_path(path, sizeof path, "editor.glb");
     snprintf(args, sizeof args, "'%s'", path);
-    text = run_node(&status, "tests/gltf/check_editor.mjs", args);
+    text = support_run_node(&status, "tests/gltf/check_editor.mjs", args);
     fprintf(stderr, "%s", text);
     assert_int_equal(status, 0);
     check_editor_three(text);
@@ -871,19 +776,6 @@ static void test_corpus_maps(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-png-export-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -893,5 +785,5 @@ int main(void)
         cmocka_unit_test(test_editor_cameras_lights),
         cmocka_unit_test(test_corpus_maps),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

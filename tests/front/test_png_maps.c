@@ -17,64 +17,26 @@
 #include "support.h"
 #include "support_png.h"
 #include "support_build.h"
+#include "support_pictures.h"
 
 /* ---- pictures --------------------------------------------------------------- */
 
-static void put16(unsigned char *p, unsigned v)
+/* A 4×4 BMP of one colour. */
+static uint32_t one_colour(int x, int y, void *user)
 {
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
+    (void)x;
+    (void)y;
+    return *(const uint32_t *)user;
 }
 
-static void put32(unsigned char *p, unsigned long v)
-{
-    put16(p, (unsigned)(v & 0xFFFF));
-    put16(p + 2, (unsigned)(v >> 16));
-}
-
-/* A 4×4 BMP of one colour (24-bit, bottom-up). */
 static void write_bmp(const char *path, unsigned r, unsigned g, unsigned b)
 {
-    unsigned char f[54 + 4 * 12];
-    int i;
-    memset(f, 0, sizeof f);
-    f[0] = 'B';
-    f[1] = 'M';
-    put32(f + 2, sizeof f);
-    put32(f + 10, 54);
-    put32(f + 14, 40);
-    put32(f + 18, 4);
-    put32(f + 22, 4);
-    put16(f + 26, 1);
-    put16(f + 28, 24);
-    for (i = 0; i < 16; i++) {
-        f[54 + 3 * i] = (unsigned char)b;
-        f[55 + 3 * i] = (unsigned char)g;
-        f[56 + 3 * i] = (unsigned char)r;
-    }
-    support_write_file(path, f, sizeof f);
+    uint32_t c = (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+    support_write_bmp(path, 4, 4, one_colour, &c);
 }
 
-#define CW 6 /* the Animator pictures: 6×4, every pixel index 7 */
-#define CH 4
-
-/* Animator 1: header, 6-bit palette (index 7 = (40, 20, 60) → ×255/63),
- * indices. */
-static void write_cel_animator1(const char *path)
-{
-    unsigned char f[800 + CW * CH];
-    memset(f, 0, sizeof f);
-    put16(f, 0x9119);
-    put16(f + 2, CW);
-    put16(f + 4, CH);
-    f[10] = 8;
-    put32(f + 12, CW * CH);
-    f[32 + 3 * 7] = 40;
-    f[33 + 3 * 7] = 20;
-    f[34 + 3 * 7] = 60;
-    memset(f + 800, 7, CW * CH);
-    support_write_file(path, f, sizeof f);
-}
+#define CW SUPPORT_CEL_W /* the Animator pictures: 6×4, every pixel index 7 */
+#define CH SUPPORT_CEL_H
 
 /* Animator Pro PIC: 64-byte header, a CMAP chunk (index 7 = (10, 200, 90)),
  * a byte-pixel chunk. */
@@ -83,19 +45,19 @@ static void write_pic_pro(const char *path)
     unsigned char f[64 + 8 + 3 * 8 + 6 + CW * CH];
     size_t at = 64;
     memset(f, 0, sizeof f);
-    put32(f, sizeof f);
-    put16(f + 4, 0x9500);
-    put16(f + 6, CW);
-    put16(f + 8, CH);
+    support_put32(f, sizeof f);
+    support_put16(f + 4, 0x9500);
+    support_put16(f + 6, CW);
+    support_put16(f + 8, CH);
     f[18] = 8;
-    put32(f + at, 8 + 3 * 8);
-    put16(f + at + 4, 0);
+    support_put32(f + at, 8 + 3 * 8);
+    support_put16(f + at + 4, 0);
     f[at + 8 + 3 * 7] = 10;
     f[at + 9 + 3 * 7] = 200;
     f[at + 10 + 3 * 7] = 90;
     at += 8 + 3 * 8;
-    put32(f + at, 6 + CW * CH);
-    put16(f + at + 4, 1);
+    support_put32(f + at, 6 + CW * CH);
+    support_put16(f + at + 4, 1);
     memset(f + at + 6, 7, CW * CH);
     support_write_file(path, f, sizeof f);
 }
@@ -109,28 +71,28 @@ static void write_cel_pro(const char *path, size_t cut)
     size_t at = 128, frame, chunk, n;
     int y;
     memset(f, 0, sizeof f);
-    put16(f + 4, 0xAF12);
-    put16(f + 6, 1);
-    put16(f + 8, CW);
-    put16(f + 10, CH);
-    put16(f + 12, 8);
-    put32(f + 80, 128);
+    support_put16(f + 4, 0xAF12);
+    support_put16(f + 6, 1);
+    support_put16(f + 8, CW);
+    support_put16(f + 10, CH);
+    support_put16(f + 12, 8);
+    support_put32(f + 80, 128);
     frame = at;
-    put16(f + at + 4, 0xF1FA);
-    put16(f + at + 6, 2);
+    support_put16(f + at + 4, 0xF1FA);
+    support_put16(f + at + 6, 2);
     at += 16;
     chunk = at;
-    put16(f + at + 4, 4);
-    put16(f + at + 6, 1);   /* one packet */
+    support_put16(f + at + 4, 4);
+    support_put16(f + at + 6, 1);   /* one packet */
     f[at + 8] = 7;          /* skip 7 */
     f[at + 9] = 1;          /* one colour */
     f[at + 10] = 250;
     f[at + 11] = 120;
     f[at + 12] = 30;
     at += 13;
-    put32(f + chunk, at - chunk);
+    support_put32(f + chunk, at - chunk);
     chunk = at;
-    put16(f + at + 4, 15);
+    support_put16(f + at + 4, 15);
     at += 6;
     for (y = 0; y < CH; y++) {
         f[at++] = 2;
@@ -140,9 +102,9 @@ static void write_cel_pro(const char *path, size_t cut)
         f[at++] = 7;
         f[at++] = 7;
     }
-    put32(f + chunk, at - chunk);
-    put32(f + frame, at - frame);
-    put32(f, at);
+    support_put32(f + chunk, at - chunk);
+    support_put32(f + frame, at - frame);
+    support_put32(f, at);
     n = cut && cut < at ? cut : at;
     support_write_file(path, f, n);
 }
@@ -210,7 +172,8 @@ static void test_decoders(void **state)
         void (*write)(const char *);
         unsigned rgb[3];
     } cases[] = {
-        { "A1.CEL", "a1.cel", write_cel_animator1, { 40 * 255 / 63, 20 * 255 / 63, 60 * 255 / 63 } },
+        { "A1.CEL", "a1.cel", support_write_cel_animator1,
+          { SUPPORT_CEL_R6 * 255 / 63, SUPPORT_CEL_G6 * 255 / 63, SUPPORT_CEL_B6 * 255 / 63 } },
         { "PRO.PIC", "pro.pic", write_pic_pro, { 10, 200, 90 } },
     };
     char scene[400], pic[400];

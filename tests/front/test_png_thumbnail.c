@@ -148,19 +148,6 @@ static void test_convert_png_read_back(void **state)
     free(p.rgb);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return support_tmpdir_make("kf3ds-thumb-");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    support_tmpdir_remove();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,5 +156,5 @@ int main(void)
         cmocka_unit_test(test_thumbnail_damaged_and_usage),
         cmocka_unit_test(test_convert_png_read_back),
     };
-    return support_run_tests(tests, setup, teardown);
+    return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);
 }

@@ -7,52 +7,14 @@
 // (d the direction a spot shines, angle and penumbra three.js's; 0 for points).
 //   node tests/gltf/check_editor.mjs OUT.glb
 // Exit status 0, or 2 when the file cannot be read. Images are dropped
-// before loading (Node has no image decoder).
-import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+// before loading (Node has no image decoder; three_load.mjs).
+import { THREE, failWith, loadGlb } from './three_load.mjs';
 
-const npm = process.env.KF3DS_NPM || 'build/npm';
-const mod = (p) => import(pathToFileURL(path.resolve(npm, 'node_modules', p)).href);
-const THREE = await mod('three/build/three.module.js');
-const { GLTFLoader } = await mod('three/examples/jsm/loaders/GLTFLoader.js');
-
-function fail(msg) {
-  console.error(`check_editor: ${msg}`);
-  process.exit(2);
-}
-
-// The .glb's JSON without images, textures and samplers, with its BIN chunk.
-function withoutImages(bytes) {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (dv.getUint32(0, true) !== 0x46546c67) fail('not a .glb');
-  const jsonLen = dv.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLen)));
-  const rest = bytes.subarray(20 + jsonLen);
-  delete json.images;
-  delete json.textures;
-  delete json.samplers;
-  for (const m of json.materials || []) if (m.pbrMetallicRoughness) delete m.pbrMetallicRoughness.baseColorTexture;
-  let text = JSON.stringify(json);
-  while (text.length % 4) text += ' ';
-  const jb = new TextEncoder().encode(text);
-  const out = new Uint8Array(20 + jb.length + rest.length);
-  const o = new DataView(out.buffer);
-  o.setUint32(0, 0x46546c67, true);
-  o.setUint32(4, 2, true);
-  o.setUint32(8, out.length, true);
-  o.setUint32(12, jb.length, true);
-  o.setUint32(16, 0x4e4f534a, true);
-  out.set(jb, 20);
-  out.set(rest, 20 + jb.length);
-  return out.buffer;
-}
+const fail = failWith('check_editor');
 
 const [glbPath] = process.argv.slice(2);
 if (!glbPath) fail('usage: check_editor.mjs OUT.glb');
-const gltf = await new Promise((resolve, reject) =>
-  new GLTFLoader().parse(withoutImages(fs.readFileSync(glbPath)), '', resolve, reject)
-).catch((e) => fail(`${glbPath}: ${e && e.message ? e.message : e}`));
+const gltf = await loadGlb(glbPath, fail);
 
 const scene = gltf.scene;
 scene.updateMatrixWorld(true);

@@ -9,53 +9,17 @@
 // where D is the largest box difference divided by the extent; for a
 // hidden node the box's own size counts (three.js has it collapsed).
 // Exit status 0, or 2 when the file cannot be read. Images are dropped
-// before loading (Node has no image decoder; the boxes do not need them).
+// before loading (Node has no image decoder; the boxes do not need them;
+// three_load.mjs).
 import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { THREE, failWith, loadGlb } from './three_load.mjs';
 
-const npm = process.env.KF3DS_NPM || 'build/npm';
-const mod = (p) => import(pathToFileURL(path.resolve(npm, 'node_modules', p)).href);
-const THREE = await mod('three/build/three.module.js');
-const { GLTFLoader } = await mod('three/examples/jsm/loaders/GLTFLoader.js');
-
-function fail(msg) {
-  console.error(`check_three: ${msg}`);
-  process.exit(2);
-}
-
-// The .glb without images, textures and samplers.
-function withoutImages(bytes) {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (dv.getUint32(0, true) !== 0x46546c67) fail('not a .glb');
-  const jsonLen = dv.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLen)));
-  const rest = bytes.subarray(20 + jsonLen);
-  delete json.images;
-  delete json.textures;
-  delete json.samplers;
-  for (const m of json.materials || []) if (m.pbrMetallicRoughness) delete m.pbrMetallicRoughness.baseColorTexture;
-  let text = JSON.stringify(json);
-  while (text.length % 4) text += ' ';
-  const jb = new TextEncoder().encode(text);
-  const out = new Uint8Array(20 + jb.length + rest.length);
-  const o = new DataView(out.buffer);
-  o.setUint32(0, 0x46546c67, true);
-  o.setUint32(4, 2, true);
-  o.setUint32(8, out.length, true);
-  o.setUint32(12, jb.length, true);
-  o.setUint32(16, 0x4e4f534a, true);
-  out.set(jb, 20);
-  out.set(rest, 20 + jb.length);
-  return out.buffer;
-}
+const fail = failWith('check_three');
 
 const [glbPath, refPath] = process.argv.slice(2);
 if (!glbPath || !refPath) fail('usage: check_three.mjs OUT.glb REF.json');
 const ref = JSON.parse(fs.readFileSync(refPath, 'utf8'));
-const gltf = await new Promise((resolve, reject) =>
-  new GLTFLoader().parse(withoutImages(fs.readFileSync(glbPath)), '', resolve, reject)
-).catch((e) => fail(`${glbPath}: ${e && e.message ? e.message : e}`));
+const gltf = await loadGlb(glbPath, fail);
 
 const scene = gltf.scene;
 const marked = new Map();

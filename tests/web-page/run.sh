@@ -1,5 +1,5 @@
 #!/bin/sh
-# The page in headless Chromium (docs/web.md, "Testing the page"; `make
+# The page in headless Chromium (docs/web.md, "Tests"; `make
 # test-web-page`, and `make test` as the web-page check): builds the page
 # (build/web/index.html) and the kf3ds command whose pictures and files are
 # the reference, then runs tests/web-page/*.test.mjs with node --test. Without

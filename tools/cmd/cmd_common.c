@@ -196,7 +196,7 @@ static void put_file_name(FILE *out, const char *file)
     cli_text_cstr(out, file ? file : "-");
 }
 
-/* The input limit (docs/output.md, "Input size"): a regular file larger than
+/* The input limit (docs/output.md, "Input"): a regular file larger than
  * it is refused before it is read, a stream is read up to it and no further.
  * KF3DS_MAX_INPUT raises or lowers it: bytes, or a number with K, M or G
  * (powers of 1024). The library reads at most 4 GiB - 1 (kf3ds_load_memory). */
@@ -271,7 +271,7 @@ static int is_text(const unsigned char *p, size_t n)
 }
 
 /* What the first bytes of a file that is not a 3DS file say it is, for the
- * error line (docs/output.md, "Not a 3DS file"). p: the first n bytes;
+ * error line (docs/output.md, "Input"). p: the first n bytes;
  * whole: they are the whole file. */
 static void describe_not_3ds(char *buf, size_t cap, const unsigned char *p, size_t n, int whole)
 {
