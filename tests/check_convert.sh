@@ -161,7 +161,7 @@ o = json.load(open(sys.argv[1]))["outcomes"]
 if o["skipped"] != int(sys.argv[2]) or o["ok"] != 40 - int(sys.argv[2]):
     sys.exit("after SIGINT, resume: %s, expected %s skipped" % (o, sys.argv[2]))
 PY
-# 3D Studio's other file kinds (docs/convert.md, "Projects and material
+# 3D Studio's other file kinds (docs/convert.md, its item "Projects and material
 # libraries"): a project (.prj, root CMAGIC 0xC23D around the same sections) is
 # converted as the scene it holds; a material library (.mli, root MLIBMAGIC
 # 0x3DAA, MAT_ENTRY chunks and no scene) converts to nothing, is listed with

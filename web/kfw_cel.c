@@ -1,7 +1,7 @@
 /* kfw_cel.c — the Animator CEL/PIC decoder (tools/front/cel_decode.c, the
  * one `kf3ds render` and `kf3ds export` use) for web/kf3ds.mjs's decodeCel:
  * browsers decode PNG, JPEG, BMP and GIF maps themselves, but not these
- * (docs/web.md, "Texture maps"). Built by mk/wasm.mk only. */
+ * (docs/web.md, "The page"). Built by mk/wasm.mk only. */
 #include "../tools/front/cel_decode.h"
 #include <stdint.h>
 #include <string.h>

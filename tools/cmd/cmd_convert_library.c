@@ -2,7 +2,7 @@
  * MLIBMAGIC and its children are MAT_ENTRY chunks with no scene around them
  * (docs/format.md, "The root chunk"), so there is nothing to export, bake,
  * render or rewrite as a scene; convert says what the library holds instead
- * of failing on it (docs/convert.md, "Material libraries"). Only chunk
+ * of failing on it (docs/convert.md, its item "Projects and material libraries"). Only chunk
  * headers are read, a file's top level, so a library of any size costs a few
  * reads and no allocation. */
 #define _XOPEN_SOURCE 700
