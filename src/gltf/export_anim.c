@@ -471,6 +471,16 @@ static double distance(int width, const float *v, const double *w)
     return sqrt(s);
 }
 
+/* distance() between two double values. */
+static double distance2(int width, const double *v, const double *w)
+{
+    float f[4];
+    int k;
+    for (k = 0; k < width; k++)
+        f[k] = (float)v[k];
+    return distance(width, f, w);
+}
+
 /* The error allowed for property p (export_tolerance.c). */
 static double prop_tolerance(const export_ctx *c, const ex_prop *p)
 {
@@ -679,12 +689,27 @@ static void hermite(const series *se, const double *tangents, uint32_t i, uint32
 static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint32_t j, double tol)
 {
     size_t w = (size_t)se->width;
-    double span = se->frames[j] - se->frames[i], v[4];
+    double span = se->frames[j] - se->frames[i], v[4], mid[4], q;
     uint32_t k;
-    for (k = i + 1; k < j; k++) {
-        hermite(se, tangents, i, j, (se->frames[k] - se->frames[i]) / span, v);
-        if (distance(se->width, se->values + k * w, v) > tol)
-            return 0;
+    for (k = i + 1; k <= j; k++) {
+        /* the dense samples, and their chords at the quarter points: unlike a
+         * line the Hermite curve may bulge between them (a spin that slerp
+         * follows exactly leaves no dense sample inside; by symmetry its
+         * Hermite arc is right at the middle, wrong at the quarters) */
+        double a = se->frames[k - 1], b = se->frames[k];
+        if (k < j) {
+            hermite(se, tangents, i, j, (b - se->frames[i]) / span, v);
+            if (distance(se->width, se->values + k * w, v) > tol)
+                return 0;
+        }
+        if (b - a < JUMP_FRAMES)
+            continue;
+        for (q = 0.25; q < 1.0; q += 0.5) {
+            hermite(se, tangents, i, j, (a + q * (b - a) - se->frames[i]) / span, v);
+            interpolate(se->width, se->values + (k - 1) * w, se->values + k * w, q, mid);
+            if (distance2(se->width, mid, v) > tol)
+                return 0;
+        }
     }
     return 1;
 }
@@ -693,7 +718,7 @@ static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint
  * width 3·w per key (in-tangent, value, out-tangent, per second). Returns
  * the number of keys, 0 when out of memory. */
 static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tangents, double tol,
-                             series *out)
+                             series *out, int *fits)
 {
     size_t w = (size_t)se->width;
     uint32_t i = 0, k, j;
@@ -710,6 +735,10 @@ static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tang
             return 0;
         if (i + 1 >= se->n)
             break;
+        /* the dense samples are close enough for lines, not always for
+         * Hermite arcs: then this form does not keep the bound */
+        if (!cubic_fits(se, tangents, i, good, tol))
+            *fits = 0;
         while (good + step < se->n && cubic_fits(se, tangents, i, good + step, tol)) {
             good += step;
             step *= 2;
@@ -764,9 +793,90 @@ static double series_tolerance(const export_ctx *c, const ex_prop *p, const seri
     return fmax(prop_tolerance(c, p), se->width == 4 ? MIN_ANGLE : MIN_ULPS * big * FLT_EPSILON);
 }
 
+static void free_series(export_ctx *c, series *se)
+{
+    EX_FREE(c, se->frames);
+    EX_FREE(c, se->values);
+    se->frames = NULL;
+    se->values = NULL;
+    se->n = se->cap = 0;
+}
+
+/* Halvings of the dense spacing for Hermite arcs (rule 35): 1/8 frame, a
+ * multi-turn key's samples, down to MIN_DENSE_FRAMES. */
+#define HERMITE_ROUNDS 7
+
+/* The samples the Hermite keys are chosen from, into *out with their
+ * slopes in *tangents (the caller frees both): d's, and where the Hermite
+ * arc between two neighbours strays from their chord by more than tol (a
+ * spin that slerp follows exactly leaves its dense samples far apart) the
+ * curve halfway, again for up to HERMITE_ROUNDS rounds. Returns 0, -1 out
+ * of memory, -2 over the sample limit. */
+static int hermite_samples(export_ctx *c, const ex_prop *p, const series *orig, const series *d,
+                           double tol, series *out, double **tangents)
+{
+    series e, f;
+    size_t w = (size_t)d->width;
+    uint32_t k;
+    int round, r = 0;
+    memset(&e, 0, sizeof e);
+    e.al = d->al;
+    e.width = d->width;
+    *tangents = NULL;
+    for (k = 0; k < d->n && r == 0; k++)
+        r = push(&e, d->frames[k], d->values + k * w);
+    for (round = 0; r == 0; round++) {
+        int added = 0;
+        *tangents = EX_ALLOC(c, (size_t)e.n * 2 * w * sizeof **tangents + 1);
+        if (!*tangents) {
+            r = -1;
+            break;
+        }
+        slopes(c, p, &e, orig, *tangents);
+        if (round == HERMITE_ROUNDS)
+            break;
+        memset(&f, 0, sizeof f);
+        f.al = d->al;
+        f.width = d->width;
+        for (k = 0; k < e.n && r == 0; k++) {
+            r = push(&f, e.frames[k], e.values + k * w);
+            if (r == 0 && k + 1 < e.n && e.frames[k + 1] - e.frames[k] >= 2.0 * MIN_DENSE_FRAMES &&
+                !cubic_fits(&e, *tangents, k, k + 1, tol)) {
+                float v[4];
+                double m = 0.5 * (e.frames[k] + e.frames[k + 1]);
+                export_prop_value(c, p, m, v);
+                r = push(&f, m, v);
+                added = 1;
+            }
+        }
+        if (r != 0 || !added) {
+            if (r != 0 && f.full)
+                r = -2;
+            free_series(c, &f);
+            break;
+        }
+        fix_signs(&f);
+        EX_FREE(c, *tangents);
+        *tangents = NULL;
+        free_series(c, &e);
+        e = f;
+    }
+    if (r != 0) {
+        if (e.full)
+            r = -2;
+        EX_FREE(c, *tangents);
+        *tangents = NULL;
+        free_series(c, &e);
+        return r;
+    }
+    *out = e;
+    return 0;
+}
+
 /* The two resampled forms of se that keep the bound (rules 34-35): se's
  * samples densified until their chords follow the curve, reduced to LINEAR
- * keys into *lin and to CUBICSPLINE keys into *cub. se is kept. Returns 0,
+ * keys into *lin and to CUBICSPLINE keys into *cub (none, cub->n 0, when
+ * Hermite arcs do not fit between neighbouring dense samples). se is kept. Returns 0,
  * -1 out of memory, -2 over the sample limit. */
 static int resample(export_ctx *c, const ex_prop *p, const series *se, series *lin, series *cub)
 {
@@ -775,6 +885,8 @@ static int resample(export_ctx *c, const ex_prop *p, const series *se, series *l
     uint32_t k;
     size_t w = (size_t)se->width;
     double tol = series_tolerance(c, p, se);
+    int fits = 1, r = 0;
+    series e;
     memset(&d, 0, sizeof d);
     d.al = se->al;
     d.width = se->width;
@@ -790,15 +902,20 @@ static int resample(export_ctx *c, const ex_prop *p, const series *se, series *l
             goto fail;
     }
     fix_signs(&d);
-    /* Hermite keys with the curve's own slopes */
-    tangents = EX_ALLOC(c, (size_t)d.n * 2 * (size_t)d.width * sizeof *tangents);
-    if (!tangents)
+    /* Hermite keys with the curve's own slopes, over the dense samples and
+     * more where a Hermite arc does not fit between two of them */
+    r = hermite_samples(c, p, se, &d, tol * KEY_SHARE, &e, &tangents);
+    if (r != 0)
         goto fail;
-    slopes(c, p, &d, se, tangents);
-    k = reduce_cubic(c, &d, tangents, tol * KEY_SHARE, &h);
+    k = reduce_cubic(c, &e, tangents, tol * KEY_SHARE, &h, &fits);
     EX_FREE(c, tangents);
+    free_series(c, &e);
     if (!k)
         goto fail;
+    if (!fits) {
+        free_series(c, &h);
+        h.al = se->al;
+    }
     reduce(&d, tol * KEY_SHARE, nlerp_cap(tol));
     *lin = d;
     *cub = h;
@@ -808,7 +925,7 @@ fail:
     EX_FREE(c, d.values);
     EX_FREE(c, h.frames);
     EX_FREE(c, h.values);
-    return d.full ? -2 : -1;
+    return d.full || r == -2 ? -2 : -1;
 }
 
 /* ---- writing channels --------------------------------------------------- */
@@ -1044,15 +1161,6 @@ static int sample_prop(export_ctx *c, const ex_prop *p, series *se)
     return r;
 }
 
-static void free_series(export_ctx *c, series *se)
-{
-    EX_FREE(c, se->frames);
-    EX_FREE(c, se->values);
-    se->frames = NULL;
-    se->values = NULL;
-    se->n = se->cap = 0;
-}
-
 static int fail_code(export_ctx *c, int r)
 {
     if (r == -2) {
@@ -1128,7 +1236,7 @@ static int export_resampled(export_ctx *c)
         items[i].form = plans[i].form;
         items[i].samples = plans[i].samples;
         items[i].lin_keys = plans[i].lin.n;
-        items[i].cub_keys = plans[i].cub.n;
+        items[i].cub_keys = plans[i].cub.n ? plans[i].cub.n : UINT32_MAX; /* no such form */
     }
     if (r == 0 && kf3ds__export_budget(c, items, c->num_props) != 0)
         r = -1;
