@@ -495,7 +495,7 @@ static double prop_tolerance(const export_ctx *c, const ex_prop *p)
 /* Adds samples strictly between a and b until every interval's chord is
  * within tol of the curve, checked at its quarter points. */
 static int densify(export_ctx *c, const ex_prop *p, series *out, double a, const float *va,
-                   double b, const float *vb, double tol)
+                   double b, const float *vb, double tol, double cap)
 {
     float vq[3][4];
     double chord[4], worst = 0.0;
@@ -507,12 +507,18 @@ static int densify(export_ctx *c, const ex_prop *p, series *out, double a, const
         interpolate(out->width, va, vb, (k + 1) / 4.0, chord);
         worst = fmax(worst, distance(out->width, vq[k], chord));
     }
-    if (worst * QUARTER_FACTOR <= tol)
-        return 0;
-    if (densify(c, p, out, a, va, 0.5 * (a + b), vq[1], tol) != 0 ||
+    if (worst * QUARTER_FACTOR <= tol) {
+        double e[4];
+        for (k = 0; k < out->width; k++)
+            e[k] = vb[k];
+        /* rotations: also no more than the nlerp cap apart (rule 38) */
+        if (out->width != 4 || distance(4, va, e) <= cap)
+            return 0;
+    }
+    if (densify(c, p, out, a, va, 0.5 * (a + b), vq[1], tol, cap) != 0 ||
         push(out, 0.5 * (a + b), vq[1]) != 0)
         return -1;
-    return densify(c, p, out, 0.5 * (a + b), vq[1], b, vb, tol);
+    return densify(c, p, out, 0.5 * (a + b), vq[1], b, vb, tol, cap);
 }
 
 /* 1 when the line (slerp) from sample i to sample j passes every sample
@@ -896,7 +902,7 @@ static int resample(export_ctx *c, const ex_prop *p, const series *se, series *l
         const float *v = se->values + k * w;
         if (k && se->frames[k] - se->frames[k - 1] >= JUMP_FRAMES &&
             densify(c, p, &d, se->frames[k - 1], se->values + (k - 1) * w, se->frames[k], v,
-                    tol * DENSE_SHARE) != 0)
+                    tol * DENSE_SHARE, nlerp_cap(tol)) != 0)
             goto fail;
         if (push(&d, se->frames[k], v) != 0)
             goto fail;
