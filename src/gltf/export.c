@@ -83,7 +83,9 @@ static void write_asset(export_ctx *c, gltf_json *doc)
         gltf_num(doc, "static_frame", c->first);
     else
         gltf_int(doc, "samples_per_frame", c->o->rate);
-    if (c->animate && !c->o->every_frame) {
+    /* only where something was resampled: a file whose channels are all
+     * constant stays byte for byte as small as its per-frame export */
+    if (c->animate && !c->o->every_frame && c->anim_channels.count) {
         gltf_num(doc, "tolerance", c->o->tolerance);
         /* channels whose bound needed more keys than one per sample */
         gltf_int(doc, "channels_over_tolerance", (long)c->over_tolerance);

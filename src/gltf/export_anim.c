@@ -471,6 +471,16 @@ static double distance(int width, const float *v, const double *w)
     return sqrt(s);
 }
 
+/* distance() between two double values. */
+static double distance2(int width, const double *v, const double *w)
+{
+    float f[4];
+    int k;
+    for (k = 0; k < width; k++)
+        f[k] = (float)v[k];
+    return distance(width, f, w);
+}
+
 /* The error allowed for property p (export_tolerance.c). */
 static double prop_tolerance(const export_ctx *c, const ex_prop *p)
 {
@@ -485,7 +495,7 @@ static double prop_tolerance(const export_ctx *c, const ex_prop *p)
 /* Adds samples strictly between a and b until every interval's chord is
  * within tol of the curve, checked at its quarter points. */
 static int densify(export_ctx *c, const ex_prop *p, series *out, double a, const float *va,
-                   double b, const float *vb, double tol)
+                   double b, const float *vb, double tol, double cap)
 {
     float vq[3][4];
     double chord[4], worst = 0.0;
@@ -497,21 +507,35 @@ static int densify(export_ctx *c, const ex_prop *p, series *out, double a, const
         interpolate(out->width, va, vb, (k + 1) / 4.0, chord);
         worst = fmax(worst, distance(out->width, vq[k], chord));
     }
-    if (worst * QUARTER_FACTOR <= tol)
-        return 0;
-    if (densify(c, p, out, a, va, 0.5 * (a + b), vq[1], tol) != 0 ||
+    if (worst * QUARTER_FACTOR <= tol) {
+        double e[4];
+        for (k = 0; k < out->width; k++)
+            e[k] = vb[k];
+        /* rotations: also no more than the nlerp cap apart (rule 38) */
+        if (out->width != 4 || distance(4, va, e) <= cap)
+            return 0;
+    }
+    if (densify(c, p, out, a, va, 0.5 * (a + b), vq[1], tol, cap) != 0 ||
         push(out, 0.5 * (a + b), vq[1]) != 0)
         return -1;
-    return densify(c, p, out, 0.5 * (a + b), vq[1], b, vb, tol);
+    return densify(c, p, out, 0.5 * (a + b), vq[1], b, vb, tol, cap);
 }
 
 /* 1 when the line (slerp) from sample i to sample j passes every sample
- * between them within tol. */
-static int segment_fits(const series *se, uint32_t i, uint32_t j, double tol)
+ * between them within tol, and (rotations) turns by at most `cap` radians
+ * (rule 38: readers that nlerp stay close to slerp). */
+static int segment_fits(const series *se, uint32_t i, uint32_t j, double tol, double cap)
 {
     size_t w = (size_t)se->width;
     double span = se->frames[j] - se->frames[i], v[4];
     uint32_t k;
+    if (w == 4) {
+        double e[4];
+        for (k = 0; k < 4; k++)
+            e[k] = se->values[j * w + k];
+        if (distance(4, se->values + i * w, e) > cap)
+            return 0;
+    }
     for (k = i + 1; k < j; k++) {
         interpolate(se->width, se->values + i * w, se->values + j * w,
                     (se->frames[k] - se->frames[i]) / span, v);
@@ -523,7 +547,7 @@ static int segment_fits(const series *se, uint32_t i, uint32_t j, double tol)
 
 /* Keeps the samples the bound needs: from each key, the farthest sample
  * the line still fits (doubling, then halving), greedily. */
-static void reduce(series *se, double tol)
+static void reduce(series *se, double tol, double cap)
 {
     size_t w = (size_t)se->width;
     uint32_t i = 0, n = 0;
@@ -531,7 +555,7 @@ static void reduce(series *se, double tol)
         return;
     while (i < se->n - 1) {
         uint32_t good = i + 1, step = 1, bad = se->n;
-        while (good + step < se->n && segment_fits(se, i, good + step, tol)) {
+        while (good + step < se->n && segment_fits(se, i, good + step, tol, cap)) {
             good += step;
             step *= 2;
         }
@@ -539,7 +563,7 @@ static void reduce(series *se, double tol)
             bad = good + step;
         while (bad - good > 1) {
             uint32_t m = good + (bad - good) / 2;
-            if (segment_fits(se, i, m, tol))
+            if (segment_fits(se, i, m, tol, cap))
                 good = m;
             else
                 bad = m;
@@ -567,50 +591,84 @@ static void reduce(series *se, double tol)
 #define MIN_ANGLE 1e-5
 #define MIN_ULPS 16.0
 
+/* 1 when frame a is a sample of orig whose next sample is less than
+ * JUMP_FRAMES away: the two sides of a jump (rule 29). */
+static int is_jump(const series *orig, double a)
+{
+    uint32_t lo = 0, hi = orig->n;
+    while (hi - lo > 1) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (orig->frames[m] <= a)
+            lo = m;
+        else
+            hi = m;
+    }
+    return hi > lo && orig->frames[lo] == a && lo + 1 < orig->n &&
+           orig->frames[lo + 1] - a < JUMP_FRAMES;
+}
+
+/* The one-sided difference of property p at `frame` towards `dir` (+1 or
+ * -1) over steps of h frames, into m (value per frame): third order, exact
+ * on a cubic. Rotations sign-fixed to v0. */
+static void one_sided(export_ctx *c, const ex_prop *p, double frame, const float *v0, int dir,
+                      double h, size_t w, double *m)
+{
+    float v[3][4];
+    int i, j;
+    for (i = 0; i < 3; i++) {
+        export_prop_value(c, p, frame + dir * (i + 1) * h, v[i]);
+        if (w == 4 && qdot(v0, v[i]) < 0.0)
+            for (j = 0; j < 4; j++)
+                v[i][j] = -v[i][j];
+    }
+    for (j = 0; j < (int)w; j++)
+        m[j] = dir * (-11.0 * v0[j] + 18.0 * v[0][j] - 9.0 * v[1][j] + 2.0 * v[2][j]) / (6.0 * h);
+}
+
 /* Slopes of property p at each sample of se (value per frame): tangents[2k]
- * the incoming, tangents[2k+1] the outgoing one, each width floats, from
- * second-order one-sided differences that never reach past a neighbour; 0
- * across a jump (its two samples closer than JUMP_FRAMES). */
-static void slopes(export_ctx *c, const ex_prop *p, const series *se, double *tangents)
+ * the incoming, tangents[2k+1] the outgoing one, each width floats. 3DS
+ * keys lie on whole frames, so kf3ds's curves are smooth between whole
+ * frames and may turn a corner only on one: a sample on a whole frame gets
+ * a slope from each side, one between gets one slope for both, taken on the
+ * side with more room, never past a whole frame. The differences span 3/8
+ * frame whatever the dense samples' spacing (over 1/1024 frame float noise
+ * would swamp them). 0 across a jump (two of the samples before
+ * densification closer than JUMP_FRAMES; dense samples may be closer than
+ * that and are no jump). */
+static void slopes(export_ctx *c, const ex_prop *p, const series *se, const series *orig,
+                   double *tangents)
 {
     size_t w = (size_t)se->width;
     uint32_t k;
     int side, j;
     for (k = 0; k < se->n; k++) {
         const float *v0 = se->values + k * w;
+        double f = se->frames[k], whole = floor(f + 0.5);
+        int on_whole = fabs(f - whole) < 1e-9;
         for (side = 0; side < 2; side++) {
             double *m = tangents + (2 * (size_t)k + (size_t)side) * w;
-            int dir = side ? 1 : -1;
             int has = side ? k + 1 < se->n : k > 0;
-            double gap = has ? fabs(se->frames[side ? k + 1 : k - 1] - se->frames[k]) : SLOPE_STEP * 4;
-            double h = fmin(SLOPE_STEP, gap / 3.0);
-            float v1[4], v2[4], v3[4];
-            if (has && gap < JUMP_FRAMES) {
+            double gap = has ? fabs(se->frames[side ? k + 1 : k - 1] - f) : 1.0;
+            if (has && gap < JUMP_FRAMES && is_jump(orig, side ? f : se->frames[k - 1])) {
                 for (j = 0; j < (int)w; j++)
                     m[j] = 0.0;
                 continue;
             }
-            export_prop_value(c, p, se->frames[k] + dir * h, v1);
-            export_prop_value(c, p, se->frames[k] + dir * 2 * h, v2);
-            export_prop_value(c, p, se->frames[k] + dir * 3 * h, v3);
-            if (w == 4) {
-                if (qdot(v0, v1) < 0.0)
-                    v1[0] = -v1[0], v1[1] = -v1[1], v1[2] = -v1[2], v1[3] = -v1[3];
-                if (qdot(v0, v2) < 0.0)
-                    v2[0] = -v2[0], v2[1] = -v2[1], v2[2] = -v2[2], v2[3] = -v2[3];
-                if (qdot(v0, v3) < 0.0)
-                    v3[0] = -v3[0], v3[1] = -v3[1], v3[2] = -v3[2], v3[3] = -v3[3];
+            if (on_whole) {
+                one_sided(c, p, f, v0, side ? 1 : -1, SLOPE_STEP, w, m);
+            } else {
+                /* inside a frame: the side with more room, within it */
+                double lo = f - floor(f), hi = ceil(f) - f;
+                int dir = hi >= lo ? 1 : -1;
+                one_sided(c, p, f, v0, dir, fmin(SLOPE_STEP, fmax(lo, hi) / 3.0), w, m);
             }
-            /* third order: exact on a cubic, which a key segment is */
-            for (j = 0; j < (int)w; j++)
-                m[j] = dir * (-11.0 * v0[j] + 18.0 * v1[j] - 9.0 * v2[j] + 2.0 * v3[j]) / (6.0 * h);
         }
-        /* the ends have one side: the other copies it */
-        if (k == 0)
-            memcpy(tangents, tangents + w, w * sizeof *tangents);
-        if (k + 1 == se->n)
-            memcpy(tangents + (2 * (size_t)k + 1) * w, tangents + 2 * (size_t)k * w,
-                   w * sizeof *tangents);
+    }
+    /* the ends have one side: the other copies it */
+    if (se->n) {
+        memcpy(tangents, tangents + w, w * sizeof *tangents);
+        memcpy(tangents + (2 * (size_t)(se->n - 1) + 1) * w, tangents + 2 * (size_t)(se->n - 1) * w,
+               w * sizeof *tangents);
     }
 }
 
@@ -637,12 +695,27 @@ static void hermite(const series *se, const double *tangents, uint32_t i, uint32
 static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint32_t j, double tol)
 {
     size_t w = (size_t)se->width;
-    double span = se->frames[j] - se->frames[i], v[4];
+    double span = se->frames[j] - se->frames[i], v[4], mid[4], q;
     uint32_t k;
-    for (k = i + 1; k < j; k++) {
-        hermite(se, tangents, i, j, (se->frames[k] - se->frames[i]) / span, v);
-        if (distance(se->width, se->values + k * w, v) > tol)
-            return 0;
+    for (k = i + 1; k <= j; k++) {
+        /* the dense samples, and their chords at the quarter points: unlike a
+         * line the Hermite curve may bulge between them (a spin that slerp
+         * follows exactly leaves no dense sample inside; by symmetry its
+         * Hermite arc is right at the middle, wrong at the quarters) */
+        double a = se->frames[k - 1], b = se->frames[k];
+        if (k < j) {
+            hermite(se, tangents, i, j, (b - se->frames[i]) / span, v);
+            if (distance(se->width, se->values + k * w, v) > tol)
+                return 0;
+        }
+        if (b - a < JUMP_FRAMES)
+            continue;
+        for (q = 0.25; q < 1.0; q += 0.5) {
+            hermite(se, tangents, i, j, (a + q * (b - a) - se->frames[i]) / span, v);
+            interpolate(se->width, se->values + (k - 1) * w, se->values + k * w, q, mid);
+            if (distance2(se->width, mid, v) > tol)
+                return 0;
+        }
     }
     return 1;
 }
@@ -651,7 +724,7 @@ static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint
  * width 3·w per key (in-tangent, value, out-tangent, per second). Returns
  * the number of keys, 0 when out of memory. */
 static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tangents, double tol,
-                             series *out)
+                             series *out, int *fits)
 {
     size_t w = (size_t)se->width;
     uint32_t i = 0, k, j;
@@ -668,6 +741,10 @@ static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tang
             return 0;
         if (i + 1 >= se->n)
             break;
+        /* the dense samples are close enough for lines, not always for
+         * Hermite arcs: then this form does not keep the bound */
+        if (!cubic_fits(se, tangents, i, good, tol))
+            *fits = 0;
         while (good + step < se->n && cubic_fits(se, tangents, i, good + step, tol)) {
             good += step;
             step *= 2;
@@ -701,80 +778,160 @@ static void keep_changes(series *se)
     se->n = n;
 }
 
-/* The resampled series: se's samples densified until their chords follow
- * the curve, then reduced to the keys the tolerance needs. Returns 0, -1
- * out of memory, -2 over the sample limit. */
-static int resample(export_ctx *c, const ex_prop *p, series *se, int step, int *cubic)
+/* The largest turn between two LINEAR rotation keys (rule 38): readers
+ * that interpolate the components and normalise (nlerp; Blender's importer)
+ * then stray from slerp by at most NLERP_SHARE of the bound. Between keys θ
+ * apart nlerp's turn differs from slerp's by θ³/(144·√3) at most, to within
+ * 1.3% up to θ = 1 rad (docs/gltf.md), hence the 0.99 and the 1 rad. */
+#define NLERP_SHARE 0.125
+static double nlerp_cap(double tol)
+{
+    return fmin(1.0, 0.99 * cbrt(144.0 * sqrt(3.0) * NLERP_SHARE * tol));
+}
+
+/* The bound of property p (rule 33) raised to what float32 can hold. */
+static double series_tolerance(const export_ctx *c, const ex_prop *p, const series *se)
+{
+    double big = 0.0;
+    size_t k;
+    for (k = 0; k < (size_t)se->n * (size_t)se->width; k++)
+        big = fmax(big, fabs(se->values[k]));
+    return fmax(prop_tolerance(c, p), se->width == 4 ? MIN_ANGLE : MIN_ULPS * big * FLT_EPSILON);
+}
+
+static void free_series(export_ctx *c, series *se)
+{
+    EX_FREE(c, se->frames);
+    EX_FREE(c, se->values);
+    se->frames = NULL;
+    se->values = NULL;
+    se->n = se->cap = 0;
+}
+
+/* Halvings of the dense spacing for Hermite arcs (rule 35): 1/8 frame, a
+ * multi-turn key's samples, down to MIN_DENSE_FRAMES. */
+#define HERMITE_ROUNDS 7
+
+/* The samples the Hermite keys are chosen from, into *out with their
+ * slopes in *tangents (the caller frees both): d's, and where the Hermite
+ * arc between two neighbours strays from their chord by more than tol (a
+ * spin that slerp follows exactly leaves its dense samples far apart) the
+ * curve halfway, again for up to HERMITE_ROUNDS rounds. Returns 0, -1 out
+ * of memory, -2 over the sample limit. */
+static int hermite_samples(export_ctx *c, const ex_prop *p, const series *orig, const series *d,
+                           double tol, series *out, double **tangents)
+{
+    series e, f;
+    size_t w = (size_t)d->width;
+    uint32_t k;
+    int round, r = 0;
+    memset(&e, 0, sizeof e);
+    e.al = d->al;
+    e.width = d->width;
+    *tangents = NULL;
+    for (k = 0; k < d->n && r == 0; k++)
+        r = push(&e, d->frames[k], d->values + k * w);
+    for (round = 0; r == 0; round++) {
+        int added = 0;
+        *tangents = EX_ALLOC(c, (size_t)e.n * 2 * w * sizeof **tangents + 1);
+        if (!*tangents) {
+            r = -1;
+            break;
+        }
+        slopes(c, p, &e, orig, *tangents);
+        if (round == HERMITE_ROUNDS)
+            break;
+        memset(&f, 0, sizeof f);
+        f.al = d->al;
+        f.width = d->width;
+        for (k = 0; k < e.n && r == 0; k++) {
+            r = push(&f, e.frames[k], e.values + k * w);
+            if (r == 0 && k + 1 < e.n && e.frames[k + 1] - e.frames[k] >= 2.0 * MIN_DENSE_FRAMES &&
+                !cubic_fits(&e, *tangents, k, k + 1, tol)) {
+                float v[4];
+                double m = 0.5 * (e.frames[k] + e.frames[k + 1]);
+                export_prop_value(c, p, m, v);
+                r = push(&f, m, v);
+                added = 1;
+            }
+        }
+        if (r != 0 || !added) {
+            if (r != 0 && f.full)
+                r = -2;
+            free_series(c, &f);
+            break;
+        }
+        fix_signs(&f);
+        EX_FREE(c, *tangents);
+        *tangents = NULL;
+        free_series(c, &e);
+        e = f;
+    }
+    if (r != 0) {
+        if (e.full)
+            r = -2;
+        EX_FREE(c, *tangents);
+        *tangents = NULL;
+        free_series(c, &e);
+        return r;
+    }
+    *out = e;
+    return 0;
+}
+
+/* The two resampled forms of se that keep the bound (rules 34-35): se's
+ * samples densified until their chords follow the curve, reduced to LINEAR
+ * keys into *lin and to CUBICSPLINE keys into *cub (none, cub->n 0, when
+ * Hermite arcs do not fit between neighbouring dense samples). se is kept. Returns 0,
+ * -1 out of memory, -2 over the sample limit. */
+static int resample(export_ctx *c, const ex_prop *p, const series *se, series *lin, series *cub)
 {
     series d, h;
     double *tangents;
     uint32_t k;
     size_t w = (size_t)se->width;
-    double tol = prop_tolerance(c, p), big = 0.0;
-    if (step) {
-        keep_changes(se);
-        return 0;
-    }
-    for (k = 0; k < se->n * w; k++)
-        big = fmax(big, fabs(se->values[k]));
-    tol = fmax(tol, se->width == 4 ? MIN_ANGLE : MIN_ULPS * big * FLT_EPSILON);
+    double tol = series_tolerance(c, p, se);
+    int fits = 1, r = 0;
+    series e;
     memset(&d, 0, sizeof d);
     d.al = se->al;
     d.width = se->width;
+    memset(&h, 0, sizeof h);
+    h.al = se->al;
     for (k = 0; k < se->n; k++) {
         const float *v = se->values + k * w;
         if (k && se->frames[k] - se->frames[k - 1] >= JUMP_FRAMES &&
             densify(c, p, &d, se->frames[k - 1], se->values + (k - 1) * w, se->frames[k], v,
-                    tol * DENSE_SHARE) != 0)
+                    tol * DENSE_SHARE, nlerp_cap(tol)) != 0)
             goto fail;
         if (push(&d, se->frames[k], v) != 0)
             goto fail;
     }
     fix_signs(&d);
-    /* Hermite keys with the curve's own slopes, where they need fewer
-     * floats than lines (3 floats per component and key against 1). */
-    memset(&h, 0, sizeof h);
-    h.al = se->al;
-    tangents = EX_ALLOC(c, (size_t)d.n * 2 * (size_t)d.width * sizeof *tangents);
-    if (!tangents)
+    /* Hermite keys with the curve's own slopes, over the dense samples and
+     * more where a Hermite arc does not fit between two of them */
+    r = hermite_samples(c, p, se, &d, tol * KEY_SHARE, &e, &tangents);
+    if (r != 0)
         goto fail;
-    slopes(c, p, &d, tangents);
-    k = reduce_cubic(c, &d, tangents, tol * KEY_SHARE, &h);
+    k = reduce_cubic(c, &e, tangents, tol * KEY_SHARE, &h, &fits);
     EX_FREE(c, tangents);
-    if (!k) {
-        EX_FREE(c, h.frames);
-        EX_FREE(c, h.values);
+    free_series(c, &e);
+    if (!k)
         goto fail;
+    if (!fits) {
+        free_series(c, &h);
+        h.al = se->al;
     }
-    reduce(&d, tol * KEY_SHARE);
-    if (h.n <= se->n && (d.n > se->n || 3 * h.n < d.n)) {
-        EX_FREE(c, d.frames);
-        EX_FREE(c, d.values);
-        EX_FREE(c, se->frames);
-        EX_FREE(c, se->values);
-        *se = h;
-        *cubic = 1;
-        return 0;
-    }
-    EX_FREE(c, h.frames);
-    EX_FREE(c, h.values);
-    if (d.n > se->n) {
-        /* The bound needs more keys than a key per sample: never more than
-         * that export, so the samples themselves, reduced (exact at them). */
-        EX_FREE(c, d.frames);
-        EX_FREE(c, d.values);
-        reduce(se, tol * KEY_SHARE);
-        c->over_tolerance++;
-        return 0;
-    }
-    EX_FREE(c, se->frames);
-    EX_FREE(c, se->values);
-    *se = d;
+    reduce(&d, tol * KEY_SHARE, nlerp_cap(tol));
+    *lin = d;
+    *cub = h;
     return 0;
 fail:
     EX_FREE(c, d.frames);
     EX_FREE(c, d.values);
-    return d.full ? -2 : -1;
+    EX_FREE(c, h.frames);
+    EX_FREE(c, h.values);
+    return d.full || r == -2 ? -2 : -1;
 }
 
 /* ---- writing channels --------------------------------------------------- */
@@ -875,12 +1032,11 @@ static void write_channel(export_ctx *c, const ex_prop *p, uint32_t input, uint3
  * repeating) track of at least two keys, none with ease (or ease ignored),
  * frames strictly increasing inside the exported frames. Returns 1 when
  * written. */
-static int write_cubic(export_ctx *c, const ex_prop *p)
+static int cubic_track(const export_ctx *c, const ex_prop *p)
 {
     const kf3ds_track *t;
     kf3ds_track_kind kind = p->kind == EX_TRANSLATION ? KF3DS_TRACK_POS : KF3DS_TRACK_SCL;
-    float *times, *out;
-    uint32_t k, n, input, output;
+    uint32_t k, n;
     if (!c->o->cubic || !(p->kind == EX_TRANSLATION || p->kind == EX_SCALE) ||
         p->merge_visibility || c->s->nodes[p->node].type != KF3DS_NODE_OBJECT)
         return 0;
@@ -895,7 +1051,24 @@ static int write_cubic(export_ctx *c, const ex_prop *p)
             return 0;
         if (!(c->flags & KF3DS_EVAL_NO_EASE) && (key->ease_to != 0.0f || key->ease_from != 0.0f))
             return 0;
+        /* frames too close for float seconds */
+        if (k && !((float)((key->frame - c->first) / c->o->fps) >
+                   (float)((t->keys[k - 1].frame - c->first) / c->o->fps)))
+            return 0;
     }
+    return 1;
+}
+
+static int write_cubic(export_ctx *c, const ex_prop *p)
+{
+    const kf3ds_track *t;
+    kf3ds_track_kind kind = p->kind == EX_TRANSLATION ? KF3DS_TRACK_POS : KF3DS_TRACK_SCL;
+    float *times, *out;
+    uint32_t k, n, input, output;
+    if (!cubic_track(c, p))
+        return 0;
+    t = &c->s->nodes[p->node].tracks[kind];
+    n = t->num_keys;
     times = EX_ALLOC(c, (size_t)n * sizeof *times);
     out = EX_ALLOC(c, (size_t)n * 9 * sizeof *out);
     if (!times || !out) {
@@ -950,51 +1123,52 @@ static int prop_width(ex_prop_kind k)
     }
 }
 
-static int export_prop(export_ctx *c, const ex_prop *p)
+/* Writes se as property p's channel (interpolation LINEAR, STEP or
+ * CUBICSPLINE). Returns 0, -1 out of memory. */
+static int write_series(export_ctx *c, const ex_prop *p, series *se, const char *interp)
 {
-    series se;
-    int r, cubic = 0;
-    const char *interp = "LINEAR";
     uint32_t input, output;
-    if (write_cubic(c, p))
-        return c->oom ? -1 : 0;
-    memset(&se, 0, sizeof se);
-    se.al = c->al;
-    se.width = prop_width(p->kind);
-    r = sample(c, p, &se);
-    if (r == 0)
-        fix_signs(&se);
-    if (r == 0 && !all_equal(&se)) {
-        if (p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT)
-            interp = "STEP";
-        if (!c->o->every_frame)
-            r = resample(c, p, &se, interp[0] == 'S', &cubic);
-        if (cubic)
-            interp = "CUBICSPLINE";
-        if (r == 0) {
-            input = write_times(c, &se, interp[0] == 'S');
-            if (p->kind == EX_SHOWN_EXT) {
-                unsigned char *b = EX_ALLOC(c, se.n + 1u);
-                uint32_t k;
-                if (!b) {
-                    r = -1;
-                } else {
-                    for (k = 0; k < se.n; k++)
-                        b[k] = se.values[k] != 0.0f;
-                    output = gltf_accessor(&c->buf, b, se.n, GLTF_BYTE_U8, 1, 0, 0);
-                    write_channel(c, p, input, output, interp);
-                    EX_FREE(c, b);
-                }
-            } else {
-                output = cubic ? gltf_accessor(&c->buf, se.values, 3 * se.n, GLTF_FLOAT,
-                                               se.width / 3, 0, 0)
-                               : gltf_accessor(&c->buf, se.values, se.n, GLTF_FLOAT, se.width, 0, 0);
-                write_channel(c, p, input, output, interp);
-            }
-        }
+    int cubic = interp[0] == 'C';
+    input = write_times(c, se, interp[0] == 'S');
+    if (p->kind == EX_SHOWN_EXT) {
+        unsigned char *b = EX_ALLOC(c, se->n + 1u);
+        uint32_t k;
+        if (!b)
+            return -1;
+        for (k = 0; k < se->n; k++)
+            b[k] = se->values[k] != 0.0f;
+        output = gltf_accessor(&c->buf, b, se->n, GLTF_BYTE_U8, 1, 0, 0);
+        write_channel(c, p, input, output, interp);
+        EX_FREE(c, b);
+        return 0;
     }
-    EX_FREE(c, se.frames);
-    EX_FREE(c, se.values);
+    output = cubic ? gltf_accessor(&c->buf, se->values, 3 * se->n, GLTF_FLOAT, se->width / 3, 0, 0)
+                   : gltf_accessor(&c->buf, se->values, se->n, GLTF_FLOAT, se->width, 0, 0);
+    write_channel(c, p, input, output, interp);
+    return 0;
+}
+
+static int is_step(const ex_prop *p)
+{
+    return p->kind == EX_SHOWN_SCALE || p->kind == EX_SHOWN_EXT;
+}
+
+/* Property p's samples (rule 27) into se, signs made continuous. Returns
+ * 0, -1 out of memory, -2 over the sample limit. */
+static int sample_prop(export_ctx *c, const ex_prop *p, series *se)
+{
+    int r;
+    memset(se, 0, sizeof *se);
+    se->al = c->al;
+    se->width = prop_width(p->kind);
+    r = sample(c, p, se);
+    if (r == 0)
+        fix_signs(se);
+    return r;
+}
+
+static int fail_code(export_ctx *c, int r)
+{
     if (r == -2) {
         c->failed = KF3DS_ERR_LIMIT;
         c->limit = KF3DS_GLTF_LIMIT_PROPERTY;
@@ -1005,15 +1179,122 @@ static int export_prop(export_ctx *c, const ex_prop *p)
     return r;
 }
 
+/* --every-frame: every sample a key, as sampled. */
+static int export_prop(export_ctx *c, const ex_prop *p)
+{
+    series se;
+    int r;
+    if (write_cubic(c, p))
+        return c->oom ? -1 : 0;
+    r = sample_prop(c, p, &se);
+    if (r == 0 && !all_equal(&se))
+        r = write_series(c, p, &se, is_step(p) ? "STEP" : "LINEAR");
+    free_series(c, &se);
+    return fail_code(c, r);
+}
+
+/* ---- the file's key budget (rule 36) ------------------------------------ */
+
+/* What resampling found for one property. */
+typedef struct ex_plan {
+    series lin, cub;          /* the LINEAR and CUBICSPLINE keys that keep the bound */
+    uint32_t samples;         /* rule 27's samples: the per-frame export's keys */
+    ex_form form;             /* what is written */
+} ex_plan;
+
+/* The default export: every property resampled to the forms that keep its
+ * bound, the file's forms chosen within the per-frame export's key total
+ * (export_budget.c), then every channel written in property order. */
+static int export_resampled(export_ctx *c)
+{
+    ex_plan *plans = EX_CALLOC(c, c->num_props + 1, sizeof *plans);
+    ex_budget_item *items = EX_CALLOC(c, c->num_props + 1, sizeof *items);
+    uint32_t i;
+    int r = 0;
+    if (!plans || !items) {
+        EX_FREE(c, plans);
+        EX_FREE(c, items);
+        c->oom = 1;
+        return -1;
+    }
+    for (i = 0; r == 0 && i < c->num_props; i++) {
+        const ex_prop *p = &c->props[i];
+        ex_plan *pl = &plans[i];
+        series se;
+        pl->form = EX_FORM_NONE;
+        if (cubic_track(c, p))
+            continue; /* --cubic: the track's own keys */
+        r = sample_prop(c, p, &se);
+        if (r == 0 && !all_equal(&se)) {
+            pl->samples = se.n;
+            if (is_step(p)) {
+                keep_changes(&se);
+                pl->lin = se;
+                pl->form = EX_FORM_STEP;
+                continue;
+            }
+            r = resample(c, p, &se, &pl->lin, &pl->cub);
+            pl->form = EX_FORM_LINEAR;
+        }
+        free_series(c, &se);
+    }
+    for (i = 0; i < c->num_props; i++) {
+        items[i].form = plans[i].form;
+        items[i].samples = plans[i].samples;
+        items[i].lin_keys = plans[i].lin.n;
+        items[i].cub_keys = plans[i].cub.n ? plans[i].cub.n : UINT32_MAX; /* no such form */
+    }
+    if (r == 0 && kf3ds__export_budget(c, items, c->num_props) != 0)
+        r = -1;
+    for (i = 0; r == 0 && i < c->num_props; i++) {
+        const ex_prop *p = &c->props[i];
+        ex_plan *pl = &plans[i];
+        series se;
+        switch (r == 0 ? items[i].form : EX_FORM_NONE) {
+        case EX_FORM_NONE:
+            if (write_cubic(c, p) && c->oom)
+                r = -1;
+            break;
+        case EX_FORM_STEP: r = write_series(c, p, &pl->lin, "STEP"); break;
+        case EX_FORM_LINEAR: r = write_series(c, p, &pl->lin, "LINEAR"); break;
+        case EX_FORM_CUBIC: r = write_series(c, p, &pl->cub, "CUBICSPLINE"); break;
+        case EX_FORM_SAMPLES:
+            /* over the file's budget: the samples, reduced at the same bound
+             * (exact at every sample, as the per-frame export) */
+            r = sample_prop(c, p, &se);
+            if (r == 0) {
+                double tol = series_tolerance(c, p, &se);
+                reduce(&se, tol * KEY_SHARE, nlerp_cap(tol));
+                r = write_series(c, p, &se, "LINEAR");
+                c->over_tolerance++;
+            }
+            free_series(c, &se);
+            break;
+        }
+    }
+    for (i = 0; i < c->num_props; i++) {
+        free_series(c, &plans[i].lin);
+        free_series(c, &plans[i].cub);
+    }
+    EX_FREE(c, plans);
+    EX_FREE(c, items);
+    return fail_code(c, r);
+}
+
 int export_animation(export_ctx *c)
 {
     uint32_t i;
     int r = 0;
-    if (!c->o->every_frame && c->num_props && export_tolerances(c) != 0)
+    if (c->o->every_frame) {
+        for (i = 0; r == 0 && i < c->num_props; i++)
+            if (export_prop(c, &c->props[i]) != 0)
+                r = -1;
+        return r != 0 || c->oom ? -1 : 0;
+    }
+    if (c->num_props && export_tolerances(c) != 0)
         r = -1;
-    for (i = 0; r == 0 && i < c->num_props; i++)
-        if (export_prop(c, &c->props[i]) != 0)
-            r = -1;
+    if (r == 0 && export_resampled(c) != 0)
+        r = -1;
     EX_FREE(c, c->tol_pos);
     EX_FREE(c, c->tol_rot);
     EX_FREE(c, c->tol_scl);

@@ -238,6 +238,21 @@ int kf3ds__export_prop_value(export_ctx *c, const ex_prop *p, double frame, floa
  * caller frees the arrays). Returns 0, -1 when out of memory. */
 int kf3ds__export_tolerances(export_ctx *c);
 
+/* export_budget.c: the forms of a file's resampled channels (docs/gltf.md,
+ * rule 36). Each item comes in with its form EX_FORM_NONE (no channel, or
+ * --cubic's own keys), EX_FORM_STEP (lin_keys keys) or EX_FORM_LINEAR, and
+ * for the latter its LINEAR and CUBICSPLINE key counts that keep the bound
+ * and its per-frame samples; it leaves with EX_FORM_LINEAR, EX_FORM_CUBIC
+ * or, where the file's keys would exceed the per-frame export's, with
+ * EX_FORM_SAMPLES (at most `samples` keys, the bound given up). Returns 0,
+ * -1 out of memory. */
+typedef enum ex_form { EX_FORM_NONE, EX_FORM_STEP, EX_FORM_LINEAR, EX_FORM_CUBIC, EX_FORM_SAMPLES } ex_form;
+typedef struct ex_budget_item {
+    ex_form form;
+    uint32_t samples, lin_keys, cub_keys;
+} ex_budget_item;
+int kf3ds__export_budget(export_ctx *c, ex_budget_item *items, uint32_t n);
+
 /* Small helpers. v within [lo, hi]; NaN becomes lo. */
 static inline double export_clamp(double v, double lo, double hi)
 {

@@ -116,7 +116,12 @@ static int write_reference(const char *in, const char *ref, double first, double
 
 typedef struct deviation {
     double integer, half;
+    double time_noise; /* how far float32 key times alone may move a vertex */
 } deviation;
+
+/* check_three.mjs's mode: NULL, or "nlerp" (LINEAR rotations played as
+ * readers that lerp the components and normalise, such as Blender). */
+static const char *three_mode;
 
 /* Exports `in` with the options, plays it in three.js at `sub` instants
  * per frame (sub 2: every integer and half frame) of its segment, or of
@@ -158,23 +163,29 @@ static deviation three_deviation_list(const char *in, const char *opt1, const ch
     char out[4200], ref[4200], args[9000];
     int status, checked;
     char *text;
-    deviation d = { -1.0, -1.0 };
+    deviation d = { -1.0, -1.0, 0.0 };
+    const char *tn;
     support_tmp_path(out, sizeof out, "three.glb");
     support_tmp_path(ref, sizeof ref, "three-ref.json");
     export_file(in, out, opt1, opt2);
     checked = write_reference(in, ref, first, 30.0, frames, n);
     if (!checked)
         return d;
-    snprintf(args, sizeof args, "'%s' '%s'", out, ref);
+    snprintf(args, sizeof args, "'%s' '%s'%s%s", out, ref, three_mode ? " " : "",
+             three_mode ? three_mode : "");
     text = support_run_node(&status, "tests/gltf/check_three.mjs", args);
+    tn = strstr(text, "time_noise");
+    if (!tn || sscanf(tn, "time_noise %lf", &d.time_noise) != 1)
+        d.time_noise = 0.0;
     if (status != 0 || sscanf(strstr(text, "worst_integer") ? strstr(text, "worst_integer") : "",
                               "worst_integer %lf %*[^w]worst_half %lf", &d.integer, &d.half) != 2) {
         fprintf(stderr, "check_three on %s: status %d\n%s", in, status, text);
         free(text);
         fail_msg("three.js check failed");
     }
-    fprintf(stderr, "  three.js %s%s%s%s%s: %s", strrchr(in, '/') ? strrchr(in, '/') + 1 : in,
-            opt1 ? " " : "", opt1 ? opt1 : "", opt2 ? " " : "", opt2 ? opt2 : "", text);
+    fprintf(stderr, "  three.js%s%s %s%s%s%s%s: %s", three_mode ? " " : "", three_mode ? three_mode : "",
+            strrchr(in, '/') ? strrchr(in, '/') + 1 : in, opt1 ? " " : "", opt1 ? opt1 : "",
+            opt2 ? " " : "", opt2 ? opt2 : "", text);
     free(text);
     return d;
 }
@@ -463,16 +474,26 @@ static key_count count_keys(const char *glb)
     return k;
 }
 
-/* The default export resamples (docs/gltf.md, "Resampling"): never more
- * keys than a key per frame, and three.js at 10 instants per frame (of up
- * to RESAMPLE_FRAMES frames spread over the segment) within the tolerance
- * of the library's placement, above the float noise the per-frame export
- * has at its own samples; where a channel needed more keys than that (the
- * export says how many in channels_over_tolerance), never further off than
- * the per-frame export plus the tolerance. */
+/* The default export resamples (docs/gltf.md, "Resampling"): no more keys
+ * in total than a key per sample (the --every-frame export), no channel
+ * over tolerance, and three.js at 10 instants per frame (of up to
+ * RESAMPLE_FRAMES frames spread over the segment), with its slerp and with
+ * the nlerp of readers that interpolate components (rule 38), within the
+ * tolerance of the library's placement. Allowed above the tolerance is the
+ * float noise only: the per-frame export's own at its samples, and what
+ * float32 key times alone move a vertex (check_three.mjs's time_noise). */
 #define RESAMPLE_TOL 1e-5
 #define RESAMPLE_SUB 10
 #define RESAMPLE_FRAMES 60
+
+/* The one file whose bound needs more keys than its per-frame export
+ * (docs/gltf.md, Limits): a single rotation channel spinning up to 0.28 rad
+ * a frame, nothing to borrow from. It keeps today's weaker check. */
+static int over_expected(const char *path)
+{
+    return strcmp(base(path), "playerom-shield.3DS") == 0;
+}
+
 static void test_resampled_bound(void **state)
 {
     file_list l = inputs();
@@ -489,13 +510,16 @@ static void test_resampled_bound(void **state)
     support_tmp_path(every, sizeof every, "every.glb");
     for (i = 0; i < l.n; i++) {
         key_count r, e;
-        deviation dr, de;
+        deviation dr, dn, de;
+        double allow;
         export_file(l.paths[i], out, NULL, NULL);
         export_file(l.paths[i], every, "--every-frame", NULL);
         r = count_keys(out);
         e = count_keys(every);
         support_set_what("%s", l.paths[i]);
         assert_true(r.keys <= e.keys);
+        if (!over_expected(l.paths[i]))
+            assert_true(r.over <= 0); /* -1: no animation */
         keys += r.keys;
         keys_every += e.keys;
         bytes += r.bytes;
@@ -508,20 +532,29 @@ static void test_resampled_bound(void **state)
         dr = three_deviation_at(l.paths[i], NULL, NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
         if (dr.integer < 0)
             continue;
+        three_mode = "nlerp";
+        dn = three_deviation_at(l.paths[i], NULL, NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
+        three_mode = NULL;
         de = three_deviation_at(l.paths[i], "--every-frame", NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
-        support_set_what("%s: resampled %.3g %.3g, per frame %.3g %.3g", l.paths[i], dr.integer,
-                         dr.half, de.integer, de.half);
-        if (r.over == 0) {
-            assert_true(dr.integer <= RESAMPLE_TOL + de.integer);
-            assert_true(dr.half <= RESAMPLE_TOL + de.integer);
-            worst = fmax(worst, fmax(dr.integer, dr.half) - de.integer);
-        } else {
+        allow = RESAMPLE_TOL + de.integer + dr.time_noise;
+        support_set_what("%s: resampled %.3g %.3g, nlerp %.3g %.3g, per frame %.3g, time noise %.3g",
+                         l.paths[i], dr.integer, dr.half, dn.integer, dn.half, de.integer,
+                         dr.time_noise);
+        if (r.over > 0) {
+            /* samples kept: no farther off than the per-frame export */
             assert_true(dr.integer <= RESAMPLE_TOL + de.integer);
             assert_true(dr.half <= RESAMPLE_TOL + de.half);
+            continue;
         }
+        assert_true(dr.integer <= allow);
+        assert_true(dr.half <= allow);
+        assert_true(dn.integer <= allow);
+        assert_true(dn.half <= allow);
+        worst = fmax(worst, fmax(fmax(dr.integer, dr.half), fmax(dn.integer, dn.half)) - de.integer -
+                                dr.time_noise);
     }
     fprintf(stderr, "  resampling, all files: keys %ld -> %ld, .glb %ld -> %ld bytes; worst "
-                    "deviation above the per-frame noise where the bound was met: %.3g\n",
+                    "deviation above the float noise (slerp and nlerp): %.3g\n",
             keys_every, keys, bytes_every, bytes, worst);
     free_list(&l);
 }
