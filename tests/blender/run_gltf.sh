@@ -19,7 +19,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do samples="$samples $1"; shift; done
 KF3DS_LIBRARY=$(cd "$build" && pwd)/libkf3ds.so
 export KF3DS_LIBRARY
 out=$("$blender" -b --factory-startup -noaudio --python-exit-code 1 \
-      --python tests/blender/check_gltf_import.py -- "$build/kf3ds" "$build/blender/gltf" \
+      --python tests/blender/check_gltf_import.py -- "$build/kf3ds" "$build/blender/gltf" --strict-nlerp \
       --frames 60 $samples --frames 20 "$@" 2>&1)
 s=$?
 printf '%s\n' "$out" | grep -E "^(gltf|Error|Traceback|  File|[A-Za-z]*Error)"
