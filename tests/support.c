@@ -112,18 +112,28 @@ static void corpus_sample_one(const char *path, const char *name, void *user)
     s->fn(path, name, s->user);
 }
 
-int support_corpus_each(support_file_fn fn, void *user)
+static int corpus_each_step(support_file_fn fn, void *user, unsigned step)
 {
     const char *dir = support_corpus_dir();
     corpus_sample s;
     int files;
     s.fn = fn;
     s.user = user;
-    s.step = support_corpus_sample_step();
+    s.step = step;
     s.seen = 0;
     files = dir ? support_dir_each(dir, corpus_sample_one, &s) : -1;
     assert_true(!dir || files >= 0);
     return files;
+}
+
+int support_corpus_each(support_file_fn fn, void *user)
+{
+    return corpus_each_step(fn, user, support_corpus_sample_step());
+}
+
+int support_corpus_each_whole(support_file_fn fn, void *user)
+{
+    return corpus_each_step(fn, user, 1);
 }
 
 unsigned char *support_read_file(const char *path, size_t *size)

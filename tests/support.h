@@ -40,6 +40,9 @@ int support_corpus_each(support_file_fn fn, void *user);
  * sanitizer pass of make test), else 1; counts asserted over the corpus are
  * divided by it. */
 unsigned support_corpus_sample_step(void);
+/* support_corpus_each over every file whatever KF3DS_CORPUS_SAMPLE says, for
+ * a check whose statistics need the whole corpus and that costs little. */
+int support_corpus_each_whole(support_file_fn fn, void *user);
 /* 1 when `name` ends in .3ds or .3DS. */
 int support_is_3ds_name(const char *name);
 /* Reads a whole file; NULL when it cannot. Free with free(). */

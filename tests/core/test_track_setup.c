@@ -386,7 +386,7 @@ static void test_rotation_setup_accuracy_corpus(void **state)
     worst w;
     (void)state;
     memset(&w, 0, sizeof w);
-    if (support_corpus_each(check_file, &w) < 0)
+    if (support_corpus_each_whole(check_file, &w) < 0)
         skip();
     expect_accurate(&w, "corpus");
 }
