@@ -4,8 +4,8 @@
  * export (`--every-frame`) has. Channels that need more keys than their
  * samples borrow from the many that need fewer, so the choice is made over
  * the file:
- *   1. each channel takes its LINEAR form, which every reader plays as glTF
- *      says (Blender 3.4's importer drops CUBICSPLINE tangents);
+ *   1. each channel takes the form with fewer floats (a CUBICSPLINE key holds
+ *      three values per component, a LINEAR key one);
  *   2. while the file's keys exceed the per-frame total, channels switch from
  *      LINEAR to CUBICSPLINE where that saves keys, the largest saving first;
  *   3. while they still exceed it, channels fall back to their samples
@@ -46,6 +46,8 @@ int kf3ds__export_budget(export_ctx *c, ex_budget_item *items, uint32_t n)
     uint32_t i, m;
     for (i = 0; i < n; i++) {
         ex_budget_item *it = &items[i];
+        if (it->form == EX_FORM_LINEAR && 3 * (uint64_t)it->cub_keys < it->lin_keys)
+            it->form = EX_FORM_CUBIC;
         total += keys_of(it);
         budget += it->form != EX_FORM_NONE ? it->samples : 0;
     }
