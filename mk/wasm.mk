@@ -18,8 +18,11 @@ WASM_DIR     := $(BUILD)/web
 WASM_CC      ?= clang
 WASM_TARGET  := --target=wasm32-wasi
 WASM_OPT     ?= -O2
+# memcpy/memset as single instructions (docs/web.md, "Speed"): the renderer
+# clears its colour and depth buffers every frame, and wasi-libc's memset is a loop.
+WASM_FEATURES ?= -mbulk-memory
 WASM_DEPS    := wasi-libc libclang-rt-14-dev-wasm32 lld
-WASM_CFLAGS   = $(WASM_TARGET) $(WASM_OPT) $(WARN) -Iinclude $(LIB_CFLAGS) -fvisibility=hidden
+WASM_CFLAGS   = $(WASM_TARGET) $(WASM_OPT) $(WASM_FEATURES) $(WARN) -Iinclude $(LIB_CFLAGS) -fvisibility=hidden
 WASM_LIB_SRC := $(filter-out src/load_file.c src/save_file.c,$(LIB_SRC)) $(RENDER_SRC) \
                 $(MODULE_SRC)
 WASM_OBJ     := $(WASM_LIB_SRC:src/%.c=$(WASM_DIR)/obj/%.o) $(WASM_DIR)/obj/kf3ds_wasm.o \

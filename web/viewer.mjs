@@ -37,6 +37,9 @@ export function startViewer(kf3ds, wasm) {
   };
   const overlayBoxes = [...document.querySelectorAll('input[data-overlay]')];
   const ctx = ui.canvas.getContext('2d');
+  // One picture reused while the canvas keeps its size: a new 640x480 array
+  // per frame costs Chromium more than drawing it (docs/web.md, "Speed").
+  let frameImage = null;
   const st = {
     scene: null, file: '', bytes: null, images: new Map(), frame: 0, playing: false,
     speed: 1, az: ORBIT_AZ, el: ORBIT_EL, zoom: 1, pan: [0, 0], orbit: false,
@@ -384,8 +387,12 @@ export function startViewer(kf3ds, wasm) {
       ui.canvas.width = w;
       ui.canvas.height = h;
     }
-    const rgba = scene.render(renderOptions(w, h));
-    ctx.putImageData(new ImageData(rgba, w, h), 0, 0);
+    if (!frameImage || frameImage.width !== w || frameImage.height !== h)
+      frameImage = new ImageData(w, h);
+    const o = renderOptions(w, h);
+    o.into = frameImage.data;
+    scene.render(o);
+    ctx.putImageData(frameImage, 0, 0);
     ui.timeline.value = st.frame;
     ui.frame.value = +st.frame.toFixed(3);
     ui.play.textContent = st.playing ? 'pause' : 'play';

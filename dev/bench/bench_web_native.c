@@ -47,7 +47,7 @@ static int once(kfw_scene *h, double frame, int width, int height, int draw)
     /* scene.render's defaults: the default view, smooth, no overlays, the
      * label, the file's lights and background (web/kf3ds.mjs). */
     return !draw || kfw_render(h, width, height, frame, -1, -1, 35.0f, 25.0f, 0, 0, 0, 0, 1.0f,
-                               0.0f, 0.0f) != NULL;
+                               0.0f, 0.0f, 0.0) != NULL;
 }
 
 /* The time of one call at `frame`, in ms: samples of K calls (K making a
