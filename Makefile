@@ -333,7 +333,6 @@ bench: all deps-bench
 	@if pkg-config --exists osmesa; then $(MAKE) $(BUILD)/bench-osmesa; \
 	else echo "bench: no libosmesa6-dev: the rendering comparison with Mesa is left out"; fi
 	sh dev/bench/bench.sh $(BUILD)
-	sh dev/bench/bench_convert.sh $(BUILD) $(BENCH_CONVERT_FILES)
 
 # Instructions per node evaluation and per loaded byte (callgrind), on the
 # files `make bench` generated; BENCH_CG_LIB3DS=1 counts lib3ds's too (slow).
