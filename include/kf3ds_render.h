@@ -241,6 +241,47 @@ KF3DS_API void kf3ds_auto_view_at(const kf3ds_scene *scene, const kf3ds_auto_vie
                                   float elevation_degrees, float fov_y_degrees, float aspect,
                                   kf3ds_view *out);
 
+/* ---- the orbit view steered (src/render/view_steer.c) ------------------ */
+
+/* Makes the auto view follow the objects (KF3DS_AUTO_VIEW_FOLLOW, `kf3ds
+ * view`'s t): a box of their size at `frame` (kf3ds_scene_bounds at the poses
+ * evaluated there with eval_flags; when nothing is shown then, the size of
+ * auto_view's min..max) kept around them as they are at each frame. Leaves
+ * the poses at `frame`. */
+KF3DS_API void kf3ds_auto_view_follow(const kf3ds_scene *scene, double frame, unsigned eval_flags,
+                                      kf3ds_pose *poses, kf3ds_auto_view *auto_view);
+/* kf3ds_auto_view_at, then, for an orbit or following view, the eye moved in
+ * camera space: towards the centre of the box it frames until `zoom` times
+ * the distance is left (1: as it is; clamped to 0.01..100, NaN or negative:
+ * 1), and sideways by pan_x, pan_y times that distance (not finite: 0); a
+ * zoom other than 1 also sets the near and far planes around the box. The
+ * view of `kf3ds view`'s and the page's wheel and right drag. */
+KF3DS_API void kf3ds_auto_view_moved(const kf3ds_scene *scene, const kf3ds_auto_view *auto_view,
+                                     const kf3ds_pose *poses, float azimuth_degrees,
+                                     float elevation_degrees, float fov_y_degrees, float aspect,
+                                     float zoom, float pan_x, float pan_y, kf3ds_view *out);
+
+/* ---- motion paths (src/render/motion_paths.c) -------------------------- */
+
+/* The samples per node `kf3ds view` and the page take over the segment. */
+#define KF3DS_MOTION_PATH_SAMPLES 240
+/* Where every node goes over the frames [first, last]: its world position
+ * (the translation of kf3ds_pose.world) at `samples` frames spread evenly
+ * from first to last, both included, evaluated with eval_flags; node by node,
+ * points[(node * samples + i) * 3 + axis], num_nodes * samples * 3 floats.
+ * poses (as many as the nodes) are scratch, left at some sampled frame:
+ * evaluate again before drawing. Returns 0, writing nothing, for fewer than
+ * 2 samples, a frame beyond ±1e9 or NaN, or a NULL argument. */
+KF3DS_API int kf3ds_motion_paths_sample(const kf3ds_scene *scene, double first, double last,
+                                        unsigned eval_flags, uint32_t samples,
+                                        kf3ds_pose *poses, float *points);
+/* Draws those paths as lines over what is drawn (no depth test, no depth
+ * written): objects yellow, cameras and camera targets cyan, lights and the
+ * rest orange; a node whose samples are all one point has no path. */
+KF3DS_API void kf3ds_motion_paths_draw(kf3ds_framebuffer *fb, const kf3ds_view *view,
+                                       const kf3ds_scene *scene, const float *points,
+                                       uint32_t samples);
+
 #ifdef __cplusplus
 }
 #endif

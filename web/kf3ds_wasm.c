@@ -42,7 +42,8 @@ typedef struct kfw_scene {
     uint32_t *color;
     float *depth;
     size_t pixels;          /* what color/depth/rgba hold */
-    float *paths;           /* motion paths: num_nodes * PATH_SAMPLES positions (made once) */
+    float *paths;           /* motion paths: num_nodes * KF3DS_MOTION_PATH_SAMPLES positions
+                             * (made once) */
     char message[sizeof ((kf3ds_diag *)0)->message + 1];
 } kfw_scene;
 
@@ -590,53 +591,6 @@ static void draw_label(kf3ds_framebuffer *fb, const char *text)
     kf3ds_raster_text(fb, x, y, text, LABEL_COLOR, scale);
 }
 
-/* The orbit view of `kf3ds view` (tools/cmd/cmd_view.c, orbit_view): the default
- * view at azimuth/elevation, then moved towards the box centre by `zoom` (1:
- * as it is) and sideways by pan_x, pan_y (fractions of the distance) in
- * camera space; zoom 1 and no pan give kf3ds render's picture. */
-static void orbit_view(const kf3ds_scene *s, const kf3ds_auto_view *av, const kf3ds_pose *poses,
-                       float azimuth, float elevation, float aspect, float zoom, float pan_x,
-                       float pan_y, kf3ds_view *view)
-{
-    float mn[3], mx[3], c[3], cc[3], t[3], r = 0, d, dz;
-    int k;
-    kf3ds_auto_view_at(s, av, poses, azimuth, elevation, ORBIT_FOV, aspect, view);
-    if (zoom == 1.0f && pan_x == 0.0f && pan_y == 0.0f)
-        return;
-    memcpy(mn, av->min, sizeof mn);
-    memcpy(mx, av->max, sizeof mx);
-    if (av->kind == KF3DS_AUTO_VIEW_FOLLOW && kf3ds_scene_bounds(s, poses, mn, mx))
-        for (k = 0; k < 3; k++) { /* a box of the chosen size around them now */
-            float m = 0.5f * (mn[k] + mx[k]);
-            mn[k] = m - av->half[k];
-            mx[k] = m + av->half[k];
-        }
-    for (k = 0; k < 3; k++) {
-        float h = 0.5f * (mx[k] - mn[k]);
-        c[k] = 0.5f * (mn[k] + mx[k]);
-        r += h * h;
-    }
-    r = sqrtf(r);
-    kf3ds_mat4_transform_point(&view->view, c, cc);
-    d = -cc[2];
-    if (!(d > 0) || !isfinite(d))
-        return;
-    dz = d * zoom;
-    t[0] = pan_x * d;
-    t[1] = pan_y * d;
-    t[2] = d - dz;
-    for (k = 0; k < 3; k++)
-        view->view.m[k][3] += t[k];
-    if (zoom != 1.0f) {
-        float nearp = dz - 2 * r, farp = dz + 4 * r;
-        if (nearp < dz * 0.005f)
-            nearp = dz * 0.005f;
-        view->near_plane = nearp;
-        if (farp > view->far_plane)
-            view->far_plane = farp;
-    }
-}
-
 #define KFW_RENDER_ORBIT 0x01    /* --orbit given: never a camera by default */
 #define KFW_RENDER_CULL 0x02     /* --cull */
 #define KFW_RENDER_NO_ENV 0x04   /* --no-environment */
@@ -645,55 +599,24 @@ static void orbit_view(const kf3ds_scene *s, const kf3ds_auto_view *av, const kf
 #define KFW_RENDER_NO_LIGHTS 0x20 /* the file's lights left out */
 #define KFW_RENDER_FOLLOW 0x40    /* `kf3ds view`'s t: the orbit view follows the objects */
 #define KFW_RENDER_PATHS 0x80     /* `kf3ds view`'s m: motion paths over the picture */
-#define PATH_SAMPLES 240          /* positions per node, as tools/cmd/cmd_view.c samples */
 
-/* `kf3ds view`'s motion paths (tools/cmd/cmd_view.c, compute_paths and
- * draw_paths, docs/viewer.md): every node's world position at PATH_SAMPLES
- * frames over the segment (sampled once per scene, then kept), drawn as
- * lines over the picture for the nodes that move: objects yellow, cameras
- * and their targets cyan, lights orange. Leaves the poses at some sampled
- * frame. Returns 0 when out of memory. */
+/* `kf3ds view`'s motion paths (kf3ds_motion_paths_sample), sampled once per
+ * scene, then kept. Leaves the poses at some sampled frame. Returns 0 when
+ * out of memory. */
 static int make_paths(kfw_scene *h)
 {
     const kf3ds_scene *s = h->scene;
-    double a = (double)s->segment_start, b = (double)s->segment_end;
-    uint32_t k;
-    int i;
-    if (h->paths || !s->num_nodes)
+    size_t n = s->num_nodes;
+    if (h->paths || !n)
         return 1;
-    h->paths = malloc((size_t)s->num_nodes * PATH_SAMPLES * 3 * sizeof *h->paths);
+    if (n > SIZE_MAX / (KF3DS_MOTION_PATH_SAMPLES * 3 * sizeof *h->paths))
+        return 0;
+    h->paths = malloc(n * KF3DS_MOTION_PATH_SAMPLES * 3 * sizeof *h->paths);
     if (!h->paths)
         return 0;
-    for (i = 0; i < PATH_SAMPLES; i++) {
-        kf3ds_scene_eval(s, a + (b - a) * i / (PATH_SAMPLES - 1), 0, h->poses);
-        for (k = 0; k < s->num_nodes; k++) {
-            float *p = h->paths + ((size_t)k * PATH_SAMPLES + (size_t)i) * 3;
-            p[0] = h->poses[k].world.m[0][3];
-            p[1] = h->poses[k].world.m[1][3];
-            p[2] = h->poses[k].world.m[2][3];
-        }
-    }
+    kf3ds_motion_paths_sample(s, (double)s->segment_start, (double)s->segment_end, 0,
+                              KF3DS_MOTION_PATH_SAMPLES, h->poses, h->paths);
     return 1;
-}
-
-static void draw_paths(const kfw_scene *h, kf3ds_framebuffer *fb, const kf3ds_view *view)
-{
-    uint32_t k;
-    int i;
-    for (k = 0; k < h->scene->num_nodes; k++) {
-        const float *p = h->paths + (size_t)k * PATH_SAMPLES * 3;
-        kf3ds_node_type t = h->scene->nodes[k].type;
-        uint32_t col = t == KF3DS_NODE_OBJECT ? 0xFFF0D040u
-                       : t == KF3DS_NODE_CAMERA || t == KF3DS_NODE_TARGET ? 0xFF50D0F0u
-                                                                           : 0xFFF09040u;
-        for (i = 1; i < PATH_SAMPLES; i++)
-            if (p[3 * i] != p[0] || p[3 * i + 1] != p[1] || p[3 * i + 2] != p[2])
-                break;
-        if (i == PATH_SAMPLES)
-            continue; /* it stays where it is */
-        for (i = 1; i < PATH_SAMPLES; i++)
-            kf3ds_raster_line(fb, view, p + 3 * (i - 1), p + 3 * i, col, 0);
-    }
 }
 
 /* One picture, width×height RGBA bytes (alpha 255), the pixels `kf3ds render
@@ -766,17 +689,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
             af |= KF3DS_AUTO_VIEW_NO_ENVIRONMENT;
         kf3ds_auto_view_choose(s, (double)s->segment_start, (double)s->segment_end, frame,
                                eval_flags, af, h->poses, &av);
-        if (flags & KFW_RENDER_FOLLOW) { /* tools/cmd/cmd_view.c, start_follow */
-            float lo[3], hi[3];
-            int k;
-            kf3ds_scene_eval(s, follow_frame, eval_flags, h->poses);
-            if (!kf3ds_scene_bounds(s, h->poses, lo, hi)) {
-                memcpy(lo, av.min, sizeof lo);
-                memcpy(hi, av.max, sizeof hi);
-            }
-            for (k = 0; k < 3; k++)
-                av.half[k] = 0.5f * (hi[k] - lo[k]);
-            av.kind = KF3DS_AUTO_VIEW_FOLLOW;
+        if (flags & KFW_RENDER_FOLLOW) {
+            kf3ds_auto_view_follow(s, follow_frame, eval_flags, h->poses, &av);
         } else if (av.kind == KF3DS_AUTO_VIEW_CAMERA) {
             const kf3ds_node *nd = &s->nodes[av.camera_node];
             camera_node = (int32_t)av.camera_node;
@@ -796,8 +710,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     else if (editor_camera >= 0)
         kf3ds_view_from_editor_camera(s, (uint32_t)editor_camera, h->poses, &view);
     else
-        orbit_view(s, &av, h->poses, azimuth, elevation, (float)width / (float)height, zoom,
-                   pan_x, pan_y, &view);
+        kf3ds_auto_view_moved(s, &av, h->poses, azimuth, elevation, ORBIT_FOV,
+                              (float)width / (float)height, zoom, pan_x, pan_y, &view);
     memset(&ro, 0, sizeof ro);
     ro.shading = (kf3ds_shading)shading;
     ro.overlays = overlays;
@@ -808,8 +722,8 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
     ro.cull_back_faces = (uint8_t)(flags & KFW_RENDER_CULL ? 1 : 0);
     ro.no_file_environment = (uint8_t)(flags & KFW_RENDER_NO_ENV ? 1 : 0);
     kf3ds_render_scene(h->renderer, h->poses, &view, &ro, &fb, NULL);
-    if ((flags & KFW_RENDER_PATHS) && h->paths)
-        draw_paths(h, &fb, &view);
+    if (flags & KFW_RENDER_PATHS)
+        kf3ds_motion_paths_draw(&fb, &view, s, h->paths, KF3DS_MOTION_PATH_SAMPLES);
     if (!(flags & KFW_RENDER_NO_LABEL)) {
         char label[160];
         size_t len;

@@ -20,7 +20,6 @@
 #define VIEW_ORBIT_AZ 35.0f      /* default orbit: from the front right, above */
 #define VIEW_ORBIT_EL 25.0f
 #define VIEW_ORBIT_FOV 45.0f
-#define VIEW_PATH_SAMPLES 240  /* positions per node along its motion path */
 #define VIEW_MIN_SPEED (1.0 / 64.0)
 #define VIEW_MAX_SPEED 64.0
 
@@ -64,7 +63,8 @@ typedef struct viewer {
     unsigned overlays;
     int cull;                 /* one-sided faces (b toggles) */
     int paths;                /* motion paths shown (m toggles) */
-    float *path_points;       /* per node, VIEW_PATH_SAMPLES world positions over the segment */
+    float *path_points;       /* per node, KF3DS_MOTION_PATH_SAMPLES world positions over
+                                 the segment */
     double frame_ms;          /* eval + render time, smoothed */
     /* SDL */
     SDL_Window *window;
@@ -127,77 +127,24 @@ static void frame_whole_scene(viewer *v)
     v->pan_x = v->pan_y = 0;
 }
 
-/* Half the size of the objects' box at the current frame; 0 when none. */
-static int current_half(viewer *v, float half[3])
-{
-    float lo[3], hi[3];
-    int k;
-    kf3ds_scene_eval(v->scene, v->frame, 0, v->poses);
-    if (!kf3ds_scene_bounds(v->scene, v->poses, lo, hi))
-        return 0;
-    for (k = 0; k < 3; k++)
-        half[k] = 0.5f * (hi[k] - lo[k]);
-    return 1;
-}
-
 /* Starts following the objects, keeping a box of their present size. */
 static void start_follow(viewer *v)
 {
-    int k;
-    if (!current_half(v, v->av.half))
-        for (k = 0; k < 3; k++)
-            v->av.half[k] = 0.5f * (v->av.max[k] - v->av.min[k]);
+    kf3ds_auto_view_follow(v->scene, v->frame, 0, v->poses, &v->av);
     v->follow = 1;
     v->zoom = 1;
     v->pan_x = v->pan_y = 0;
 }
 
-/* The free orbit view: kf3ds_view_orbit around the scene box, then moved
- * towards its centre (zoom) and sideways (pan) in camera space. */
+/* The free orbit view: the default view moved towards its centre (zoom) and
+ * sideways (pan); following, around the objects at the poses being drawn. */
 static void orbit_view(const viewer *v, kf3ds_view *view)
 {
-    float c[3], cc[3], d, dz, r = 0, t[3];
-    int k;
     float aspect = (float)v->fb.width / (float)(v->fb.height > 0 ? v->fb.height : 1);
-    float mn[3], mx[3];
     kf3ds_auto_view av = v->av;
-    /* Following: a box of the size the objects had when following started,
-     * around them as they are now (the poses hold the frame being drawn). */
     av.kind = v->follow ? KF3DS_AUTO_VIEW_FOLLOW : KF3DS_AUTO_VIEW_ORBIT;
-    kf3ds_auto_view_at(v->scene, &av, v->poses, v->az, v->el, VIEW_ORBIT_FOV, aspect, view);
-    memcpy(mn, av.min, sizeof mn);
-    memcpy(mx, av.max, sizeof mx);
-    if (v->follow && kf3ds_scene_bounds(v->scene, v->poses, mn, mx)) {
-        for (k = 0; k < 3; k++) {
-            float m = 0.5f * (mn[k] + mx[k]);
-            mn[k] = m - av.half[k];
-            mx[k] = m + av.half[k];
-        }
-    }
-    for (k = 0; k < 3; k++) {
-        float h = 0.5f * (mx[k] - mn[k]);
-        c[k] = 0.5f * (mn[k] + mx[k]);
-        r += h * h;
-    }
-    r = sqrtf(r);
-    kf3ds_mat4_transform_point(&view->view, c, cc);
-    d = -cc[2];               /* distance of the box centre in front of the eye */
-    if (!(d > 0) || !isfinite(d))
-        return;
-    dz = d * v->zoom;
-    t[0] = v->pan_x * d;
-    t[1] = v->pan_y * d;
-    t[2] = d - dz;
-    for (k = 0; k < 3; k++)   /* T(t)·view: only the translation column changes */
-        view->view.m[k][3] += t[k];
-    if (v->zoom != 1) {
-        float nearp = dz - 2 * r, farp = dz + 4 * r;
-        if (nearp < dz * 0.005f)
-            nearp = dz * 0.005f;
-        view->near_plane = nearp;
-        if (farp > view->far_plane)
-            view->far_plane = farp;
-    }
+    kf3ds_auto_view_moved(v->scene, &av, v->poses, v->az, v->el, VIEW_ORBIT_FOV, aspect,
+                          v->zoom, v->pan_x, v->pan_y, view);
 }
 
 /* The view being looked through, and the camera node it belongs to. */
@@ -229,55 +176,22 @@ static const char *view_name(const viewer *v)
 /* Motion paths                                                             */
 /* ------------------------------------------------------------------------ */
 
-/* Every node's world position (its matrix's translation) at
- * VIEW_PATH_SAMPLES frames spread over the segment, computed once, the first
- * time the paths are shown. Returns 0 when out of memory. Leaves the poses at
- * some sampled frame: evaluate before drawing. */
+/* Samples every node's path over the segment once, the first time the paths
+ * are shown (kf3ds_motion_paths_sample). Returns 0 when out of memory.
+ * Leaves the poses at some sampled frame: evaluate before drawing. */
 static int compute_paths(viewer *v)
 {
     size_t n = v->scene->num_nodes;
-    int i;
-    uint32_t k;
     if (v->path_points || !n)
         return 1;
-    v->path_points = malloc(n * VIEW_PATH_SAMPLES * 3 * sizeof *v->path_points);
+    if (n > SIZE_MAX / (KF3DS_MOTION_PATH_SAMPLES * 3 * sizeof *v->path_points))
+        return 0;
+    v->path_points = malloc(n * KF3DS_MOTION_PATH_SAMPLES * 3 * sizeof *v->path_points);
     if (!v->path_points)
         return 0;
-    for (i = 0; i < VIEW_PATH_SAMPLES; i++) {
-        double f = seg_start(v) + (seg_end(v) - seg_start(v)) * i / (VIEW_PATH_SAMPLES - 1);
-        kf3ds_scene_eval(v->scene, f, 0, v->poses);
-        for (k = 0; k < n; k++) {
-            float *p = v->path_points + ((size_t)k * VIEW_PATH_SAMPLES + (size_t)i) * 3;
-            p[0] = v->poses[k].world.m[0][3];
-            p[1] = v->poses[k].world.m[1][3];
-            p[2] = v->poses[k].world.m[2][3];
-        }
-    }
+    kf3ds_motion_paths_sample(v->scene, seg_start(v), seg_end(v), 0, KF3DS_MOTION_PATH_SAMPLES,
+                              v->poses, v->path_points);
     return 1;
-}
-
-/* The paths of the nodes that move: object nodes in yellow, cameras and
- * their targets in cyan, lights in orange; over the meshes (no depth test). */
-static void draw_paths(viewer *v, const kf3ds_view *view)
-{
-    uint32_t k;
-    int i;
-    if (!v->paths || !v->path_points)
-        return;
-    for (k = 0; k < v->scene->num_nodes; k++) {
-        const float *p = v->path_points + (size_t)k * VIEW_PATH_SAMPLES * 3;
-        kf3ds_node_type t = v->scene->nodes[k].type;
-        uint32_t col = t == KF3DS_NODE_OBJECT ? 0xFFF0D040u
-                       : t == KF3DS_NODE_CAMERA || t == KF3DS_NODE_TARGET ? 0xFF50D0F0u
-                                                                           : 0xFFF09040u;
-        for (i = 1; i < VIEW_PATH_SAMPLES; i++)
-            if (p[3 * i] != p[0] || p[3 * i + 1] != p[1] || p[3 * i + 2] != p[2])
-                break;
-        if (i == VIEW_PATH_SAMPLES)
-            continue; /* it stays where it is */
-        for (i = 1; i < VIEW_PATH_SAMPLES; i++)
-            kf3ds_raster_line(&v->fb, view, p + 3 * (i - 1), p + 3 * i, col, 0);
-    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -388,7 +302,9 @@ static void draw_frame(viewer *v)
     ro.cull_back_faces = (uint8_t)v->cull;
     ro.no_file_environment = (uint8_t)v->o->no_environment;
     kf3ds_render_scene(v->renderer, v->poses, &view, &ro, &v->fb, NULL);
-    draw_paths(v, &view);
+    if (v->paths)
+        kf3ds_motion_paths_draw(&v->fb, &view, v->scene, v->path_points,
+                                KF3DS_MOTION_PATH_SAMPLES);
     t1 = SDL_GetPerformanceCounter();
     ms = (double)(t1 - t0) * 1000.0 / (double)SDL_GetPerformanceFrequency();
     v->frame_ms = v->frame_ms > 0 ? 0.9 * v->frame_ms + 0.1 * ms : ms;
@@ -877,8 +793,9 @@ static int run_view(const view_opts *o)
      * the file's first camera, else the orbit view follows them (the rule
      * `kf3ds render` follows too, kf3ds_auto_view_choose). */
     if (!o->camera && v.av.kind != KF3DS_AUTO_VIEW_ORBIT) {
+        int through_camera = v.av.kind == KF3DS_AUTO_VIEW_CAMERA;
         start_follow(&v);
-        if (v.av.kind == KF3DS_AUTO_VIEW_CAMERA)
+        if (through_camera)
             for (i = 0; i < v.num_cameras; i++)
                 if (v.cameras[i] == v.av.camera_node)
                     v.view_index = i + 1;
