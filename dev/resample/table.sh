@@ -8,9 +8,9 @@
 # size. Prints a Markdown table.
 #   sh dev/resample/table.sh build/kf3ds [OLD_KF3DS] > table.md
 # Needs Node.js with three in $KF3DS_NPM (default build/npm), and a C
-# compiler for the reference writer (dev/resample/ref_boxes.c, built into
-# build/ against build/libkf3ds.a). Corpus: $KF3DS_CORPUS, default
-# ../shared/corpus.
+# compiler for the reference writer (dev/resample/ref_boxes.c with
+# tests/support_boxes.c, built into build/ against build/libkf3ds.a).
+# Corpus: $KF3DS_CORPUS, default ../shared/corpus.
 set -u
 tool=${1:?usage: table.sh KF3DS [OLD_KF3DS]}
 old=${2:-}
@@ -21,7 +21,7 @@ scratch=${TMPDIR:-/tmp}/kf3ds-resample-table.$$
 mkdir -p "$scratch" || exit 1
 trap 'rm -rf "$scratch"' EXIT
 ref=build/ref_boxes
-cc -std=c11 -O2 -Iinclude -o "$ref" dev/resample/ref_boxes.c build/libkf3ds.a -lm || exit 1
+cc -std=c11 -O2 -Iinclude -Itests -o "$ref" dev/resample/ref_boxes.c tests/support_boxes.c build/libkf3ds.a -lm || exit 1
 
 keys() { KF3DS_NPM=$npm node tests/gltf/anim_keys.mjs "$1" | awk '{print $2, $4, $6}'; }
 three() { # GLB REF: worst deviation over all instants

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "support.h"
+#include "support_boxes.h"
 #include "support_build.h"
 #include "support_node.h"
 
@@ -49,69 +50,23 @@ static void export_file(const char *in, const char *out, const char *opt1, const
 
 /* ---- the reference: the library's placed vertices ------------------------- */
 
-/* Writes REF.json for check_three.mjs: at the frames given, every object
- * node with a mesh, its hidden state and the box of the mesh it shows,
- * placed by kf3ds_node_mesh_matrix (what kf3ds eval --verts prints). The
- * extent is the largest side of the box of all of them. Returns the number
- * of nodes checked per frame. */
-static int write_reference(const char *in, const char *ref, double first, double fps,
-                           const double *frames, size_t nframes)
+/* Writes REF.json for check_three.mjs at the frames given
+ * (support_write_boxes). Returns the number of boxes written: 0 when the
+ * file has no node to check. */
+static long write_reference(const char *in, const char *ref, double first, double fps,
+                            const double *frames, size_t nframes)
 {
     kf3ds_scene *s = kf3ds_load_file(in, NULL, NULL);
-    kf3ds_pose *poses;
     FILE *f;
-    size_t k;
-    uint32_t i, v;
-    int checked = 0;
-    float all_min[3] = { INFINITY, INFINITY, INFINITY }, all_max[3] = { -INFINITY, -INFINITY, -INFINITY };
-    double extent = 0.0;
+    long boxes;
     assert_non_null(s);
-    poses = calloc(s->num_nodes + 1, sizeof *poses);
     f = fopen(ref, "w");
-    assert_non_null(poses);
     assert_non_null(f);
-    fprintf(f, "{\"fps\": %.17g, \"first\": %.17g, \"samples\": [", fps, first);
-    for (k = 0; k < nframes; k++) {
-        int any = 0;
-        kf3ds_scene_eval(s, frames[k], 0, poses);
-        fprintf(f, "%s\n{\"frame\": %.17g, \"nodes\": [", k ? "," : "", frames[k]);
-        checked = 0;
-        for (i = 0; i < s->num_nodes; i++) {
-            kf3ds_mat4 m;
-            int32_t mi = kf3ds_node_pose_mesh(s, i, &poses[i]);
-            float mn[3] = { INFINITY, INFINITY, INFINITY }, mx[3] = { -INFINITY, -INFINITY, -INFINITY };
-            int c;
-            if (s->nodes[i].type != KF3DS_NODE_OBJECT || mi < 0 || !s->meshes[mi].num_points ||
-                !kf3ds_node_mesh_matrix(s, i, &poses[i], &m))
-                continue;
-            for (v = 0; v < s->meshes[mi].num_points; v++) {
-                float p[3];
-                kf3ds_mat4_transform_point(&m, s->meshes[mi].points[v], p);
-                for (c = 0; c < 3; c++) {
-                    mn[c] = fminf(mn[c], p[c]);
-                    mx[c] = fmaxf(mx[c], p[c]);
-                    if (!poses[i].hidden) {
-                        all_min[c] = fminf(all_min[c], p[c]);
-                        all_max[c] = fmaxf(all_max[c], p[c]);
-                    }
-                }
-            }
-            fprintf(f, "%s[%lu, %d, %.9g, %.9g, %.9g, %.9g, %.9g, %.9g]", any ? ", " : "",
-                    (unsigned long)i, poses[i].hidden ? 1 : 0, mn[0], mn[1], mn[2], mx[0], mx[1],
-                    mx[2]);
-            any = 1;
-            checked++;
-        }
-        fputs("]}", f);
-    }
-    for (i = 0; i < 3; i++)
-        if (all_max[i] - all_min[i] > extent)
-            extent = all_max[i] - all_min[i];
-    fprintf(f, "],\n\"extent\": %.17g}\n", extent > 0.0 ? extent : 1.0);
+    boxes = support_write_boxes(f, s, fps, first, frames, nframes);
+    assert_true(boxes >= 0);
     assert_int_equal(fclose(f), 0);
-    free(poses);
     kf3ds_scene_free(s);
-    return checked;
+    return boxes;
 }
 
 typedef struct deviation {
@@ -161,7 +116,8 @@ static deviation three_deviation_list(const char *in, const char *opt1, const ch
                                       double first, const double *frames, size_t n)
 {
     char out[4200], ref[4200], args[9000];
-    int status, checked;
+    int status;
+    long checked;
     char *text;
     deviation d = { -1.0, -1.0, 0.0 };
     const char *tn;
