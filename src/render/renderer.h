@@ -4,6 +4,8 @@
  *   draw.c      kf3ds_render_scene: which meshes, at which matrices; one mesh
  *   overlays.c  hierarchy, pivots, cameras, lights, grid, names
  *   view.c      kf3ds_view_orbit, kf3ds_view_from_camera, _from_editor_camera
+ *   view_steer.c  kf3ds_auto_view_follow, _moved: the orbit view followed, zoomed, panned
+ *   motion_paths.c  kf3ds_motion_paths_sample, _draw
  *   texture.c   the pictures the caller gives: kf3ds_renderer_set_map, _set_background
  *   environment.c  the file's background and atmosphere
  * on top of the rasterizer (raster.h).
