@@ -908,6 +908,8 @@ static int resample(export_ctx *c, const ex_prop *p, const series *se, series *l
             goto fail;
     }
     fix_signs(&d);
+    if (c->o->linear) /* --linear: no Hermite form to choose from (h stays empty) */
+        goto lines;
     /* Hermite keys with the curve's own slopes, over the dense samples and
      * more where a Hermite arc does not fit between two of them */
     r = hermite_samples(c, p, se, &d, tol * KEY_SHARE, &e, &tangents);
@@ -922,6 +924,7 @@ static int resample(export_ctx *c, const ex_prop *p, const series *se, series *l
         free_series(c, &h);
         h.al = se->al;
     }
+lines:
     reduce(&d, tol * KEY_SHARE, nlerp_cap(tol));
     *lin = d;
     *cub = h;
@@ -1244,7 +1247,10 @@ static int export_resampled(export_ctx *c)
         items[i].lin_keys = plans[i].lin.n;
         items[i].cub_keys = plans[i].cub.n ? plans[i].cub.n : UINT32_MAX; /* no such form */
     }
-    if (r == 0 && kf3ds__export_budget(c, items, c->num_props) != 0)
+    /* --linear is held to the bound only, not to the per-frame key total:
+     * the budget's only ways to save keys are CUBICSPLINE and giving up the
+     * bound (rule 36) */
+    if (r == 0 && !c->o->linear && kf3ds__export_budget(c, items, c->num_props) != 0)
         r = -1;
     for (i = 0; r == 0 && i < c->num_props; i++) {
         const ex_prop *p = &c->props[i];
