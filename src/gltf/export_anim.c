@@ -963,7 +963,14 @@ static uint32_t write_times(export_ctx *c, series *se, int step)
         /* STEP keys, and the sample right after a jump's "before" sample,
          * rounded down, so that the new value is in effect at the frame's
          * exact time; the others to nearest, closest at the sample. */
-        int after_jump = k && se->frames[k] - se->frames[k - 1] < 0.01;
+        /* Resampled keys may be 1/128 frame apart on a fast spin: there only
+         * a jump's own "before" sample (add_jumps) marks a jump, else such
+         * keys would all be rounded down, twice rule 39's float noise. The
+         * per-frame export keeps its spacing test (its bytes stay as they
+         * were). */
+        int after_jump = k && (c->o->every_frame
+                                   ? se->frames[k] - se->frames[k - 1] < 0.01
+                                   : se->frames[k - 1] == se->frames[k] - jump_offset(c, se->frames[k]));
         if ((step || after_jump) && (double)tk > exact)
             tk = nextafterf(tk, 0.0f);
         if (n && !(tk > t[n - 1]))
