@@ -584,6 +584,13 @@ static void reduce(series *se, double tol, double cap)
 /* The one-sided slopes are taken over this step at most, in frames: short
  * enough for the curve's third derivative, long enough for float values. */
 #define SLOPE_STEP (1.0 / 8.0)
+/* A rotation that turns more than MAX_SLOPE_TURN radians over the three
+ * steps gets shorter ones (down to MIN_SLOPE_STEP frames): over 3/8 frame a
+ * spin of 6 rad a frame (blitz3d-mak_robotic's root, assimp-RotatingCube)
+ * has its slope 1.5% off, so that its Hermite arcs never fit. Slower
+ * channels keep SLOPE_STEP (and their keys). */
+#define MAX_SLOPE_TURN 0.5
+#define MIN_SLOPE_STEP (1.0 / 16384.0)
 /* Below these the tolerance would be lost in float32 values (the glTF's and
  * kf3ds's own): radians of rotation (kf3ds's float rotations wobble by a few
  * 1e-6 rad between frames: below this, data/arm.3ds needed a key every
@@ -614,12 +621,23 @@ static void one_sided(export_ctx *c, const ex_prop *p, double frame, const float
                       double h, size_t w, double *m)
 {
     float v[3][4];
-    int i, j;
-    for (i = 0; i < 3; i++) {
-        export_prop_value(c, p, frame + dir * (i + 1) * h, v[i]);
-        if (w == 4 && qdot(v0, v[i]) < 0.0)
-            for (j = 0; j < 4; j++)
-                v[i][j] = -v[i][j];
+    int i, j, tries;
+    for (tries = 0;; tries++) {
+        double last[4];
+        for (i = 0; i < 3; i++) {
+            export_prop_value(c, p, frame + dir * (i + 1) * h, v[i]);
+            if (w == 4 && qdot(v0, v[i]) < 0.0)
+                for (j = 0; j < 4; j++)
+                    v[i][j] = -v[i][j];
+        }
+        if (w != 4 || tries == 3 || h <= MIN_SLOPE_STEP)
+            break;
+        /* a fast spin: shorter steps, or the difference is far off */
+        for (j = 0; j < 4; j++)
+            last[j] = v[2][j];
+        if (distance(4, v0, last) <= MAX_SLOPE_TURN)
+            break;
+        h = fmax(h * 0.5 * MAX_SLOPE_TURN / distance(4, v0, last), MIN_SLOPE_STEP);
     }
     for (j = 0; j < (int)w; j++)
         m[j] = dir * (-11.0 * v0[j] + 18.0 * v[0][j] - 9.0 * v[1][j] + 2.0 * v[2][j]) / (6.0 * h);
