@@ -31,6 +31,12 @@ extern "C" {
 #define KF3DS_GLTF_EMBED_IMAGES   0x080 /* texture images inside the output, not by URI */
 #define KF3DS_GLTF_EVERY_FRAME    0x100 /* a key at every sample (frame × rate), as before
                                          * resampling; else keys within `tolerance` */
+#define KF3DS_GLTF_LINEAR         0x200 /* resampled with LINEAR (and STEP) keys only, for
+                                         * readers that drop CUBICSPLINE tangents (Blender
+                                         * 3.4's importer): within `tolerance` at every
+                                         * instant, but not held to the per-frame export's
+                                         * key total as the default is (docs/gltf.md rule
+                                         * 36); takes no KF3DS_GLTF_CUBIC */
 
 /* The limits of one export: exported frames × rate + 1 samples at most
  * (KF3DS_GLTF_LIMIT_FRAMES), samples of one animated property

@@ -248,6 +248,10 @@ export interface ExportOptions {
   rate?: number;
   /** Position and scale tracks without ease as CUBICSPLINE. */
   cubic?: boolean;
+  /** LINEAR (and STEP) keys only, within the bound but without the
+   *  per-frame key cap (--linear), for readers that drop CUBICSPLINE
+   *  tangents such as Blender 3.4's importer; takes no cubic. */
+  linear?: boolean;
   /** Hide nodes with KHR_node_visibility instead of scale 0. */
   visibilityExt?: boolean;
   /** Ignore ease-to/ease-from. */

@@ -476,7 +476,7 @@ const registry = typeof FinalizationRegistry === 'function'
 
 const GLTF_NO_ANIMATION = 0x002, GLTF_STATIC_FRAME = 0x004, GLTF_FRAMES = 0x008,
   GLTF_CUBIC = 0x010, GLTF_VISIBILITY_EXT = 0x020, GLTF_NO_EASE = 0x040,
-  GLTF_EMBED_IMAGES = 0x080;
+  GLTF_EMBED_IMAGES = 0x080, GLTF_LINEAR = 0x200;
 const GLTF_MAX_FPS = 100000, GLTF_MAX_RATE = 1000;
 const STATUS_NOMEM = 3, STATUS_LIMIT = 7; // kf3ds_status (include/kf3ds.h)
 const BAKE_FIXED = 0x1, BAKE_NO_MESHES = 0x2;
@@ -956,8 +956,9 @@ export class Scene {
    *  `kf3ds export FILE -o OUT.glb` writes with the same options
    *  (docs/gltf.md). Options: animation (false: the pose at the first frame,
    *  --no-animation), staticFrame (--static-frame F), frames [A, B] (whole
-   *  frames, --frames A:B), fps, rate, cubic, visibilityExt, noEase,
-   *  embedImages; images: the texture maps' files as bytes keyed by file
+   *  frames, --frames A:B), fps, rate, cubic, linear (--linear: LINEAR
+   *  keys only, for Blender's importer; takes no cubic), visibilityExt,
+   *  noEase, embedImages; images: the texture maps' files as bytes keyed by file
    *  name (an object or a Map; found as the command finds them beside the
    *  input: the stored name's last part, then any case), each referred to by
    *  that name unless embedImages; onWarning(message, {kind, map}) hears
@@ -965,10 +966,11 @@ export class Scene {
   exportGlb(opts) {
     const h = this.#handle('exportGlb');
     const o = options(opts, 'exportGlb', ['animation', 'staticFrame', 'frames', 'fps', 'rate',
-      'cubic', 'visibilityExt', 'noEase', 'embedImages', 'images', 'onWarning']);
+      'cubic', 'linear', 'visibilityExt', 'noEase', 'embedImages', 'images', 'onWarning']);
     let flags = 0, staticFrame = 0, first = 0, last = 0, fps = 30, rate = 1;
     for (const [key, bit, onWhen] of [['animation', GLTF_NO_ANIMATION, false],
-      ['cubic', GLTF_CUBIC, true], ['visibilityExt', GLTF_VISIBILITY_EXT, true],
+      ['cubic', GLTF_CUBIC, true], ['linear', GLTF_LINEAR, true],
+      ['visibilityExt', GLTF_VISIBILITY_EXT, true],
       ['noEase', GLTF_NO_EASE, true], ['embedImages', GLTF_EMBED_IMAGES, true]]) {
       if (o[key] === undefined)
         continue;

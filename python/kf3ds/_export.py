@@ -171,7 +171,8 @@ def _write_atomic(path, data):
 
 def export_gltf(scene, path=None, *, binary=None, static_frame=None, frames=None, fps=30,
                 rate=1, cubic=False, visibility_ext=False, no_ease=False, no_animation=False,
-                embed_images=False, images=None, tolerance=None, every_frame=False):
+                embed_images=False, images=None, tolerance=None, every_frame=False,
+                linear=False):
     ptr = scene._ptr()
     if path is not None and not isinstance(path, (str, bytes, os.PathLike)):
         raise TypeError("path must be a file name, not %s" % type(path).__name__)
@@ -211,6 +212,9 @@ def export_gltf(scene, path=None, *, binary=None, static_frame=None, frames=None
             raise ValueError("static_frame exports one pose: it takes no frames, rate or cubic")
         no_animation = True
     every_frame = _flag(every_frame, "every_frame")
+    linear = _flag(linear, "linear")
+    if linear and cubic:
+        raise ValueError("linear writes LINEAR keys only: it takes no cubic")
     if tolerance is not None:
         tolerance = _check_frame(tolerance, "tolerance")
         if not 1e-9 <= tolerance <= 0.1 or every_frame:
@@ -228,7 +232,8 @@ def export_gltf(scene, path=None, *, binary=None, static_frame=None, frames=None
                (S.GLTF_VISIBILITY_EXT if visibility_ext else 0) |
                (S.GLTF_NO_EASE if no_ease else 0) |
                (S.GLTF_EMBED_IMAGES if embed_images else 0) |
-               (S.GLTF_EVERY_FRAME if every_frame else 0))
+               (S.GLTF_EVERY_FRAME if every_frame else 0) |
+               (S.GLTF_LINEAR if linear else 0))
     o.tolerance = tolerance or 0.0
     source = getattr(scene, "_source", None)
     if source is not None:

@@ -676,7 +676,7 @@ class Scene:
     def export_gltf(self, path=None, *, binary=None, static_frame=None, frames=None, fps=30,
                     rate=1, cubic=False, visibility_ext=False, no_ease=False,
                     no_animation=False, embed_images=False, images=None, tolerance=None,
-                    every_frame=False):
+                    every_frame=False, linear=False):
         """The scene and its animation as glTF 2.0, as ``kf3ds export`` writes it
         (docs/gltf.md): the same options give the same bytes.
 
@@ -690,7 +690,8 @@ class Scene:
         frames per second of the timeline, ``rate`` samples per frame, ``cubic``,
         ``visibility_ext``, ``no_ease``, ``no_animation`` (the pose at the first
         frame), ``static_frame=F`` (the pose at frame F; takes no frames,
-        rate or cubic), ``tolerance`` and ``every_frame`` are the command's
+        rate or cubic), ``tolerance``, ``every_frame`` and ``linear`` (LINEAR
+        keys only, for Blender's importer; takes no ``cubic``) are the command's
         options. Texture images: ``images`` is a
         callable name -> bytes (or ``(bytes, uri)``, or None: missing) or a dict,
         asked once per map name as the material stores it; by default they are
@@ -707,7 +708,7 @@ class Scene:
                            visibility_ext=visibility_ext, no_ease=no_ease,
                            no_animation=no_animation, embed_images=embed_images,
                            tolerance=tolerance, every_frame=every_frame,
-                           images=images)
+                           linear=linear, images=images)
 
     def bake(self, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1,
              frames=None, nodes=None):

@@ -12,7 +12,7 @@
 #define KNOWN_FLAGS                                                                        \
     (KF3DS_GLTF_SEPARATE | KF3DS_GLTF_NO_ANIMATION | KF3DS_GLTF_STATIC_FRAME |             \
      KF3DS_GLTF_FRAMES | KF3DS_GLTF_CUBIC | KF3DS_GLTF_VISIBILITY_EXT | KF3DS_GLTF_NO_EASE | \
-     KF3DS_GLTF_EMBED_IMAGES | KF3DS_GLTF_EVERY_FRAME)
+     KF3DS_GLTF_EMBED_IMAGES | KF3DS_GLTF_EVERY_FRAME | KF3DS_GLTF_LINEAR)
 
 static const char *file_name(const export_ctx *c)
 {
@@ -89,6 +89,8 @@ static void write_asset(export_ctx *c, gltf_json *doc)
         gltf_num(doc, "tolerance", c->o->tolerance);
         /* channels whose bound needed more keys than one per sample */
         gltf_int(doc, "channels_over_tolerance", (long)c->over_tolerance);
+        if (c->o->linear)
+            gltf_bool(doc, "linear_only", 1);
     }
     gltf_arr(doc, "file_segment");
     gltf_int(doc, NULL, s->segment_start);
@@ -325,6 +327,7 @@ static int read_options(const kf3ds_gltf_options *u, export_opts *o, const char 
     o->rate = u && u->rate != 0 ? u->rate : 1;
     o->tolerance = u && u->tolerance != 0.0 ? u->tolerance : KF3DS_GLTF_DEFAULT_TOLERANCE;
     o->every_frame = (f & KF3DS_GLTF_EVERY_FRAME) != 0;
+    o->linear = (f & KF3DS_GLTF_LINEAR) != 0;
     *why = NULL;
     if (f & ~(unsigned)KNOWN_FLAGS)
         *why = "unknown flags";
@@ -342,6 +345,8 @@ static int read_options(const kf3ds_gltf_options *u, export_opts *o, const char 
         *why = "static_frame must be finite";
     else if ((f & KF3DS_GLTF_STATIC_FRAME) && (f & (KF3DS_GLTF_FRAMES | KF3DS_GLTF_CUBIC)))
         *why = "a static frame takes no frame range and no cubic tracks";
+    else if ((f & KF3DS_GLTF_LINEAR) && (f & KF3DS_GLTF_CUBIC))
+        *why = "linear keys only take no cubic tracks";
     else if ((f & KF3DS_GLTF_SEPARATE) && !u->bin_uri)
         *why = "a separate .bin needs bin_uri";
     if (*why)

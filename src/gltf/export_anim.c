@@ -584,6 +584,13 @@ static void reduce(series *se, double tol, double cap)
 /* The one-sided slopes are taken over this step at most, in frames: short
  * enough for the curve's third derivative, long enough for float values. */
 #define SLOPE_STEP (1.0 / 8.0)
+/* A rotation that turns more than MAX_SLOPE_TURN radians over the three
+ * steps gets shorter ones (down to MIN_SLOPE_STEP frames): over 3/8 frame a
+ * spin of 6 rad a frame (blitz3d-mak_robotic's root, assimp-RotatingCube)
+ * has its slope 1.5% off, so that its Hermite arcs never fit. Slower
+ * channels keep SLOPE_STEP (and their keys). */
+#define MAX_SLOPE_TURN 0.5
+#define MIN_SLOPE_STEP (1.0 / 16384.0)
 /* Below these the tolerance would be lost in float32 values (the glTF's and
  * kf3ds's own): radians of rotation (kf3ds's float rotations wobble by a few
  * 1e-6 rad between frames: below this, data/arm.3ds needed a key every
@@ -614,12 +621,23 @@ static void one_sided(export_ctx *c, const ex_prop *p, double frame, const float
                       double h, size_t w, double *m)
 {
     float v[3][4];
-    int i, j;
-    for (i = 0; i < 3; i++) {
-        export_prop_value(c, p, frame + dir * (i + 1) * h, v[i]);
-        if (w == 4 && qdot(v0, v[i]) < 0.0)
-            for (j = 0; j < 4; j++)
-                v[i][j] = -v[i][j];
+    int i, j, tries;
+    for (tries = 0;; tries++) {
+        double last[4];
+        for (i = 0; i < 3; i++) {
+            export_prop_value(c, p, frame + dir * (i + 1) * h, v[i]);
+            if (w == 4 && qdot(v0, v[i]) < 0.0)
+                for (j = 0; j < 4; j++)
+                    v[i][j] = -v[i][j];
+        }
+        if (w != 4 || tries == 3 || h <= MIN_SLOPE_STEP)
+            break;
+        /* a fast spin: shorter steps, or the difference is far off */
+        for (j = 0; j < 4; j++)
+            last[j] = v[2][j];
+        if (distance(4, v0, last) <= MAX_SLOPE_TURN)
+            break;
+        h = fmax(h * 0.5 * MAX_SLOPE_TURN / distance(4, v0, last), MIN_SLOPE_STEP);
     }
     for (j = 0; j < (int)w; j++)
         m[j] = dir * (-11.0 * v0[j] + 18.0 * v[0][j] - 9.0 * v[1][j] + 2.0 * v[2][j]) / (6.0 * h);
@@ -692,7 +710,10 @@ static void hermite(const series *se, const double *tangents, uint32_t i, uint32
             out[k] /= sqrt(n);
 }
 
-static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint32_t j, double tol)
+/* orig: the samples before densification, which tell a jump's two sides
+ * (is_jump) from dense samples that are merely close. */
+static int cubic_fits(const series *se, const series *orig, const double *tangents, uint32_t i,
+                      uint32_t j, double tol)
 {
     size_t w = (size_t)se->width;
     double span = se->frames[j] - se->frames[i], v[4], mid[4], q;
@@ -708,7 +729,11 @@ static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint
             if (distance(se->width, se->values + k * w, v) > tol)
                 return 0;
         }
-        if (b - a < JUMP_FRAMES)
+        /* only a jump is left unchecked between its samples: dense samples
+         * closer than JUMP_FRAMES (a fast spin's, 1/128 frame apart) have
+         * arcs that bulge like any other (blitz3d-mak_robotic's root at
+         * frame 286.5: 6e-5 rad between keys 1/64 frame apart) */
+        if (b - a < JUMP_FRAMES && is_jump(orig, a))
             continue;
         for (q = 0.25; q < 1.0; q += 0.5) {
             hermite(se, tangents, i, j, (a + q * (b - a) - se->frames[i]) / span, v);
@@ -723,8 +748,8 @@ static int cubic_fits(const series *se, const double *tangents, uint32_t i, uint
 /* The Hermite keys the bound needs, greedily as reduce() does, into out:
  * width 3·w per key (in-tangent, value, out-tangent, per second). Returns
  * the number of keys, 0 when out of memory. */
-static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tangents, double tol,
-                             series *out, int *fits)
+static uint32_t reduce_cubic(export_ctx *c, const series *se, const series *orig,
+                             const double *tangents, double tol, series *out, int *fits)
 {
     size_t w = (size_t)se->width;
     uint32_t i = 0, k, j;
@@ -743,9 +768,9 @@ static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tang
             break;
         /* the dense samples are close enough for lines, not always for
          * Hermite arcs: then this form does not keep the bound */
-        if (!cubic_fits(se, tangents, i, good, tol))
+        if (!cubic_fits(se, orig, tangents, i, good, tol))
             *fits = 0;
-        while (good + step < se->n && cubic_fits(se, tangents, i, good + step, tol)) {
+        while (good + step < se->n && cubic_fits(se, orig, tangents, i, good + step, tol)) {
             good += step;
             step *= 2;
         }
@@ -753,7 +778,7 @@ static uint32_t reduce_cubic(export_ctx *c, const series *se, const double *tang
             bad = good + step;
         while (bad - good > 1) {
             uint32_t m = good + (bad - good) / 2;
-            if (cubic_fits(se, tangents, i, m, tol))
+            if (cubic_fits(se, orig, tangents, i, m, tol))
                 good = m;
             else
                 bad = m;
@@ -847,7 +872,7 @@ static int hermite_samples(export_ctx *c, const ex_prop *p, const series *orig, 
         for (k = 0; k < e.n && r == 0; k++) {
             r = push(&f, e.frames[k], e.values + k * w);
             if (r == 0 && k + 1 < e.n && e.frames[k + 1] - e.frames[k] >= 2.0 * MIN_DENSE_FRAMES &&
-                !cubic_fits(&e, *tangents, k, k + 1, tol)) {
+                !cubic_fits(&e, orig, *tangents, k, k + 1, tol)) {
                 float v[4];
                 double m = 0.5 * (e.frames[k] + e.frames[k + 1]);
                 export_prop_value(c, p, m, v);
@@ -908,12 +933,14 @@ static int resample(export_ctx *c, const ex_prop *p, const series *se, series *l
             goto fail;
     }
     fix_signs(&d);
+    if (c->o->linear) /* --linear: no Hermite form to choose from (h stays empty) */
+        goto lines;
     /* Hermite keys with the curve's own slopes, over the dense samples and
      * more where a Hermite arc does not fit between two of them */
     r = hermite_samples(c, p, se, &d, tol * KEY_SHARE, &e, &tangents);
     if (r != 0)
         goto fail;
-    k = reduce_cubic(c, &e, tangents, tol * KEY_SHARE, &h, &fits);
+    k = reduce_cubic(c, &e, se, tangents, tol * KEY_SHARE, &h, &fits);
     EX_FREE(c, tangents);
     free_series(c, &e);
     if (!k)
@@ -922,6 +949,7 @@ static int resample(export_ctx *c, const ex_prop *p, const series *se, series *l
         free_series(c, &h);
         h.al = se->al;
     }
+lines:
     reduce(&d, tol * KEY_SHARE, nlerp_cap(tol));
     *lin = d;
     *cub = h;
@@ -953,7 +981,14 @@ static uint32_t write_times(export_ctx *c, series *se, int step)
         /* STEP keys, and the sample right after a jump's "before" sample,
          * rounded down, so that the new value is in effect at the frame's
          * exact time; the others to nearest, closest at the sample. */
-        int after_jump = k && se->frames[k] - se->frames[k - 1] < 0.01;
+        /* Resampled keys may be 1/128 frame apart on a fast spin: there only
+         * a jump's own "before" sample (add_jumps) marks a jump, else such
+         * keys would all be rounded down, twice rule 39's float noise. The
+         * per-frame export keeps its spacing test (its bytes stay as they
+         * were). */
+        int after_jump = k && (c->o->every_frame
+                                   ? se->frames[k] - se->frames[k - 1] < 0.01
+                                   : se->frames[k - 1] == se->frames[k] - jump_offset(c, se->frames[k]));
         if ((step || after_jump) && (double)tk > exact)
             tk = nextafterf(tk, 0.0f);
         if (n && !(tk > t[n - 1]))
@@ -1244,7 +1279,10 @@ static int export_resampled(export_ctx *c)
         items[i].lin_keys = plans[i].lin.n;
         items[i].cub_keys = plans[i].cub.n ? plans[i].cub.n : UINT32_MAX; /* no such form */
     }
-    if (r == 0 && kf3ds__export_budget(c, items, c->num_props) != 0)
+    /* --linear is held to the bound only, not to the per-frame key total:
+     * the budget's only ways to save keys are CUBICSPLINE and giving up the
+     * bound (rule 36) */
+    if (r == 0 && !c->o->linear && kf3ds__export_budget(c, items, c->num_props) != 0)
         r = -1;
     for (i = 0; r == 0 && i < c->num_props; i++) {
         const ex_prop *p = &c->props[i];

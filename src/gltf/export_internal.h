@@ -163,6 +163,7 @@ typedef struct export_opts {
     double fps;
     int rate;                 /* samples per frame */
     int every_frame;          /* KF3DS_GLTF_EVERY_FRAME: no resampling */
+    int linear;               /* KF3DS_GLTF_LINEAR: resampled to LINEAR keys only, no budget */
     double tolerance;         /* fraction of the extent (export_tolerance.c) */
     const kf3ds_gltf_options *user; /* callbacks, names, frames */
 } export_opts;

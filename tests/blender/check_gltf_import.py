@@ -1,6 +1,8 @@
 """Run by Blender: blender -b --factory-startup --python tests/blender/check_gltf_import.py --
-   KF3DS_TOOL OUTDIR [--frames N] [--sub S] [--bound B] [--export-opt OPT]... FILE...
-   (--frames applies to the FILEs after it)
+   KF3DS_TOOL OUTDIR [--strict-nlerp] [--sub S] [--bound B]
+   [--frames N] [--export-opt OPT | --no-export-opt] [--strict | --report] FILE...
+   (--frames, --export-opt, --no-export-opt, --strict and --report apply to
+   the FILEs after them)
 
 Blender's own glTF importer (io_scene_gltf2, bpy.ops.import_scene.gltf) reads
 what `kf3ds export` writes (by default resampled, docs/gltf.md "Resampling");
@@ -36,8 +38,10 @@ and never fails; a file whose export gave up the bound on some channel
 (asset.extras.kf3ds.channels_over_tolerance, docs/gltf.md rule 36) is
 reported, not failed; "nlerp" fails only with --strict-nlerp (for when the
 exporter caps the angle between rotation keys so that nlerp keeps the bound);
-"linear" always fails. Exit 1 on a failure, 0 otherwise, 77 when this Blender
-has no glTF importer or no numpy."""
+"linear" always fails. After --strict (for `kf3ds export --linear`, LINEAR and
+STEP keys within the bound, docs/gltf.md rule 36) nothing is excused: every
+class must be within B (--report goes back to the above). Exit 1 on a
+failure, 0 otherwise, 77 when this Blender has no glTF importer or no numpy."""
 import json
 import math
 import os
@@ -62,11 +66,17 @@ import kf3ds  # noqa: E402  (the ctypes package: segment and hidden state only)
 
 argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 tool, outdir = argv[0], argv[1]
-files, n_frames, sub, bound, export_opts, strict_nlerp = [], 60, 10, 1e-5, [], False
+files, n_frames, sub, bound, export_opts, strict_nlerp, strict = [], 60, 10, 1e-5, [], False, False
 i = 2
 while i < len(argv):
     if argv[i] == "--strict-nlerp":
         strict_nlerp = True
+        i += 1
+    elif argv[i] in ("--strict", "--report"):
+        strict = argv[i] == "--strict"
+        i += 1
+    elif argv[i] == "--no-export-opt":
+        export_opts = []
         i += 1
     elif argv[i] in ("--frames", "--sub", "--bound", "--export-opt"):
         v = argv[i + 1]
@@ -77,10 +87,10 @@ while i < len(argv):
         elif argv[i] == "--bound":
             bound = float(v)
         else:
-            export_opts.append(v)
+            export_opts = export_opts + [v]
         i += 2
-    else:  # --frames applies to the files after it
-        files.append((argv[i], n_frames))
+    else:  # --frames, --export-opt, --strict apply to the files after them
+        files.append((argv[i], n_frames, export_opts, strict))
         i += 1
 
 # bpy.ops answers any name; the registered operator's class tells.
@@ -200,7 +210,7 @@ def chain_kind(ob):
 KINDS = ("linear", "nlerp", "cubic")
 
 
-def check(path, n_frames):
+def check(path, n_frames, export_opts, strict):
     t0 = time.monotonic()
     name = os.path.basename(path)
     with kf3ds.load(path) as s:
@@ -212,7 +222,8 @@ def check(path, n_frames):
         poses = [s.poses(t) for t in times]
         hidden = [[p["hidden"] for p in ps] for ps in poses]
         morph = [morph_boxes(s, t, ps) for t, ps in zip(times, poses)]
-    glb = os.path.join(outdir, os.path.splitext(name)[0] + ".glb")
+    glb = os.path.join(outdir, os.path.splitext(name)[0] +
+                       "".join(o.replace("-", "_") for o in export_opts) + ".glb")
     r = subprocess.run([tool, "export", path, "-o", glb, "-q"] + export_opts,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if not os.path.exists(glb) or r.returncode not in (0, 1):
@@ -283,6 +294,8 @@ def check(path, n_frames):
     for c in KINDS:
         if worst[c][0] <= bound:
             verdict[c] = "ok"
+        elif strict:  # --linear: nothing to excuse
+            verdict[c] = "ABOVE %g" % bound
         elif c == "cubic":  # Blender's loss, not kf3ds's: docs/gltf.md
             verdict[c] = "above, tangents dropped by the importer"
         elif over:  # the export says it gave up the bound there (rule 36)
@@ -294,9 +307,10 @@ def check(path, n_frames):
     ok = not missing and not any(v.startswith("ABOVE") for v in verdict.values())
     measured = set(n for boxes in ref for n in boxes if n in marked)
     counts = {c: sum(1 for n in measured if kind[n] == c) for c in KINDS}
-    print("gltf %s: %s; %d of %d channels cubic, %d over tolerance, %d instants, extent %.6g, "
+    print("gltf %s%s: %s; %d of %d channels cubic, %d over tolerance, %d instants, extent %.6g, "
           "%.1f s: %s" % (
-              name, "; ".join("%s %d nodes worst %.3g (node %d frame %g) %s" % (
+              name, "".join(" " + o for o in export_opts),
+              "; ".join("%s %d nodes worst %.3g (node %d frame %g) %s" % (
                   c, counts[c], worst[c][0], worst[c][1], worst[c][2], verdict[c])
                   for c in KINDS if counts[c]),
               sum(1 for x in samplers if x == "CUBICSPLINE"), len(samplers), over, len(times),
@@ -309,7 +323,7 @@ def check(path, n_frames):
 
 os.makedirs(outdir, exist_ok=True)
 status = 0
-for p, n in files:
-    if not check(p, n):
+for p, n, opts, st in files:
+    if not check(p, n, opts, st):
         status = 1
 sys.exit(status)

@@ -86,25 +86,60 @@ static const char *three_mode;
 static deviation three_deviation_list(const char *in, const char *opt1, const char *opt2,
                                       double first, const double *frames, size_t n);
 
+/* Frames where a rotation key turns by more than SPIN_RAD within one frame
+ * (at most MAX_SPINS of them) are played too, whatever the stride: the
+ * export's Hermite arcs and float key times are tightest there
+ * (blitz3d-mak_robotic's root turns 6.2 rad in frames 286 and 320). */
+#define SPIN_RAD 1.0
+#define MAX_SPINS 8
+
+static int spin_frames(const kf3ds_scene *s, double first, double last, double *out)
+{
+    uint32_t i, k;
+    int n = 0;
+    for (i = 0; i < s->num_nodes; i++) {
+        const kf3ds_track *t = &s->nodes[i].tracks[KF3DS_TRACK_ROT];
+        for (k = 1; k < t->num_keys && n < MAX_SPINS; k++) {
+            double a = t->keys[k - 1].frame, b = t->keys[k].frame;
+            if (b - a == 1.0 && fabs(t->keys[k].value[0]) > SPIN_RAD && a >= first && b <= last)
+                out[n++] = a;
+        }
+    }
+    return n;
+}
+
+static int cmp_frame(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 static deviation three_deviation_at(const char *in, const char *opt1, const char *opt2, int sub,
                                     long max_frames)
 {
     kf3ds_scene *s = kf3ds_load_file(in, NULL, NULL);
-    double *frames, first, last;
+    double *frames, first, last, spins[MAX_SPINS];
     size_t n = 0;
     long k, j, count, stride;
+    int m, num_spins;
     deviation d;
     assert_non_null(s);
     first = s->segment_start;
     last = s->segment_end > s->segment_start ? s->segment_end : s->segment_start;
+    num_spins = spin_frames(s, first, last, spins);
     kf3ds_scene_free(s);
     count = (long)(last - first) + 1;
     stride = count > max_frames ? (count + max_frames - 1) / max_frames : 1;
-    frames = malloc(sizeof *frames * (size_t)(sub * count + 2));
+    frames = malloc(sizeof *frames * (size_t)(sub * (count + MAX_SPINS) + 2));
     assert_non_null(frames);
     for (k = 0; first + k <= last; k += stride)
         for (j = 0; j < sub && first + k + (double)j / sub <= last; j++)
             frames[n++] = first + k + (double)j / sub;
+    for (m = 0; stride > 1 && m < num_spins; m++)
+        if (fmod(spins[m] - first, (double)stride) != 0.0)
+            for (j = 0; j < sub; j++)
+                frames[n++] = spins[m] + (double)j / sub;
+    qsort(frames, n, sizeof *frames, cmp_frame); /* check_three's speeds come from neighbours */
     d = three_deviation_list(in, opt1, opt2, first, frames, n);
     free(frames);
     return d;
@@ -244,6 +279,8 @@ static void test_usage(void **state)
                                          "--static-frame", "3", "--frames", "0:5", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--bogus",
                                          (char *)NULL), 2);
+    support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb", "--linear",
+                                         "--cubic", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
                                          "--tolerance", "0", (char *)NULL), 2);
     support_expect_exit(support_run_tool(NULL, "export", sample_path("arm.3ds"), "-o", "x.glb",
@@ -515,6 +552,70 @@ static void test_resampled_bound(void **state)
     free_list(&l);
 }
 
+/* --linear (docs/gltf.md rule 36): LINEAR and STEP keys only, for readers
+ * that drop CUBICSPLINE tangents (Blender 3.4), held to the same bound as
+ * the default export at 10 instants per frame (slerp and nlerp), with no
+ * channel over tolerance and no cap on the keys. On the samples and the
+ * corpus files with fast spins and a deep rig (the key totals are printed
+ * against the per-frame export's). */
+static void test_linear_bound(void **state)
+{
+    static const char *const corpus[] = { "blitz3d-mak_robotic.3DS", "assimp-RotatingCube.3DS" };
+    file_list l = { NULL, 0 };
+    const char *dir = support_corpus_dir();
+    char out[4200], path[4200], *json;
+    size_t i, size;
+    unsigned char *data;
+    (void)state;
+    if (!have_node_tools())
+        skip();
+    add_file("data/arm.3ds", "arm.3ds", &l);
+    add_file("data/orrery.3ds", "orrery.3ds", &l);
+    add_file("data/edge.3ds", "edge.3ds", &l);
+    for (i = 0; dir && i < sizeof corpus / sizeof corpus[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, corpus[i]);
+        if (access(path, R_OK) == 0)
+            add_if_loads(path, corpus[i], &l);
+    }
+    support_tmp_path(out, sizeof out, "linear.glb");
+    for (i = 0; i < l.n; i++) {
+        key_count r, e;
+        deviation dr, dn, de;
+        double allow;
+        support_set_what("%s", l.paths[i]);
+        export_file(l.paths[i], out, "--linear", NULL);
+        r = count_keys(out);
+        data = support_read_file(out, &size);
+        assert_non_null(data);
+        assert_true(size > 20 && 20 + (size_t)le32(data + 12) <= size);
+        json = calloc(le32(data + 12) + 1, 1);
+        assert_non_null(json);
+        memcpy(json, data + 20, le32(data + 12));
+        assert_null(strstr(json, "CUBICSPLINE"));
+        assert_non_null(strstr(json, "\"linear_only\":true"));
+        free(json);
+        free(data);
+        assert_int_equal(r.over, 0);
+        export_file(l.paths[i], out, "--every-frame", NULL);
+        e = count_keys(out);
+        dr = three_deviation_at(l.paths[i], "--linear", NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
+        three_mode = "nlerp";
+        dn = three_deviation_at(l.paths[i], "--linear", NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
+        three_mode = NULL;
+        de = three_deviation_at(l.paths[i], "--every-frame", NULL, RESAMPLE_SUB, RESAMPLE_FRAMES);
+        allow = RESAMPLE_TOL + de.integer + dr.time_noise;
+        fprintf(stderr, "  --linear %s: keys %ld (per frame %ld), worst %.3g slerp, %.3g nlerp, "
+                        "allowed %.3g\n",
+                base(l.paths[i]), r.keys, e.keys, fmax(dr.integer, dr.half),
+                fmax(dn.integer, dn.half), allow);
+        assert_true(dr.integer <= allow);
+        assert_true(dr.half <= allow);
+        assert_true(dn.integer <= allow);
+        assert_true(dn.half <= allow);
+    }
+    free_list(&l);
+}
+
 /* Switches take effect at their key's instant: in data/arm.3ds 'Hand'
  * (node 3) changes its morph target and hides at frame 30; three.js must
  * show what kf3ds shows just before, at and just after it, resampled and
@@ -636,6 +737,7 @@ int main(void)
         support_unit_test(test_cubic_exact),
         support_unit_test(test_three_playback),
         support_unit_test(test_resampled_bound),
+        support_unit_test(test_linear_bound),
         support_unit_test(test_switch_instant),
     };
     return support_run_tests(tests, support_tmpdir_setup, support_tmpdir_teardown);

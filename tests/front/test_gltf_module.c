@@ -317,6 +317,20 @@ static void *never_malloc(size_t size, void *user)
     return NULL;
 }
 
+/* 1 when the JSON chunk of the .glb in g holds `needle`. */
+static int glb_json_has(const kf3ds_gltf_output *g, const char *needle)
+{
+    const unsigned char *b = g->bytes;
+    size_t len, k, n = strlen(needle);
+    if (g->size < 20)
+        return 0;
+    len = (size_t)b[12] | (size_t)b[13] << 8 | (size_t)b[14] << 16 | (size_t)b[15] << 24;
+    for (k = 0; 20 + len <= g->size && k + n <= len; k++)
+        if (memcmp(b + 20 + k, needle, n) == 0)
+            return 1;
+    return 0;
+}
+
 static void test_arguments(void **state)
 {
     kf3ds_scene *s = load_sample("arm.3ds");
@@ -341,6 +355,7 @@ static void test_arguments(void **state)
     BAD((o.flags = KF3DS_GLTF_STATIC_FRAME, o.static_frame = -INFINITY), "infinite static frame");
     BAD(o.flags = KF3DS_GLTF_STATIC_FRAME | KF3DS_GLTF_FRAMES, "static frame with frames");
     BAD(o.flags = KF3DS_GLTF_STATIC_FRAME | KF3DS_GLTF_CUBIC, "static frame with cubic");
+    BAD(o.flags = KF3DS_GLTF_LINEAR | KF3DS_GLTF_CUBIC, "linear keys with cubic tracks");
     BAD(o.flags = KF3DS_GLTF_SEPARATE, "separate without bin_uri");
     BAD(o.allocator.malloc_fn = never_malloc, "allocator hooks given in part");
 #undef BAD
@@ -353,6 +368,23 @@ static void test_arguments(void **state)
     kf3ds_gltf_free(&g);
     kf3ds_gltf_free(&g);
     kf3ds_gltf_free(NULL);
+    /* KF3DS_GLTF_LINEAR: the same channels, none CUBICSPLINE (the default
+     * export of this scene has some), and the JSON says so. */
+    {
+        kf3ds_gltf_options lin;
+        uint32_t channels;
+        assert_int_equal(kf3ds_gltf_write(s, NULL, &g, NULL), KF3DS_OK);
+        channels = g.summary.num_channels;
+        assert_true(glb_json_has(&g, "\"CUBICSPLINE\""));
+        kf3ds_gltf_free(&g);
+        memset(&lin, 0, sizeof lin);
+        lin.flags = KF3DS_GLTF_LINEAR;
+        assert_int_equal(kf3ds_gltf_write(s, &lin, &g, NULL), KF3DS_OK);
+        assert_int_equal(g.summary.num_channels, channels);
+        assert_false(glb_json_has(&g, "\"CUBICSPLINE\""));
+        assert_true(glb_json_has(&g, "\"linear_only\":true"));
+        kf3ds_gltf_free(&g);
+    }
     /* Too many samples: KF3DS_ERR_LIMIT, with which limit and the frames. */
     memset(&o, 0, sizeof o);
     o.flags = KF3DS_GLTF_FRAMES;

@@ -131,6 +131,7 @@ def test_export_options_match_the_command(tmp_path, monkeypatch):
         (dict(no_ease=True), ["--no-ease"]),
         (dict(no_animation=True), ["--no-animation"]),
         (dict(embed_images=True), ["--embed-images"]),
+        (dict(linear=True), ["--linear"]),
     ]
     with kf3ds.load(path) as scene:
         for kw, args in cases:
@@ -180,7 +181,8 @@ def test_images_from_a_callable_and_warnings():
     (dict(frames=(0.5, 2)), TypeError), (dict(static_frame=float("inf")), ValueError),
     (dict(static_frame="x"), TypeError), (dict(static_frame=1, cubic=True), ValueError),
     (dict(static_frame=1, frames=(0, 2)), ValueError), (dict(images=3), TypeError),
-    (dict(binary=2), TypeError),
+    (dict(binary=2), TypeError), (dict(linear=True, cubic=True), ValueError),
+    (dict(linear=2), TypeError),
 ])
 def test_export_bad_arguments_raise(kw, exc):
     with kf3ds.load(DATA[0]) as scene:

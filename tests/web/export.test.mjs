@@ -76,6 +76,7 @@ const EXPORTS = [
   [['--frames', '2:9', '--fps', '24', '--rate', '2'], { frames: [2, 9], fps: 24, rate: 2 }],
   [['--cubic', '--visibility-ext', '--no-ease'], { cubic: true, visibilityExt: true,
     noEase: true }],
+  [['--linear'], { linear: true }],
 ];
 const BAKES = [
   [[], {}],

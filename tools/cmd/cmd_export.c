@@ -24,7 +24,7 @@ typedef struct export_opts {
     int static_fmt, stl;      /* OUT ends in .obj or .stl (cmd_export_static.c) */
     int embed_images, no_animation, cubic, visibility_ext, no_ease, quiet;
     int has_static_frame, has_frames, has_fps, has_rate;
-    int every_frame, has_tolerance;
+    int every_frame, has_tolerance, linear;
     double tolerance;         /* --tolerance: fraction of the scene's extent */
     double static_frame;
     long first, last;         /* --frames A:B */
@@ -86,6 +86,8 @@ static int parse_options(int argc, char **argv, export_opts *o)
             o->has_tolerance = 1;
         } else if (strcmp(opt, "--every-frame") == 0) {
             o->every_frame = 1;
+        } else if (strcmp(opt, "--linear") == 0) {
+            o->linear = 1;
         } else if (strcmp(opt, "--cubic") == 0) {
             o->cubic = 1;
         } else if (strcmp(opt, "--visibility-ext") == 0) {
@@ -126,6 +128,8 @@ static int parse_options(int argc, char **argv, export_opts *o)
     if (o->every_frame && o->has_tolerance)
         return cli_usage_error(VERB, "--every-frame keeps a key at every frame: it takes no "
                                      "--tolerance");
+    if (o->linear && o->cubic)
+        return cli_usage_error(VERB, "--linear writes LINEAR keys only: it takes no --cubic");
     if (o->has_static_frame)
         o->no_animation = 1;
     return cli_check_output(VERB, "-o", o->out, "glTF (.glb)");
@@ -461,7 +465,8 @@ static int run_export(const export_opts *o)
                (o->visibility_ext ? KF3DS_GLTF_VISIBILITY_EXT : 0) |
                (o->no_ease ? KF3DS_GLTF_NO_EASE : 0) |
                (o->embed_images ? KF3DS_GLTF_EMBED_IMAGES : 0) |
-               (o->every_frame ? KF3DS_GLTF_EVERY_FRAME : 0);
+               (o->every_frame ? KF3DS_GLTF_EVERY_FRAME : 0) |
+               (o->linear ? KF3DS_GLTF_LINEAR : 0);
     go.tolerance = o->tolerance;
     go.bin_uri = bin ? base_name(bin) : "";
     go.file_name = base_name(o->file);
@@ -535,7 +540,7 @@ const cli_verb cmd_export_verb = {
     "export",
     cmd_export,
     "export FILE -o OUT.glb|OUT.gltf|OUT.obj|OUT.stl [--frames A:B] [--fps N] [--rate N]\n"
-    "       [--cubic] [--tolerance T | --every-frame] [--no-animation]\n"
+    "       [--cubic] [--tolerance T | --every-frame] [--linear] [--no-animation]\n"
     "       [--static-frame F|--frame F] [--visibility-ext] [--embed-images] [--no-ease] [-q]",
     "Write the scene and its animation as glTF 2.0, or one pose as OBJ or STL.",
     "Options:\n"
@@ -550,6 +555,9 @@ const cli_verb cmd_export_verb = {
     "  --tolerance T      keys are chosen so that the animation stays within T of the\n"
     "                     scene's extent at every instant (default 1e-5)\n"
     "  --every-frame      a key at every sample instead (the export before resampling)\n"
+    "  --linear           resampled with LINEAR (and STEP) keys only, for readers that\n"
+    "                     drop CUBICSPLINE tangents (Blender 3.4's importer): within T\n"
+    "                     at every instant, but may have more keys than --every-frame\n"
     "  --cubic            position and scale tracks without ease as CUBICSPLINE (exact\n"
     "                     at every time); the rest stays sampled\n"
     "  --no-animation     no animation: the pose at the first frame\n"
@@ -566,9 +574,12 @@ const cli_verb cmd_export_verb = {
     "\n"
     "The glTF scene's root node turns 3DS's Z-up into glTF's Y-up; below it one node\n"
     "per keyframer node with \"extras\": {\"kf3ds_index\": I} (I as in kf3ds eval), its\n"
-    "own position, rotation and scale, its mesh in its own space. Rotations are\n"
-    "sampled LINEAR at every frame, with extra samples so that no two are more than\n"
-    "90 degrees apart; hiding and morphing are STEP channels; camera FOV and light\n"
-    "colour and cones use KHR_animation_pointer. docs/gltf.md has the whole mapping.\n"
+    "own position, rotation and scale, its mesh in its own space. Every animated\n"
+    "property is sampled at every frame (and wherever a rotation turns fast), then\n"
+    "resampled: LINEAR or CUBICSPLINE keys, as few as keep it within T of kf3ds's own\n"
+    "evaluation at every instant, the file never more keys in total than one per\n"
+    "sample (--linear: LINEAR only, without that cap; --every-frame: every sample a\n"
+    "LINEAR key). Hiding and morphing are STEP channels; camera FOV and light colour\n"
+    "and cones use KHR_animation_pointer. docs/gltf.md has the whole mapping.\n"
     "On success prints one line: wrote OUT (N nodes, M meshes, K animation channels, ...).\n",
 };
