@@ -68,21 +68,30 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
     }
 }
 
-/* The loop itself is eval_loop.h's, compiled here for the build's target and,
- * where the CPU has AVX2, once more in eval_avx2.c, chosen per call
- * (docs/performance.md, "Evaluation"). */
+/* The frame loop (eval_loop.h) for the build's target; eval_avx2.c compiles
+ * it once more for AVX2, and the plan holds the one this CPU runs, chosen
+ * when the plan is built (docs/architecture.md, "Fast paths"). */
+void kf3ds__eval_frame(const kf3ds_scene *scene, const kf3ds__plan *plan, double frame,
+                       unsigned flags, kf3ds_pose *poses)
+{
+    eval_frame(scene, plan, frame, flags, poses);
+}
+
+kf3ds__eval_frame_fn kf3ds__eval_frame_pick(void)
+{
+#if defined(KF3DS__AVX2)
+    if (kf3ds__cpu_avx2())
+        return kf3ds__eval_frame_avx2;
+#endif
+    return kf3ds__eval_frame;
+}
+
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
 {
     const kf3ds__plan *plan;
     if (!scene || !poses || !(plan = plan_of(scene)))
         return;
-#if defined(KF3DS__AVX2)
-    if (kf3ds__cpu_avx2()) {
-        kf3ds__eval_frame_avx2(scene, plan, frame, flags, poses);
-        return;
-    }
-#endif
-    eval_frame(scene, plan, frame, flags, poses);
+    plan->eval_frame(scene, plan, frame, flags, poses);
 }
 
 int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *pose,
