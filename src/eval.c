@@ -69,21 +69,23 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
 }
 
 /* The frame loop (eval_loop.h) for the build's target; eval_avx2.c compiles
- * it once more for AVX2, and the plan holds the one this CPU runs, chosen
- * when the plan is built (docs/architecture.md, "Fast paths"). */
+ * it once more for AVX2, and the plan says which one this CPU runs, chosen
+ * when the plan is built (docs/architecture.md, "Fast paths"). A flag and
+ * direct calls rather than a function pointer: taking a function's address
+ * would ask a freestanding build for a global offset table. */
 void kf3ds__eval_frame(const kf3ds_scene *scene, const kf3ds__plan *plan, double frame,
                        unsigned flags, kf3ds_pose *poses)
 {
     eval_frame(scene, plan, frame, flags, poses);
 }
 
-kf3ds__eval_frame_fn kf3ds__eval_frame_pick(void)
+int kf3ds__eval_frame_pick(void)
 {
 #if defined(KF3DS__AVX2)
     if (kf3ds__cpu_avx2())
-        return kf3ds__eval_frame_avx2;
+        return KF3DS__FRAME_AVX2;
 #endif
-    return kf3ds__eval_frame;
+    return KF3DS__FRAME_TARGET;
 }
 
 void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf3ds_pose *poses)
@@ -91,7 +93,10 @@ void kf3ds_scene_eval(const kf3ds_scene *scene, double frame, unsigned flags, kf
     const kf3ds__plan *plan;
     if (!scene || !poses || !(plan = plan_of(scene)))
         return;
-    plan->eval_frame(scene, plan, frame, flags, poses);
+    if (plan->frame_loop == KF3DS__FRAME_AVX2)
+        kf3ds__eval_frame_avx2(scene, plan, frame, flags, poses);
+    else
+        kf3ds__eval_frame(scene, plan, frame, flags, poses);
 }
 
 int kf3ds_node_mesh_matrix(const kf3ds_scene *scene, uint32_t node, const kf3ds_pose *pose,

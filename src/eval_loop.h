@@ -259,6 +259,9 @@ void kf3ds__eval_frame(const kf3ds_scene *scene, const kf3ds__plan *plan, double
 int kf3ds__cpu_avx2(void);
 void kf3ds__eval_frame_avx2(const kf3ds_scene *scene, const kf3ds__plan *plan, double frame,
                             unsigned flags, kf3ds_pose *poses);
+#else
+/* never chosen without AVX2 code (kf3ds__eval_frame_pick) */
+#define kf3ds__eval_frame_avx2 kf3ds__eval_frame
 #endif
 
 #endif
