@@ -1,8 +1,8 @@
 /* kf3ds_scene_eval's frame loop (eval_loop.h) compiled for CPUs with AVX2,
- * which eval.c calls when the CPU has it. The code is eval.c's own; the
+ * which kf3ds_scene_eval runs when the CPU has it: the code eval.c compiles; the
  * three-operand VEX forms drop the register copies that two-operand SSE
- * needs, and the squad batch runs eight lanes to a vector: about a tenth
- * fewer instructions per node (docs/performance.md, "Evaluation"). The
+ * needs, and the squad batch runs eight lanes to a vector: fewer
+ * instructions per node (docs/performance.md, "Evaluation"). The
  * target enables avx2 alone, not fma, so no product and sum is contracted
  * into one rounding: the same operations, the same bits (make plain-check
  * compares them). */
