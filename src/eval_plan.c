@@ -198,6 +198,7 @@ void kf3ds__plan_build(kf3ds__load_ctx *ctx)
     plan->record_of = record_of;
     plan->num_nodes = s->num_nodes;
     plan->in_node_order = 1;
+    plan->frame_loop = kf3ds__eval_frame_pick();
     for (i = 0; i < s->num_nodes; i++)
         if (s->eval_order[i] != i)
             plan->in_node_order = 0;

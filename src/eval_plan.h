@@ -40,12 +40,19 @@ typedef struct kf3ds__plan_node {
      * world matrix (a kf3ds_mat4) */
 } kf3ds__plan_node;
 
+/* Which compiled copy of kf3ds_scene_eval's frame loop (eval_loop.h) a plan
+ * runs, chosen once when it is built (kf3ds__eval_frame_pick, eval.c). */
+enum { KF3DS__FRAME_TARGET, /* kf3ds__eval_frame (eval.c): the build's target */
+       KF3DS__FRAME_AVX2    /* kf3ds__eval_frame_avx2 (eval_avx2.c) */ };
+int kf3ds__eval_frame_pick(void);
+
 typedef struct kf3ds__plan {
     const unsigned char *records; /* kf3ds__plan_node records, in evaluation order, then
                                    * an end record: size 0, no tracks */
     const uint32_t *record_of;    /* per node: the offset of its record, in 16s */
     uint32_t num_nodes;
     int in_node_order;            /* evaluation order is the nodes' (and poses') order */
+    int frame_loop;               /* KF3DS__FRAME_..., kf3ds__eval_frame_pick's choice */
 } kf3ds__plan;
 
 typedef char kf3ds__plan_views_aligned[sizeof(kf3ds__plan_node) % 16 == 0 ? 1 : -1];
