@@ -1285,13 +1285,16 @@ int export_animation(export_ctx *c)
 {
     uint32_t i;
     int r = 0;
+    if (c->num_props && kf3ds__export_samples_init(c) != 0)
+        return -1;
     if (c->o->every_frame) {
         for (i = 0; r == 0 && i < c->num_props; i++)
             if (export_prop(c, &c->props[i]) != 0)
                 r = -1;
+        kf3ds__export_samples_free(c);
         return r != 0 || c->oom ? -1 : 0;
     }
-    if (c->num_props && (export_tolerances(c) != 0 || kf3ds__export_samples_init(c) != 0))
+    if (c->num_props && export_tolerances(c) != 0)
         r = -1;
     if (r == 0 && export_resampled(c) != 0)
         r = -1;
