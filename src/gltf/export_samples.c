@@ -1,5 +1,5 @@
-/* kf3ds export: property values for resampling, each evaluated once
- * (docs/gltf.md, "Resampling", and Limits). Rules 34-35 ask for the same
+/* kf3ds export: the property values the animation samples, each evaluated
+ * once (docs/gltf.md, "Resampling", and Limits). Rules 34-35 ask for the same
  * property at the same frame many times over: the quarter points of an
  * interval are the midpoints of its halves, the one-sided slopes of a
  * sample step onto its dense neighbours, and every round of the Hermite
@@ -47,9 +47,7 @@ struct ex_memo {
 static uint64_t frame_bits(double frame)
 {
     uint64_t b;
-    if (frame == 0.0)
-        frame = 0.0; /* -0 and +0: one frame, one value */
-    memcpy(&b, &frame, sizeof b);
+    memcpy(&b, &frame, sizeof b); /* -0 and +0 apart: a zero's sign may reach a value */
     return b;
 }
 
