@@ -243,7 +243,7 @@ static int refine(export_ctx *c, const ex_prop *p, series *se, double a, const f
     double m = 0.5 * (a + b);
     if (fabs(qdot(va, vb)) >= MAX_STEP_COS || b - a < 2 * MIN_STEP_FRAMES || depth > 30)
         return 0;
-    export_prop_value(c, p, m, vm);
+    export_sample(c, p, m, vm);
     if (refine(c, p, se, a, va, m, vm, depth + 1) != 0 || push(se, m, vm) != 0)
         return -1;
     return refine(c, p, se, m, vm, b, vb, depth + 1);
@@ -369,7 +369,7 @@ static int sample(export_ctx *c, const ex_prop *p, series *se)
     for (k = 0; k < l.n; k++) {
         if (k && l.f[k] <= l.f[k - 1])
             continue;
-        export_prop_value(c, p, l.f[k], v);
+        export_sample(c, p, l.f[k], v);
         if (is_rotation(p->kind) && se->n &&
             refine(c, p, se, se->frames[se->n - 1], prev, l.f[k], v, 0) != 0)
             goto fail;
@@ -503,7 +503,7 @@ static int densify(export_ctx *c, const ex_prop *p, series *out, double a, const
     if (b - a < 2.0 * MIN_DENSE_FRAMES)
         return 0;
     for (k = 0; k < 3; k++) {
-        export_prop_value(c, p, a + (b - a) * (k + 1) / 4.0, vq[k]);
+        export_sample(c, p, a + (b - a) * (k + 1) / 4.0, vq[k]);
         interpolate(out->width, va, vb, (k + 1) / 4.0, chord);
         worst = fmax(worst, distance(out->width, vq[k], chord));
     }
@@ -625,7 +625,7 @@ static void one_sided(export_ctx *c, const ex_prop *p, double frame, const float
     for (tries = 0;; tries++) {
         double last[4];
         for (i = 0; i < 3; i++) {
-            export_prop_value(c, p, frame + dir * (i + 1) * h, v[i]);
+            export_sample(c, p, frame + dir * (i + 1) * h, v[i]);
             if (w == 4 && qdot(v0, v[i]) < 0.0)
                 for (j = 0; j < 4; j++)
                     v[i][j] = -v[i][j];
@@ -875,7 +875,7 @@ static int hermite_samples(export_ctx *c, const ex_prop *p, const series *orig, 
                 !cubic_fits(&e, orig, *tangents, k, k + 1, tol)) {
                 float v[4];
                 double m = 0.5 * (e.frames[k] + e.frames[k + 1]);
-                export_prop_value(c, p, m, v);
+                export_sample(c, p, m, v);
                 r = push(&f, m, v);
                 added = 1;
             }
@@ -1323,16 +1323,20 @@ int export_animation(export_ctx *c)
 {
     uint32_t i;
     int r = 0;
+    if (c->num_props && kf3ds__export_samples_init(c) != 0)
+        return -1;
     if (c->o->every_frame) {
         for (i = 0; r == 0 && i < c->num_props; i++)
             if (export_prop(c, &c->props[i]) != 0)
                 r = -1;
+        kf3ds__export_samples_free(c);
         return r != 0 || c->oom ? -1 : 0;
     }
     if (c->num_props && export_tolerances(c) != 0)
         r = -1;
     if (r == 0 && export_resampled(c) != 0)
         r = -1;
+    kf3ds__export_samples_free(c);
     EX_FREE(c, c->tol_pos);
     EX_FREE(c, c->tol_rot);
     EX_FREE(c, c->tol_scl);

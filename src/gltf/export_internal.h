@@ -198,6 +198,7 @@ typedef struct export_ctx {
     double *tol_pos, *tol_rot, *tol_scl;
     double tol_abs;           /* tolerance × extent */
     uint32_t over_tolerance;  /* channels kept at their samples: the bound needed more keys */
+    struct ex_memo *memo;     /* export_samples.c: values already evaluated, or NULL */
 } export_ctx;
 
 /* export_nodes.c: the node graph with meshes, cameras and lights, and the
@@ -234,6 +235,14 @@ char *kf3ds__export_uri_encode(export_ctx *c, const char *s);
 int kf3ds__export_animation(export_ctx *c);
 /* One property's value at `frame` (also the static values): 1..4 floats. */
 int kf3ds__export_prop_value(export_ctx *c, const ex_prop *p, double frame, float out[4]);
+
+/* export_samples.c: export_prop_value, each (property, frame) evaluated
+ * once while c->memo is set (kf3ds__export_samples_init; without it every
+ * call evaluates). The same values bit for bit. init returns 0, -1 out of
+ * memory. */
+int kf3ds__export_samples_init(export_ctx *c);
+void kf3ds__export_samples_free(export_ctx *c);
+int kf3ds__export_sample(export_ctx *c, const ex_prop *p, double frame, float out[4]);
 
 /* export_tolerance.c: fills tol_pos, tol_rot, tol_scl and tol_abs (the
  * caller frees the arrays). Returns 0, -1 when out of memory. */
@@ -279,6 +288,7 @@ int kf3ds__export_node_may_hide(const export_ctx *c, uint32_t i);
 #define export_quat_normalize kf3ds__export_quat_normalize
 #define export_node_may_hide kf3ds__export_node_may_hide
 #define export_tolerances kf3ds__export_tolerances
+#define export_sample kf3ds__export_sample
 
 /* Allocation shorthands over c's allocator. */
 #define EX_ALLOC(c, n) kf3ds__gltf_alloc((c)->al, (n))
