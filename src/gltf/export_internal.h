@@ -4,7 +4,8 @@
  * views and accessors (gltf_buffer.c). Then the scene into glTF by concern:
  * export_graph.c the node list the others add to, export_nodes.c the node
  * graph, cameras and lights, export_mesh.c the meshes, export_material.c
- * materials and images, export_anim.c the animation, export.c the options,
+ * materials and images, export_prop.c one animated property's value,
+ * export_anim.c the animation, export.c the options,
  * the document and the .glb.
  *
  * C99, libc and libm and the core only; every allocation goes through the
@@ -233,7 +234,8 @@ char *kf3ds__export_uri_encode(export_ctx *c, const char *s);
 /* export_anim.c: samples every property and writes the animation's
  * samplers and channels. Returns 0, -1 on failure. */
 int kf3ds__export_animation(export_ctx *c);
-/* One property's value at `frame` (also the static values): 1..4 floats. */
+/* export_prop.c: one property's value at `frame` (also the static values):
+ * 1..4 floats. */
 int kf3ds__export_prop_value(export_ctx *c, const ex_prop *p, double frame, float out[4]);
 
 /* export_samples.c: export_prop_value, each (property, frame) evaluated
