@@ -8,27 +8,12 @@
  * compares them). */
 #include "eval_loop.h"
 
-#if defined(KF3DS__AVX2)
-#include <cpuid.h>
+#include "cpu_avx2.h"
 
-/* CPUID leaf 1: OSXSAVE and AVX; XCR0 bits 1 and 2 (the OS saves the
- * registers); leaf 7: AVX2. Asked once. The core's own test: the renderer's
- * kf3ds__cpu_has_avx2 lives in the other library. */
+#if defined(KF3DS__AVX2)
 int kf3ds__cpu_avx2(void)
 {
-    static int known; /* 0: not asked yet; 1: no; 2: yes */
-    int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-    if (!v) {
-        unsigned a, b, c, d, lo, hi;
-        v = 1;
-        if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27)) && (c & (1u << 28))) {
-            __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5)))
-                v = 2;
-        }
-        __atomic_store_n(&known, v, __ATOMIC_RELAXED);
-    }
-    return v == 2;
+    return kf3ds__cpu_avx2_test();
 }
 
 __attribute__((target("avx2"))) void kf3ds__eval_frame_avx2(const kf3ds_scene *scene,

@@ -5,30 +5,15 @@
  * not fma, so that no product and sum is contracted into one rounding. */
 #include "raster_fill.h"
 
+#include "../cpu_avx2.h"
+
 #if defined(KF3DS__AVX2)
-#include <cpuid.h>
 #include <immintrin.h>
 #include "raster_span_sse2.h"
 
-/* CPUID leaf 1: OSXSAVE and AVX; XCR0 bits 1 and 2; leaf 7: AVX2. Our own
- * test, not __builtin_cpu_supports: that reads libgcc's __cpu_model, and
- * the core asks nothing of its environment but string and math functions
- * (README, "What it needs"). */
 int kf3ds__cpu_has_avx2(void)
 {
-    static int known; /* 0: not asked yet; 1: no; 2: yes */
-    int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-    if (!v) {
-        unsigned a, b, c, d, lo, hi;
-        v = 1;
-        if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27)) && (c & (1u << 28))) {
-            __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6u) == 6u && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5)))
-                v = 2;
-        }
-        __atomic_store_n(&known, v, __ATOMIC_RELAXED);
-    }
-    return v == 2;
+    return kf3ds__cpu_avx2_test();
 }
 
 /* The SSE2 pieces in VEX code: legacy SSE code run while the upper halves of
