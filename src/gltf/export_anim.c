@@ -522,16 +522,16 @@ static void slopes(export_ctx *c, const ex_prop *p, const series *se, const seri
     }
 }
 
-/* glTF's CUBICSPLINE between keys i and j at fraction t (rotations
- * normalised, as glTF asks of readers). */
-static void hermite(const series *se, const double *tangents, uint32_t i, uint32_t j, double t,
-                    double *out)
+/* glTF's CUBICSPLINE between keys i and j at fraction t, with ma the
+ * out-slope of key i and mb the in-slope of key j (value per frame;
+ * rotations normalised, as glTF asks of readers). */
+static void hermite(const series *se, const double *ma, const double *mb, uint32_t i, uint32_t j,
+                    double t, double *out)
 {
     size_t w = (size_t)se->width;
     double d = se->frames[j] - se->frames[i], t2 = t * t, t3 = t2 * t, n = 0.0;
     double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + t, h01 = -2 * t3 + 3 * t2, h11 = t3 - t2;
     const float *a = se->values + i * w, *b = se->values + j * w;
-    const double *ma = tangents + (2 * (size_t)i + 1) * w, *mb = tangents + 2 * (size_t)j * w;
     size_t k;
     for (k = 0; k < w; k++) {
         out[k] = h00 * a[k] + h10 * d * ma[k] + h01 * b[k] + h11 * d * mb[k];
@@ -544,8 +544,8 @@ static void hermite(const series *se, const double *tangents, uint32_t i, uint32
 
 /* orig: the samples before densification, which tell a jump's two sides
  * (is_jump) from dense samples that are merely close. */
-static int cubic_fits(const series *se, const series *orig, const double *tangents, uint32_t i,
-                      uint32_t j, double tol)
+static int cubic_fits(const series *se, const series *orig, const double *ma, const double *mb,
+                      uint32_t i, uint32_t j, double tol)
 {
     size_t w = (size_t)se->width;
     double span = se->frames[j] - se->frames[i], v[4], mid[4], q;
@@ -557,7 +557,7 @@ static int cubic_fits(const series *se, const series *orig, const double *tangen
          * Hermite arc is right at the middle, wrong at the quarters) */
         double a = se->frames[k - 1], b = se->frames[k];
         if (k < j) {
-            hermite(se, tangents, i, j, (b - se->frames[i]) / span, v);
+            hermite(se, ma, mb, i, j, (b - se->frames[i]) / span, v);
             if (distance(se->width, se->values + k * w, v) > tol)
                 return 0;
         }
@@ -568,7 +568,7 @@ static int cubic_fits(const series *se, const series *orig, const double *tangen
         if (b - a < JUMP_FRAMES && is_jump(orig, a))
             continue;
         for (q = 0.25; q < 1.0; q += 0.5) {
-            hermite(se, tangents, i, j, (a + q * (b - a) - se->frames[i]) / span, v);
+            hermite(se, ma, mb, i, j, (a + q * (b - a) - se->frames[i]) / span, v);
             interpolate(se->width, se->values + (k - 1) * w, se->values + k * w, q, mid);
             if (distance2(se->width, mid, v) > tol)
                 return 0;
@@ -577,44 +577,117 @@ static int cubic_fits(const series *se, const series *orig, const double *tangen
     return 1;
 }
 
+/* The slopes of the samples i and j as their own (out of i, into j). */
+static int slope_fits(const series *se, const series *orig, const double *tangents, uint32_t i,
+                      uint32_t j, double tol)
+{
+    size_t w = (size_t)se->width;
+    return cubic_fits(se, orig, tangents + (2 * (size_t)i + 1) * w, tangents + 2 * (size_t)j * w,
+                      i, j, tol);
+}
+
+/* Slopes ma (out of i) and mb (into j) for the Hermite arc from sample i to
+ * sample j closest to the samples between them (least squares; the arc's
+ * ends are its samples). 0 when fewer than two samples lie between. */
+static int fitted_slopes(const series *se, uint32_t i, uint32_t j, double *ma, double *mb)
+{
+    size_t w = (size_t)se->width;
+    double d = se->frames[j] - se->frames[i], s00 = 0, s01 = 0, s11 = 0, r0[4] = {0}, r1[4] = {0};
+    double det;
+    const float *a = se->values + i * w, *b = se->values + j * w;
+    uint32_t k;
+    size_t c;
+    if (j < i + 3)
+        return 0;
+    for (k = i + 1; k < j; k++) {
+        double t = (se->frames[k] - se->frames[i]) / d, t2 = t * t, t3 = t2 * t;
+        double h00 = 2 * t3 - 3 * t2 + 1, h10 = t3 - 2 * t2 + t, h01 = -2 * t3 + 3 * t2;
+        double h11 = t3 - t2;
+        s00 += h10 * h10;
+        s01 += h10 * h11;
+        s11 += h11 * h11;
+        for (c = 0; c < w; c++) {
+            double r = se->values[k * w + c] - h00 * a[c] - h01 * b[c];
+            r0[c] += h10 * r;
+            r1[c] += h11 * r;
+        }
+    }
+    det = s00 * s11 - s01 * s01;
+    if (!(det > 1e-12 * s00 * s11))
+        return 0;
+    for (c = 0; c < w; c++) {
+        ma[c] = (s11 * r0[c] - s01 * r1[c]) / det / d;
+        mb[c] = (s00 * r1[c] - s01 * r0[c]) / det / d;
+    }
+    return 1;
+}
+
+/* 1 when an arc from sample i to sample j keeps the bound (rule 35): with
+ * the samples' own slopes, or else with slopes fitted to the samples
+ * between. The slopes tried last are left in ma and mb. */
+static int arc_fits(const series *se, const series *orig, const double *tangents, uint32_t i,
+                    uint32_t j, double tol, double *ma, double *mb)
+{
+    size_t w = (size_t)se->width;
+    memcpy(ma, tangents + (2 * (size_t)i + 1) * w, w * sizeof *ma);
+    memcpy(mb, tangents + 2 * (size_t)j * w, w * sizeof *mb);
+    if (cubic_fits(se, orig, ma, mb, i, j, tol))
+        return 1;
+    return fitted_slopes(se, i, j, ma, mb) && cubic_fits(se, orig, ma, mb, i, j, tol);
+}
+
 /* The Hermite keys the bound needs, greedily as reduce() does, into out:
- * width 3·w per key (in-tangent, value, out-tangent, per second). Returns
+ * width 3·w per key (in-tangent, value, out-tangent, per second), each
+ * arc with the slopes arc_fits found for it (a key's in-tangent ends the
+ * arc before it, its out-tangent starts the next). Returns
  * the number of keys, 0 when out of memory. */
 static uint32_t reduce_cubic(export_ctx *c, const series *se, const series *orig,
                              const double *tangents, double tol, series *out, int *fits)
 {
     size_t w = (size_t)se->width;
     uint32_t i = 0, k, j;
-    double fps = c->o->fps;
+    double fps = c->o->fps, in[4], ma[4], mb[4], ta[4], tb[4];
     out->width = 3 * se->width;
+    for (j = 0; j < w; j++)
+        in[j] = tangents[j];
     for (;;) {
         float key[12];
         uint32_t good = i + 1, step = 1, bad = se->n;
+        if (i + 1 >= se->n) {
+            for (j = 0; j < w; j++)
+                ma[j] = tangents[(2 * (size_t)i + 1) * w + j];
+        } else {
+            /* the dense samples are close enough for lines, not always for
+             * Hermite arcs: then this form does not keep the bound */
+            if (!arc_fits(se, orig, tangents, i, good, tol, ma, mb))
+                *fits = 0;
+            while (good + step < se->n && arc_fits(se, orig, tangents, i, good + step, tol, ta, tb)) {
+                good += step;
+                step *= 2;
+                memcpy(ma, ta, w * sizeof *ma);
+                memcpy(mb, tb, w * sizeof *mb);
+            }
+            if (good + step < se->n)
+                bad = good + step;
+            while (bad - good > 1) {
+                uint32_t m = good + (bad - good) / 2;
+                if (arc_fits(se, orig, tangents, i, m, tol, ta, tb)) {
+                    good = m;
+                    memcpy(ma, ta, w * sizeof *ma);
+                    memcpy(mb, tb, w * sizeof *mb);
+                } else {
+                    bad = m;
+                }
+            }
+        }
         for (k = 0; k < 3; k++)
             for (j = 0; j < w; j++)
-                key[k * w + j] = k == 1 ? se->values[i * w + j]
-                                        : (float)(tangents[(2 * (size_t)i + (k == 2)) * w + j] * fps);
+                key[k * w + j] = k == 1 ? se->values[i * w + j] : (float)((k ? ma[j] : in[j]) * fps);
         if (push(out, se->frames[i], key) != 0)
             return 0;
         if (i + 1 >= se->n)
             break;
-        /* the dense samples are close enough for lines, not always for
-         * Hermite arcs: then this form does not keep the bound */
-        if (!cubic_fits(se, orig, tangents, i, good, tol))
-            *fits = 0;
-        while (good + step < se->n && cubic_fits(se, orig, tangents, i, good + step, tol)) {
-            good += step;
-            step *= 2;
-        }
-        if (good + step < se->n)
-            bad = good + step;
-        while (bad - good > 1) {
-            uint32_t m = good + (bad - good) / 2;
-            if (cubic_fits(se, orig, tangents, i, m, tol))
-                good = m;
-            else
-                bad = m;
-        }
+        memcpy(in, mb, w * sizeof *in);
         i = good;
     }
     return out->n;
@@ -704,7 +777,7 @@ static int hermite_samples(export_ctx *c, const ex_prop *p, const series *orig, 
         for (k = 0; k < e.n && r == 0; k++) {
             r = push(&f, e.frames[k], e.values + k * w);
             if (r == 0 && k + 1 < e.n && e.frames[k + 1] - e.frames[k] >= 2.0 * MIN_DENSE_FRAMES &&
-                !cubic_fits(&e, orig, *tangents, k, k + 1, tol)) {
+                !slope_fits(&e, orig, *tangents, k, k + 1, tol)) {
                 float v[4];
                 double m = 0.5 * (e.frames[k] + e.frames[k + 1]);
                 export_sample(c, p, m, v);

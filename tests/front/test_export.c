@@ -479,14 +479,6 @@ static key_count count_keys(const char *glb)
 #define RESAMPLE_SUB 10
 #define RESAMPLE_FRAMES 60
 
-/* The one file whose bound needs more keys than its per-frame export
- * (docs/gltf.md, Limits): a single rotation channel spinning up to 0.28 rad
- * a frame, nothing to borrow from. It keeps today's weaker check. */
-static int over_expected(const char *path)
-{
-    return strcmp(base(path), "playerom-shield.3DS") == 0;
-}
-
 static void test_resampled_bound(void **state)
 {
     file_list l = inputs();
@@ -511,8 +503,7 @@ static void test_resampled_bound(void **state)
         e = count_keys(every);
         support_set_what("%s", l.paths[i]);
         assert_true(r.keys <= e.keys);
-        if (!over_expected(l.paths[i]))
-            assert_true(r.over <= 0); /* -1: no animation */
+        assert_true(r.over <= 0); /* -1: no animation */
         keys += r.keys;
         keys_every += e.keys;
         bytes += r.bytes;
@@ -533,12 +524,6 @@ static void test_resampled_bound(void **state)
         support_set_what("%s: resampled %.3g %.3g, nlerp %.3g %.3g, per frame %.3g, time noise %.3g",
                          l.paths[i], dr.integer, dr.half, dn.integer, dn.half, de.integer,
                          dr.time_noise);
-        if (r.over > 0) {
-            /* samples kept: no farther off than the per-frame export */
-            assert_true(dr.integer <= RESAMPLE_TOL + de.integer);
-            assert_true(dr.half <= RESAMPLE_TOL + de.half);
-            continue;
-        }
         assert_true(dr.integer <= allow);
         assert_true(dr.half <= allow);
         assert_true(dn.integer <= allow);
