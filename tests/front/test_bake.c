@@ -590,6 +590,55 @@ static void test_between(void **state)
     assert_true(tenth < half / 10);
 }
 
+/* --tolerance T: the step is halved from --step until the --between
+ * measure is within T. data/arm.3ds (test_between's numbers): 2.3e-3 at
+ * step 1, 5.9e-4 at 0.5, 1.5e-4 at 0.25, 3.7e-5 at 0.125, so 1e-4 takes
+ * 0.125 (481 frames over 0..60) and 1e-3 takes 0.5. Past 6 decimals of
+ * step it refuses, writing nothing; a bad T is a usage error. */
+static void test_tolerance(void **state)
+{
+    char kfb[600], *out = NULL;
+    const char *p;
+    kf3ds_kfb_file f;
+    unsigned char *data;
+    size_t size;
+    uint32_t i;
+    double d = -1.0;
+    (void)state;
+    support_tmp_path(kfb, sizeof kfb, "tolerance.kfb");
+    assert_int_equal(bake("data/arm.3ds", kfb, "--tolerance 1e-4 --between", &out), 0);
+    p = strstr(out, "strays up to ");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, "strays up to %lf", &d), 1);
+    assert_true(d <= 1e-4);
+    assert_non_null(strstr(out, "bake: step 0.25: 241 frames"));
+    assert_non_null(strstr(out, "step 0.125: 481 frames"));
+    free(out);
+    out = NULL;
+    assert_true(between("0.25") > 1e-4);
+    data = read_kfb(kfb, &size, &f);
+    assert_int_equal(f.num_frames, 481);
+    assert_int_equal(kf3ds_kfb_find_frame(&f, "59.875", &i), KF3DS_KFB_OK);
+    assert_int_equal(i, 479);
+    free(data);
+
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --tolerance 1e-3", NULL), 0);
+    data = read_kfb(kfb, &size, &f);
+    assert_int_equal(f.num_frames, 121);
+    free(data);
+
+    remove(kfb);
+    assert_int_equal(bake("data/arm.3ds", kfb, "-q --tolerance 1e-9", &out), 1);
+    assert_non_null(strstr(out, "--tolerance 1e-09: at step 0.015625"));
+    assert_non_null(strstr(out, "more than 6 decimals"));
+    assert_null(fopen(kfb, "rb"));
+    free(out);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--tolerance 0", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--tolerance 1", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--tolerance x", NULL), 2);
+    assert_int_equal(bake("data/arm.3ds", kfb, "--tolerance", NULL), 2);
+}
+
 static void test_nodes_and_no_meshes(void **state)
 {
     char kfb[600], *out = NULL;
@@ -984,6 +1033,7 @@ int main(void)
         support_unit_test(test_kfb_eval_json_corpus),
         support_unit_test(test_frames_and_step),
         support_unit_test(test_between),
+        support_unit_test(test_tolerance),
         support_unit_test(test_nodes_and_no_meshes),
         support_unit_test(test_c_source),
         support_unit_test(test_errors),

@@ -1,5 +1,6 @@
 /* kf3ds bake FILE -o OUT.kfb [--frames A:B] [--step S] [--fixed] [--frac-bits N]
  *                 [--no-meshes] [--nodes NAME,...] [--c-source NAME] [-q]
+ *                 [--tolerance T] [--between]
  * Evaluates the animation at every baked frame and writes the world matrices,
  * visibility, camera and light channels, placed meshes and materials as a
  * .kfb file (docs/kfb.md), and/or as C source for a ROM image. The baking is
@@ -15,11 +16,14 @@
 
 #define VERB "bake"
 #define MAX_DECIMALS 6
+/* --tolerance halves the step no further than this many frames. */
+#define MAX_TOLERANCE_FRAMES 1000000u
 
 typedef struct bake_opts {
     const char *file, *out, *c_source, *frames, *step, *nodes;
     int fixed, frac_bits, no_meshes, quiet;
     int between;              /* --between: report interpolation between frames */
+    double tolerance;         /* --tolerance: the bound between frames, 0 none */
 } bake_opts;
 
 /* ---- frames --------------------------------------------------------------- */
@@ -105,6 +109,73 @@ static int plan_frames(const bake_opts *o, const kf3ds_scene *s, kf3ds_bake_opti
     plan->frame_scale = (uint32_t)pow10i(d);
     plan->num_frames = (uint32_t)count;
     return CLI_EXIT_OK;
+}
+
+/* The frames as the between measure reads them. */
+static kf3ds_bake_info frames_of(const kf3ds_bake_options *plan)
+{
+    kf3ds_bake_info f;
+    memset(&f, 0, sizeof f);
+    f.frame_first = plan->frame_first;
+    f.frame_step = plan->frame_step;
+    f.frame_scale = plan->frame_scale;
+    f.num_frames = plan->num_frames;
+    return f;
+}
+
+/* --tolerance T (docs/kfb.md, "Between baked frames"): halves the step,
+ * keeping the first and the last frame, until an engine that lerps the
+ * baked matrices stays within T of the extent at the quarter steps. *r is
+ * the measure at the step chosen. */
+static int choose_step(const bake_opts *o, const kf3ds_scene *s, kf3ds_bake_options *plan,
+                       bake_between *r)
+{
+    for (;;) {
+        kf3ds_bake_info f = frames_of(plan);
+        int64_t first = plan->frame_first, step = plan->frame_step, scale = plan->frame_scale;
+        int64_t last = first + step * ((int64_t)plan->num_frames - 1);
+        const char *why = NULL;
+        if (bake_between_measure(s, &f, r) != 0) {
+            cli_print_error(o->file, "out of memory");
+            return CLI_EXIT_INPUT;
+        }
+        if (!o->quiet) {
+            fputs("bake: step ", stderr);
+            cli_print_decimal(stderr, plan->frame_step, plan->frame_scale);
+            fprintf(stderr, ": %lu %s, between them up to %.3g of the extent%s\n",
+                    (unsigned long)plan->num_frames, cli_plural(plan->num_frames, "frame", "frames"),
+                    r->worst, r->worst <= o->tolerance ? " (within --tolerance)" : "");
+        }
+        if (r->worst <= o->tolerance)
+            return CLI_EXIT_OK;
+        if (step % 2) {
+            first *= 10;
+            last *= 10;
+            step *= 10;
+            scale *= 10;
+        }
+        step /= 2;
+        if (scale > 1000000)
+            why = "would have more than 6 decimals";
+        else if (first < INT32_MIN || last > INT32_MAX)
+            why = "would not fit 32-bit frame numbers";
+        else if ((last - first) / step + 1 > MAX_TOLERANCE_FRAMES)
+            why = "would make over a million frames";
+        if (why) {
+            cli_print_error(o->file, "--tolerance %g: at step %.6g (%lu frames) an engine that lerps "
+                            "the baked matrices still strays %.3g of the extent (node %lu, frame "
+                            "%.6g), and half that step %s: bake fewer frames (--frames) or allow "
+                            "more (--tolerance)", o->tolerance,
+                            (double)plan->frame_step / plan->frame_scale,
+                            (unsigned long)plan->num_frames, r->worst, (unsigned long)r->node,
+                            r->frame, why);
+            return CLI_EXIT_INPUT;
+        }
+        plan->frame_first = (int32_t)first;
+        plan->frame_step = (int32_t)step;
+        plan->frame_scale = (uint32_t)scale;
+        plan->num_frames = (uint32_t)((last - first) / step + 1);
+    }
 }
 
 /* ---- nodes ----------------------------------------------------------------- */
@@ -267,6 +338,7 @@ static int run_bake(const bake_opts *o)
     size_t size = 0;
     char *names = NULL;
     const char *id = NULL;
+    bake_between between;
     int status, st;
 
     if (o->c_source && !(id = c_identifier(o->c_source)))
@@ -288,6 +360,8 @@ static int run_bake(const bake_opts *o)
     plan.frac_bits = o->frac_bits == 16 ? 0 : o->frac_bits == 0 ? KF3DS_BAKE_FRAC_NONE
                                                                 : o->frac_bits;
     status = plan_frames(o, s, &plan);
+    if (!status && o->tolerance > 0.0)
+        status = choose_step(o, s, &plan, &between);
     if (!status && o->nodes)
         status = plan_nodes(o, &plan, &names);
     e = status ? KF3DS_OK : kf3ds_bake(s, &plan, &data, &size, &info, &error);
@@ -326,10 +400,17 @@ static int run_bake(const bake_opts *o)
             status = write_c_source(o->c_source, id, o->file, data, size);
         if (!status)
             report(o, &info, size);
-        if (!status && o->between)
-            status = bake_between_report(o->file, s, &info,
-                                         cli_is_stdout(o->out) ? stderr : stdout) ? CLI_EXIT_INPUT
-                                                                                  : 0;
+        if (!status && o->between) {
+            FILE *to = cli_is_stdout(o->out) ? stderr : stdout;
+            if (o->tolerance > 0.0) { /* measured at this step already */
+                bake_between_print(to, &info, &between);
+            } else if (bake_between_measure(s, &info, &between) == 0) {
+                bake_between_print(to, &info, &between);
+            } else {
+                cli_print_error(o->file, "bake --between: out of memory");
+                status = CLI_EXIT_INPUT;
+            }
+        }
     }
     kf3ds_bake_free(data, &plan);
     free((void *)plan.nodes);
@@ -367,6 +448,14 @@ static int cmd_bake(int argc, char **argv)
             o.frames = v;
         } else if (strcmp(opt, "--between") == 0) {
             o.between = 1;
+        } else if ((got = cli_option_value(&a, "--tolerance", &v)) != 0) {
+            char *end = NULL;
+            if (got < 0)
+                return cli_usage_error(VERB, "--tolerance needs a fraction of the extent");
+            o.tolerance = strtod(v, &end);
+            if (!*v || *end || !(o.tolerance >= 1e-9 && o.tolerance <= 0.1))
+                return cli_usage_error(VERB, "--tolerance '%s': a fraction of the scene's extent "
+                                       "from 1e-9 to 0.1 (e.g. 1e-4)", v);
         } else if ((got = cli_option_value(&a, "--step", &v)) != 0) {
             if (got < 0)
                 return cli_usage_error(VERB, "--step needs a number");
@@ -414,7 +503,8 @@ const cli_verb cmd_bake_verb = {
     VERB,
     cmd_bake,
     "bake FILE -o OUT.kfb [--frames A:B] [--step S] [--fixed] [--frac-bits N]\n"
-    "                  [--no-meshes] [--nodes NAME,...] [--c-source NAME] [--between] [-q]",
+    "                  [--no-meshes] [--nodes NAME,...] [--c-source NAME] [--tolerance T]\n"
+    "                  [--between] [-q]",
     "Bake poses and meshes into a .kfb file for engines (and C source for ROMs).",
     "Evaluates every node at frames A, A+S, A+2S, ... up to B and writes, for each\n"
     "frame and node, the world matrix N(t) (3x4) and a visible bit; camera FOV and\n"
@@ -431,6 +521,10 @@ const cli_verb cmd_bake_verb = {
     "  --frames A:B        the frames to bake (default: the segment, KFSEG); decimals\n"
     "                      allowed, at most 6 after the point\n"
     "  --step S            the distance between baked frames (default 1; e.g. 0.5)\n"
+    "  --tolerance T       halve the step (from S) until an engine that lerps the\n"
+    "                      baked matrices stays within T of the scene's extent\n"
+    "                      between frames (measured at quarter steps; e.g. 1e-4);\n"
+    "                      prints each step tried unless -q\n"
     "  --fixed             signed 32-bit fixed point (16.16 unless --frac-bits) instead\n"
     "                      of IEEE floats: value = raw / 2^N, rounded to nearest\n"
     "  --frac-bits N       N fraction bits, 0 to 28, or auto: the most with which every\n"

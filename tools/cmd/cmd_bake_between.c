@@ -23,8 +23,7 @@ static int placed(const kf3ds_scene *s, uint32_t n, const kf3ds_pose *p, kf3ds_m
            s->meshes[mi].num_points && !p->hidden && kf3ds_node_mesh_matrix(s, n, p, m);
 }
 
-int bake_between_report(const char *file, const kf3ds_scene *s, const kf3ds_bake_info *info,
-                        FILE *out)
+int bake_between_measure(const kf3ds_scene *s, const kf3ds_bake_info *info, bake_between *r)
 {
     kf3ds_pose *a = calloc(s->num_nodes + 1u, sizeof *a), *b = calloc(s->num_nodes + 1u, sizeof *b),
                *m = calloc(s->num_nodes + 1u, sizeof *m);
@@ -36,7 +35,6 @@ int bake_between_report(const char *file, const kf3ds_scene *s, const kf3ds_bake
         free(a);
         free(b);
         free(m);
-        cli_print_error(file, "bake --between: out of memory");
         return -1;
     }
     kf3ds_scene_eval(s, frame_at(info, 0, 0.0), 0, b);
@@ -94,14 +92,21 @@ int bake_between_report(const char *file, const kf3ds_scene *s, const kf3ds_bake
         extent = fmax(extent, box[k + 3] - box[k]);
     if (!(extent > 0.0))
         extent = 1.0;
+    r->worst = worst / extent;
+    r->frame = worst_frame;
+    r->node = worst_node;
+    free(a);
+    free(b);
+    free(m);
+    return 0;
+}
+
+void bake_between_print(FILE *out, const kf3ds_bake_info *info, const bake_between *r)
+{
     if (info->num_frames < 2)
         fprintf(out, "between frames: one frame baked, nothing between\n");
     else
         fprintf(out, "between frames: linear interpolation of the baked matrices strays up to "
                      "%.3g of the scene's extent (node %lu, frame %.6g)\n",
-                worst / extent, (unsigned long)worst_node, worst_frame);
-    free(a);
-    free(b);
-    free(m);
-    return 0;
+                r->worst, (unsigned long)r->node, r->frame);
 }
