@@ -73,6 +73,10 @@ KF3DS_API void kf3ds_raster_line(kf3ds_framebuffer *fb, const kf3ds_view *view, 
 KF3DS_API void kf3ds_raster_text(kf3ds_framebuffer *fb, int x, int y, const char *text, uint32_t color,
                        int scale);
 KF3DS_API int kf3ds_raster_text_width(const char *text, int scale); /* in pixels */
+/* A caption in the bottom-left corner, light on a dark shadow, at twice
+ * the font's size from 720 rows up (the frame label of `kf3ds render` and
+ * the web build); nothing on a picture too small for it. */
+KF3DS_API void kf3ds_raster_label(kf3ds_framebuffer *fb, const char *text);
 
 /* ------------------------------------------------------------------------ */
 /* Whole scenes (the rest of src/render/)                                  */

@@ -25,8 +25,6 @@
 #define MAX_SIDE 16384
 #define MAX_PIXELS (32L * 1024 * 1024)
 #define ORBIT_FOV 45.0f
-#define LABEL_COLOR 0xFFF0F0F0u
-#define LABEL_SHADOW 0xFF000000u
 
 typedef struct kfw_scene {
     uint32_t magic;
@@ -579,17 +577,6 @@ static void format_frame(char *buf, double frame)
     buf[at] = '\0';
 }
 
-static void draw_label(kf3ds_framebuffer *fb, const char *text)
-{
-    int scale = fb->height >= 720 ? 2 : 1;
-    int h = 8 * scale, x = 4 * scale, y = fb->height - h - 4 * scale;
-    if (fb->height < h + 2 || fb->width < 16)
-        return;
-    if (y < 0)
-        y = 0;
-    kf3ds_raster_text(fb, x + scale, y + scale, text, LABEL_SHADOW, scale);
-    kf3ds_raster_text(fb, x, y, text, LABEL_COLOR, scale);
-}
 
 #define KFW_RENDER_ORBIT 0x01    /* --orbit given: never a camera by default */
 #define KFW_RENDER_CULL 0x02     /* --cull */
@@ -738,7 +725,7 @@ KFW_EXPORT(kfw_render) const unsigned char *kfw_render(kfw_scene *h, int width, 
                 label[len++] = camera_label[c++];
             label[len] = '\0';
         }
-        draw_label(&fb, label);
+        kf3ds_raster_label(&fb, label);
     }
     for (p = 0; p < n; p++) {
         uint32_t c = h->color[p];

@@ -118,6 +118,22 @@ int kf3ds_raster_text_width(const char *text, int scale)
     return (int)n * 8 * scale;
 }
 
+void kf3ds_raster_label(kf3ds_framebuffer *fb, const char *text)
+{
+    int scale, h, y;
+    if (!fb || !fb->color || !text)
+        return;
+    scale = fb->height >= 720 ? 2 : 1;
+    h = 8 * scale;
+    y = fb->height - h - 4 * scale;
+    if (fb->height < h + 2 || fb->width < 16)
+        return;
+    if (y < 0)
+        y = 0;
+    kf3ds_raster_text(fb, 4 * scale + scale, y + scale, text, 0xFF000000u, scale);
+    kf3ds_raster_text(fb, 4 * scale, y, text, 0xFFF0F0F0u, scale);
+}
+
 void kf3ds_raster_text(kf3ds_framebuffer *fb, int x, int y, const char *text, uint32_t color,
                        int scale)
 {

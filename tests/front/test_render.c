@@ -657,6 +657,40 @@ static void test_text(void **state)
     pic_free(&pic);
 }
 
+/* The frame label: 4 pixels from the left and bottom edges (an 8-pixel
+ * font: top row height − 12), its shadow one pixel right and down; both
+ * doubled from 720 rows up; nothing on a picture under 10 rows. */
+static void test_label(void **state)
+{
+    picture pic, q;
+    int box[4];
+    (void)state;
+    pic_init(&pic, 64, 32);
+    pic_init(&q, 64, 32);
+    kf3ds_raster_label(&pic.fb, "I");
+    kf3ds_raster_text(&q.fb, 5, 21, "I", 0xFF000000u, 1);
+    kf3ds_raster_text(&q.fb, 4, 20, "I", 0xFFF0F0F0u, 1);
+    assert_memory_equal(pic.fb.color, q.fb.color, 64 * 32 * 4);
+    assert_true(drawn_box(&pic, BG, box) > 0);
+    assert_true(box[0] >= 4 && box[1] >= 20 && box[2] <= 4 + 8 && box[3] <= 20 + 8);
+    pic_free(&pic);
+    pic_free(&q);
+    pic_init(&pic, 32, 720);
+    pic_init(&q, 32, 720);
+    kf3ds_raster_label(&pic.fb, "I");
+    kf3ds_raster_text(&q.fb, 10, 698, "I", 0xFF000000u, 2);
+    kf3ds_raster_text(&q.fb, 8, 696, "I", 0xFFF0F0F0u, 2);
+    assert_memory_equal(pic.fb.color, q.fb.color, 32 * 720 * 4);
+    pic_free(&pic);
+    pic_free(&q);
+    pic_init(&pic, 64, 9);
+    kf3ds_raster_label(&pic.fb, "I");
+    kf3ds_raster_label(NULL, "I");
+    kf3ds_raster_label(&pic.fb, NULL);
+    assert_int_equal(drawn_box(&pic, BG, box), 0);
+    pic_free(&pic);
+}
+
 /* Lines: clipped by the near plane, depth-tested with a little slack. */
 static void test_lines(void **state)
 {
@@ -1326,6 +1360,7 @@ int main(void)
         cmocka_unit_test(test_smoothing_groups),
         cmocka_unit_test(test_wireframe_edge_flags),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_label),
         cmocka_unit_test(test_lines),
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_camera_view),

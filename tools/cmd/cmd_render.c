@@ -19,8 +19,6 @@
 #define ORBIT_FOV 45.0f
 #define DEFAULT_AZIMUTH 35.0f
 #define DEFAULT_ELEVATION 25.0f
-#define LABEL_COLOR 0xFFF0F0F0u
-#define LABEL_SHADOW 0xFF000000u
 #define SHEET_RULE 0xFF101010u
 
 /* An output pattern "out_%04d.png": text before and after one frame-number
@@ -156,17 +154,6 @@ static void format_frame(char *buf, size_t cap, double frame)
         buf[--n] = '\0';
 }
 
-static void draw_label(kf3ds_framebuffer *fb, const char *text)
-{
-    int scale = fb->height >= 720 ? 2 : 1;
-    int h = 8 * scale, x = 4 * scale, y = fb->height - h - 4 * scale;
-    if (fb->height < h + 2 || fb->width < 16)
-        return;
-    if (y < 0)
-        y = 0;
-    kf3ds_raster_text(fb, x + scale, y + scale, text, LABEL_SHADOW, scale);
-    kf3ds_raster_text(fb, x, y, text, LABEL_COLOR, scale);
-}
 
 /* Draws one frame into fb (cleared by the library). */
 static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
@@ -201,7 +188,7 @@ static void render_frame(render_ctx *c, double frame, kf3ds_framebuffer *fb)
             size_t n = strlen(label);
             snprintf(label + n, sizeof label - n, "  %.60s", c->camera_label);
         }
-        draw_label(fb, label);
+        kf3ds_raster_label(fb, label);
     }
 }
 
