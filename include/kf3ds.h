@@ -51,6 +51,14 @@ KF3DS_API int kf3ds_version(void);
 /* The same as a string, "0.1.0". */
 KF3DS_API const char *kf3ds_version_string(void);
 
+/* The length (1 to 4) of the valid UTF-8 sequence at text, of which `left`
+ * bytes may be read, and its code point into *codepoint (may be NULL); 0
+ * when those bytes do not start one (overlong forms, surrogates and values
+ * beyond U+10FFFF are not valid). 3DS names are bytes in their author's code
+ * page: kf3ds's JSON, glTF and text write what this accepts as it is and
+ * escape other bytes (docs/output.md). */
+KF3DS_API size_t kf3ds_utf8_char(const char *text, size_t left, uint32_t *codepoint);
+
 /* ------------------------------------------------------------------------ */
 /* Diagnostics                                                              */
 /* ------------------------------------------------------------------------ */

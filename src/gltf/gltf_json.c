@@ -1,7 +1,7 @@
 /* JSON text for the glTF writer (export_internal.h): a growable buffer from
  * the export's allocator, commas placed per nesting level. Names come out
- * as valid UTF-8 and numbers read back exactly (the same rules as the
- * command's JSON, tools/cmd/cmd_common.c). Also the module's memory helpers. */
+ * as valid UTF-8 (kf3ds_utf8_char) and numbers read back exactly (the same
+ * rules as the command's JSON, tools/cmd/cmd_common.c). Also the module's memory helpers. */
 #include "export_internal.h"
 #include <float.h>
 #include <math.h>
@@ -120,37 +120,6 @@ static void put_s(gltf_json *j, const char *s)
     put(j, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4) or 0 when it is not one.
- * Only called for a lead byte >= 0x80. */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-    unsigned long c;
-    size_t n, i;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-        n = 2;
-        c = s[0] & 0x1Fu;
-    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-        n = 3;
-        c = s[0] & 0x0Fu;
-    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-        n = 4;
-        c = s[0] & 0x07u;
-    } else {
-        return 0;
-    }
-    if (left < n)
-        return 0;
-    for (i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3Fu);
-    }
-    if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || c > 0x10FFFF ||
-        (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 /* A JSON string: quotes, backslashes and control characters escaped, bytes
  * that are not UTF-8 as \u00XX (their Latin-1 reading). */
 static void put_string(gltf_json *j, const char *s)
@@ -182,7 +151,7 @@ static void put_string(gltf_json *j, const char *s)
         } else if (c < 0x80) {
             put_c(j, (char)c);
             i++;
-        } else if ((n = utf8_len(p + i, len - i)) != 0) {
+        } else if ((n = kf3ds_utf8_char((const char *)p + i, len - i, NULL)) != 0) {
             put(j, (const char *)p + i, n);
             i += n;
         } else {

@@ -801,38 +801,6 @@ int cli_report_load(const char *file, const kf3ds_scene *scene, const kf3ds_diag
 
 /* ---- output -------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (1..4) or 0 when it is not one.
- * Only called for a lead byte >= 0x80. */
-static size_t utf8_len(const unsigned char *s, size_t left, unsigned long *cp)
-{
-    unsigned long c;
-    size_t n, i;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-        n = 2;
-        c = s[0] & 0x1Fu;
-    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-        n = 3;
-        c = s[0] & 0x0Fu;
-    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-        n = 4;
-        c = s[0] & 0x07u;
-    } else {
-        return 0;
-    }
-    if (left < n)
-        return 0;
-    for (i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3Fu);
-    }
-    if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || c > 0x10FFFF ||
-        (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return n;
-}
-
 void cli_json_string(FILE *out, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -840,7 +808,6 @@ void cli_json_string(FILE *out, const char *s, size_t len)
     putc('"', out);
     while (p && i < len) {
         unsigned char c = p[i];
-        unsigned long cp;
         size_t n;
         if (c == '"' || c == '\\') {
             putc('\\', out);
@@ -861,7 +828,7 @@ void cli_json_string(FILE *out, const char *s, size_t len)
         } else if (c < 0x80) {
             putc(c, out);
             i++;
-        } else if ((n = utf8_len(p + i, len - i, &cp)) != 0) {
+        } else if ((n = kf3ds_utf8_char((const char *)p + i, len - i, NULL)) != 0) {
             fwrite(p + i, 1, n, out);
             i += n;
         } else {
@@ -909,7 +876,7 @@ void cli_text_string(FILE *out, const char *s, size_t len)
     size_t i = 0;
     while (p && i < len) {
         unsigned char c = p[i];
-        unsigned long cp = 0;
+        uint32_t cp = 0;
         size_t n;
         if (c == '\\') {
             fputs("\\\\", out);
@@ -917,7 +884,7 @@ void cli_text_string(FILE *out, const char *s, size_t len)
         } else if (c >= 0x20 && c < 0x7F) {
             putc(c, out);
             i++;
-        } else if (c >= 0x80 && (n = utf8_len(p + i, len - i, &cp)) != 0 &&
+        } else if (c >= 0x80 && (n = kf3ds_utf8_char((const char *)p + i, len - i, &cp)) != 0 &&
                    !(cp >= 0x80 && cp <= 0x9F) && cp != 0x2028 && cp != 0x2029 &&
                    !(cp >= 0x202A && cp <= 0x202E) && !(cp >= 0x2066 && cp <= 0x2069)) {
             fwrite(p + i, 1, n, out);
