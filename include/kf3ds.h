@@ -638,6 +638,12 @@ KF3DS_API int32_t kf3ds_scene_find_mesh(const kf3ds_scene *scene, const char *na
 /* ------------------------------------------------------------------------ */
 
 #define KF3DS_EVAL_NO_EASE 0x1  /* ignore ease-to/ease-from (what every peer does) */
+/* kf3ds_node_eval only: the node's world matrix is its own placement, its
+ * ancestors' left out (they are not evaluated); every other value of the
+ * pose is the same bits as without it. For callers that need a node's own
+ * tracks at many frames (the glTF export's resampling) and not where its
+ * parents put it. kf3ds_scene_eval ignores it. */
+#define KF3DS_EVAL_LOCAL 0x2
 
 /* The value of one track at `frame`. out receives 3 floats (POS/SCL/COL),
  * 4 (ROT: quaternion), or 1 (FOV/ROLL/HOT/FALL); for HIDE out[0] is 1 when

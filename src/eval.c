@@ -55,7 +55,7 @@ void kf3ds_node_eval(const kf3ds_scene *scene, uint32_t node, double frame, unsi
         return;
     memset(out->segment_hint_, 0, sizeof out->segment_hint_); /* one-shot: no hints */
     eval_one(plan_record(plan, node), frame, flags, out);
-    if (scene->nodes[node].type == KF3DS_NODE_AMBIENT)
+    if (scene->nodes[node].type == KF3DS_NODE_AMBIENT || (flags & KF3DS_EVAL_LOCAL))
         return;
     /* Ancestors multiply on the left, one at a time: no stack needed. */
     for (p = scene->nodes[node].parent; p != KF3DS_NONE && guard++ < scene->num_nodes;

@@ -174,7 +174,7 @@ typedef struct export_ctx {
     const kf3ds_scene *s;
     const kf3ds_allocator *al;
     kf3ds_pose *poses;        /* scene->num_nodes, scratch for evaluation */
-    unsigned flags;           /* KF3DS_EVAL_NO_EASE or 0 */
+    unsigned flags;           /* KF3DS_EVAL_NO_EASE or 0 (KF3DS_EVAL_LOCAL while sampling) */
     int animate;              /* an animation is written */
     double first, last;       /* the exported frames (both the static frame when not animating) */
     gltf_buffer buf;

@@ -30,13 +30,6 @@ struct ex_memo {
     uint32_t gen;
     const ex_prop *prop;      /* the property the current generation holds */
     int width;
-    /* The scene with every node a root, or NULL when no node has a parent:
-     * kf3ds_node_eval multiplies each ancestor's matrix onto the node's
-     * world (a 2,000-deep chain evaluates 1,000 nodes per call on average),
-     * which only an aim rotation reads; a node's own values (its tracks,
-     * its hiding, its morph mesh) are the same bits either way. */
-    kf3ds_scene local;
-    kf3ds_node *local_nodes;
 };
 
 /* First allocation and the fill that doubles it (at most half full, so a
@@ -65,29 +58,11 @@ static uint32_t slot_of(uint64_t key, uint32_t mask)
 
 int kf3ds__export_samples_init(export_ctx *c)
 {
-    const kf3ds_scene *s = c->s;
-    uint32_t i;
-    int parents = 0;
     c->memo = EX_CALLOC(c, 1, sizeof *c->memo);
     if (!c->memo) {
         c->oom = 1;
         return -1;
     }
-    for (i = 0; i < s->num_nodes; i++)
-        parents |= s->nodes[i].parent != KF3DS_NONE;
-    if (!parents)
-        return 0;
-    c->memo->local_nodes = EX_CALLOC(c, s->num_nodes, sizeof *c->memo->local_nodes);
-    if (!c->memo->local_nodes) {
-        kf3ds__export_samples_free(c);
-        c->oom = 1;
-        return -1;
-    }
-    memcpy(c->memo->local_nodes, s->nodes, s->num_nodes * sizeof *s->nodes);
-    for (i = 0; i < s->num_nodes; i++)
-        c->memo->local_nodes[i].parent = KF3DS_NONE;
-    c->memo->local = *s;
-    c->memo->local.nodes = c->memo->local_nodes;
     return 0;
 }
 
@@ -96,7 +71,6 @@ void kf3ds__export_samples_free(export_ctx *c)
     if (!c->memo)
         return;
     EX_FREE(c, c->memo->slots);
-    EX_FREE(c, c->memo->local_nodes);
     EX_FREE(c, c->memo);
     c->memo = NULL;
 }
@@ -155,12 +129,15 @@ int kf3ds__export_sample(export_ctx *c, const ex_prop *p, double frame, float ou
                 return m->width;
             }
     }
-    if (m->local_nodes && p->kind != EX_AIM) {
-        /* the node's own values only: its ancestors left out (above) */
-        const kf3ds_scene *whole = c->s;
-        c->s = &m->local;
+    if (p->kind != EX_AIM) {
+        /* kf3ds_node_eval multiplies each ancestor's matrix onto the node's
+         * world (a 2,000-deep chain evaluates 1,000 nodes per call on
+         * average), which only an aim rotation reads: the node's own values
+         * (its tracks, its hiding, its morph mesh) are the same bits without */
+        unsigned flags = c->flags;
+        c->flags |= KF3DS_EVAL_LOCAL;
         w = export_prop_value(c, p, frame, out);
-        c->s = whole;
+        c->flags = flags;
     } else {
         w = export_prop_value(c, p, frame, out);
     }

@@ -290,6 +290,37 @@ static void test_allocator_and_const_eval(void **state)
     counting_free_scene(s, &c);
 }
 
+/* KF3DS_EVAL_LOCAL: a child at (0, 2, 0) under a root at (1, 0, 0) has the
+ * world translation (1, 2, 0), and (0, 2, 0) with the flag, its own
+ * placement; every other field of the pose is the same bits. */
+static void test_local_flag(void **state)
+{
+    static const node_spec nodes[] = {
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 0xFFFF, { 1, 0, 0 } },
+        { KF3DS_CHUNK_OBJECT_NODE_TAG, -1, "$$$DUMMY", 0, { 0, 2, 0 } },
+    };
+    kf3ds_diag err;
+    kf3ds_scene *s = load_nodes(nodes, 2, NULL, &err);
+    kf3ds_pose whole, local;
+    (void)state;
+    memset(&whole, 0, sizeof whole);
+    memset(&local, 0, sizeof local);
+    kf3ds_node_eval(s, 1, 5.0, 0, &whole);
+    kf3ds_node_eval(s, 1, 5.0, KF3DS_EVAL_LOCAL, &local);
+    assert_near(whole.world.m[0][3], 1.0, 1e-6);
+    assert_near(whole.world.m[1][3], 2.0, 1e-6);
+    assert_near(local.world.m[0][3], 0.0, 1e-6);
+    assert_near(local.world.m[1][3], 2.0, 1e-6);
+    assert_near(local.world.m[2][3], 0.0, 1e-6);
+    local.world = whole.world;
+    assert_memory_equal(&local, &whole, sizeof whole);
+    /* a root: the same pose either way */
+    kf3ds_node_eval(s, 0, 5.0, 0, &whole);
+    kf3ds_node_eval(s, 0, 5.0, KF3DS_EVAL_LOCAL, &local);
+    assert_memory_equal(&local, &whole, sizeof whole);
+    kf3ds_scene_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_targets_and_links),
         cmocka_unit_test(test_mirrored_mesh),
         cmocka_unit_test(test_allocator_and_const_eval),
+        cmocka_unit_test(test_local_flag),
     };
     return support_run_tests(tests, NULL, NULL);
 }
