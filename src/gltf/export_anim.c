@@ -622,9 +622,21 @@ static int fitted_slopes(const series *se, uint32_t i, uint32_t j, double *ma, d
     return 1;
 }
 
+/* 1 when a jump (rule 29) lies between samples i and j. */
+static int spans_jump(const series *se, const series *orig, uint32_t i, uint32_t j)
+{
+    uint32_t k;
+    for (k = i + 1; k <= j; k++)
+        if (se->frames[k] - se->frames[k - 1] < JUMP_FRAMES && is_jump(orig, se->frames[k - 1]))
+            return 1;
+    return 0;
+}
+
 /* 1 when an arc from sample i to sample j keeps the bound (rule 35): with
  * the samples' own slopes, or else with slopes fitted to the samples
- * between. The slopes tried last are left in ma and mb. */
+ * between (not across a jump, which keeps its own zero slopes, so that it
+ * stays sharp: between its two samples no arc is checked). The slopes
+ * tried last are left in ma and mb. */
 static int arc_fits(const series *se, const series *orig, const double *tangents, uint32_t i,
                     uint32_t j, double tol, double *ma, double *mb)
 {
@@ -633,7 +645,8 @@ static int arc_fits(const series *se, const series *orig, const double *tangents
     memcpy(mb, tangents + 2 * (size_t)j * w, w * sizeof *mb);
     if (cubic_fits(se, orig, ma, mb, i, j, tol))
         return 1;
-    return fitted_slopes(se, i, j, ma, mb) && cubic_fits(se, orig, ma, mb, i, j, tol);
+    return !spans_jump(se, orig, i, j) && fitted_slopes(se, i, j, ma, mb) &&
+           cubic_fits(se, orig, ma, mb, i, j, tol);
 }
 
 /* The Hermite keys the bound needs, greedily as reduce() does, into out:
