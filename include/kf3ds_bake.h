@@ -88,6 +88,47 @@ KF3DS_API kf3ds_status kf3ds_bake(const kf3ds_scene *scene, const kf3ds_bake_opt
                                   kf3ds_diag *error);
 KF3DS_API void kf3ds_bake_free(unsigned char *bytes, const kf3ds_bake_options *options);
 
+/* Between baked frames (docs/kfb.md, "Between baked frames"): how far an
+ * engine that blends two baked frames' matrices linearly strays from kf3ds,
+ * measured at the quarter points of every step over every object node's own
+ * mesh (whatever options->nodes says; a node hidden at either end left out),
+ * as a fraction of the extent of the baked frames' vertices. */
+typedef enum kf3ds_bake_fit_limit {
+    KF3DS_BAKE_FIT_OK = 0,
+    KF3DS_BAKE_FIT_DECIMALS, /* half the step would need more than 6 decimals */
+    KF3DS_BAKE_FIT_FRAMES,   /* ... more than KF3DS_BAKE_FIT_MAX_FRAMES frames */
+    KF3DS_BAKE_FIT_RANGE     /* ... frame numbers beyond 32 bits */
+} kf3ds_bake_fit_limit;
+#define KF3DS_BAKE_FIT_MAX_FRAMES 1000000u
+
+typedef struct kf3ds_bake_between_info {
+    double worst;              /* the largest distance (0 with fewer than two frames) */
+    double frame;              /* where: the frame */
+    uint32_t node;             /* and the node */
+    kf3ds_bake_fit_limit limit; /* why kf3ds_bake_fit_step stopped short */
+} kf3ds_bake_between_info;
+
+/* Measures it for the frames `options` gives (its allocator for scratch
+ * memory). KF3DS_ERR_ARGUMENT for unsound frames, KF3DS_ERR_NOMEM. */
+KF3DS_API kf3ds_status kf3ds_bake_between(const kf3ds_scene *scene,
+                                          const kf3ds_bake_options *options,
+                                          kf3ds_bake_between_info *out);
+
+/* Called with each step tried and its measure (may be NULL). */
+typedef void (*kf3ds_bake_fit_progress)(void *user, const kf3ds_bake_options *frames,
+                                        const kf3ds_bake_between_info *measure);
+
+/* Chooses the step for a bound: writes the options' frames resolved (the
+ * segment when num_frames is 0), then halves the step, keeping the first
+ * and the last frame, until the measure is within `tolerance` (a fraction
+ * of the extent, 1e-9 to 0.1). KF3DS_OK: *options holds those frames and
+ * *out their measure. KF3DS_ERR_LIMIT: half the last step tried would not
+ * fit (out->limit says why); *options and *out are that step's. Also
+ * KF3DS_ERR_ARGUMENT, KF3DS_ERR_NOMEM. */
+KF3DS_API kf3ds_status kf3ds_bake_fit_step(const kf3ds_scene *scene, kf3ds_bake_options *options,
+                                           double tolerance, kf3ds_bake_fit_progress progress,
+                                           void *user, kf3ds_bake_between_info *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -626,7 +626,8 @@ USAGE = """usage: python -m kf3ds info FILE [--maps DIR]... [-q]
                        [--static-frame F] [--no-animation] [--cubic] [--visibility-ext]
                        [--embed-images] [--no-ease] [-q]
        python -m kf3ds bake FILE -o OUT.kfb [--frames A:B] [--step S] [--fixed]
-                       [--frac-bits N|auto] [--nodes NAME,...] [--no-meshes] [-q]
+                       [--frac-bits N|auto] [--nodes NAME,...] [--no-meshes]
+                       [--tolerance T] [--between] [-q]
 
 The output of `kf3ds info`, `eval`, `export` and `bake` (docs/output.md), through the Python
 binding (docs/python.md); library %s.

@@ -413,26 +413,8 @@ def _decimal(v, what):
     return (-num if sign else num), -exp
 
 
-def bake(scene, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1, frames=None,
-         nodes=None):
-    ptr = scene._ptr()
-    s = ptr.contents
-    if path is not None and not isinstance(path, (str, bytes, os.PathLike)):
-        raise TypeError("path must be a file name, not %s" % type(path).__name__)
-    fixed = _flag(fixed, "fixed")
-    meshes = _flag(meshes, "meshes")
-    if frac_bits is None:
-        fb = 0
-    elif frac_bits == "auto":
-        fb = S.BAKE_FRAC_AUTO
-        fixed = True
-    else:
-        n = _check_int(frac_bits, "frac_bits")
-        if not 0 <= n <= S.BAKE_MAX_FRAC_BITS:
-            raise ValueError("frac_bits must be 0 to %d, or 'auto'" % S.BAKE_MAX_FRAC_BITS)
-        fb = 0 if n == 16 else S.BAKE_FRAC_NONE if n == 0 else n
-        fixed = True
-    # The frames, as plan_frames of cmd_bake.c.
+def _bake_frames(s, frames, step):
+    """The frames, as plan_frames of cmd_bake.c: (first, step, scale, count)."""
     a, b, st, da, db, ds = s.segment_start, s.segment_end, 1, 0, 0, 0
     if frames is not None:
         try:
@@ -455,11 +437,73 @@ def bake(scene, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1, 
         raise ValueError("the frames do not fit the file's 32-bit frame numbers")
     if count > 0xFFFFFFFF:
         raise ValueError("%d frames are too many" % count)
+    return a, st, 10 ** d, count
+
+
+def _between_dict(m):
+    return {"worst": m.worst, "frame": m.frame, "node": m.node}
+
+
+def _fit_step(scene, ptr, o, tolerance):
+    """kf3ds_bake_fit_step: o's step halved until a lerping engine stays within tolerance."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real):
+        raise TypeError("tolerance must be a number, not %s" % type(tolerance).__name__)
+    tolerance = float(tolerance)
+    if not 1e-9 <= tolerance <= 0.1:
+        raise ValueError("tolerance must be from 1e-9 to 0.1 of the scene's extent")
+    m = S.BakeBetweenInfo()
+    rc = lib.kf3ds_bake_fit_step(ptr, C.byref(o), tolerance, None, None, C.byref(m))
+    if rc == S.ERR_LIMIT:
+        why = {S.BAKE_FIT_DECIMALS: "would have more than 6 decimals",
+               S.BAKE_FIT_RANGE: "would not fit 32-bit frame numbers"}.get(
+                   m.limit, "would make over a million frames")
+        raise _error(scene, "bake: tolerance %g: at step %.6g (%d frames) an engine that lerps "
+                     "the baked matrices still strays %.3g of the extent (node %d, frame %.6g), "
+                     "and half that step %s: bake fewer frames or allow more" % (
+                         tolerance, o.frame_step / o.frame_scale, o.num_frames, m.worst, m.node,
+                         m.frame, why))
+    if rc != S.OK:
+        raise _error(scene, "bake: " + lib.kf3ds_status_string(rc).decode())
+    return _between_dict(m)
+
+
+def bake_between(scene, *, step=1, frames=None):
+    ptr = scene._ptr()
+    o = S.BakeOptions()
+    o.frame_first, o.frame_step, o.frame_scale, o.num_frames = _bake_frames(ptr.contents, frames,
+                                                                            step)
+    m = S.BakeBetweenInfo()
+    rc = lib.kf3ds_bake_between(ptr, C.byref(o), C.byref(m))
+    if rc != S.OK:
+        raise _error(scene, "bake_between: " + lib.kf3ds_status_string(rc).decode())
+    return _between_dict(m)
+
+
+def bake(scene, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1, frames=None,
+         nodes=None, tolerance=None):
+    ptr = scene._ptr()
+    s = ptr.contents
+    if path is not None and not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError("path must be a file name, not %s" % type(path).__name__)
+    fixed = _flag(fixed, "fixed")
+    meshes = _flag(meshes, "meshes")
+    if frac_bits is None:
+        fb = 0
+    elif frac_bits == "auto":
+        fb = S.BAKE_FRAC_AUTO
+        fixed = True
+    else:
+        n = _check_int(frac_bits, "frac_bits")
+        if not 0 <= n <= S.BAKE_MAX_FRAC_BITS:
+            raise ValueError("frac_bits must be 0 to %d, or 'auto'" % S.BAKE_MAX_FRAC_BITS)
+        fb = 0 if n == 16 else S.BAKE_FRAC_NONE if n == 0 else n
+        fixed = True
+    a, st, scale, count = _bake_frames(s, frames, step)
     o = S.BakeOptions()
     o.flags = (S.BAKE_FIXED if fixed else 0) | (0 if meshes else S.BAKE_NO_MESHES)
     o.frac_bits = fb
     o.frame_first, o.frame_step = a, st
-    o.frame_scale, o.num_frames = 10 ** d, count
+    o.frame_scale, o.num_frames = scale, count
     names = None
     if nodes is not None:
         if isinstance(nodes, (str, bytes)):
@@ -482,6 +526,9 @@ def bake(scene, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1, 
         names = (C.c_char_p * len(enc))(*enc)
         o.nodes = C.cast(names, C.POINTER(C.c_char_p))
         o.num_nodes = len(enc)
+    between = None
+    if tolerance is not None:
+        between = _fit_step(scene, ptr, o, tolerance)
     buf = C.c_void_p()
     size = C.c_size_t()
     info = S.BakeInfo()
@@ -513,6 +560,7 @@ def bake(scene, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1, 
         scene._bake_info = {name: getattr(info, name) for name in (
             "fixed", "frac_bits", "frame_first", "frame_step", "frame_scale", "num_frames",
             "num_nodes", "num_channels", "num_meshes", "num_materials")}
+        scene._bake_info["between"] = between
     finally:
         lib.kf3ds_bake_free(C.cast(buf, C.c_void_p), C.byref(o))
     if path is None:

@@ -122,6 +122,9 @@ _fn("kf3ds_gltf_free", None, _P(S.GltfOutput))
 _fn("kf3ds_bake", S.c_enum, _P(S.Scene), _P(S.BakeOptions), _P(C.c_void_p), _P(C.c_size_t),
     _P(S.BakeInfo), _P(S.Diag))
 _fn("kf3ds_bake_free", None, C.c_void_p, _P(S.BakeOptions))
+_fn("kf3ds_bake_between", S.c_enum, _P(S.Scene), _P(S.BakeOptions), _P(S.BakeBetweenInfo))
+_fn("kf3ds_bake_fit_step", S.c_enum, _P(S.Scene), _P(S.BakeOptions), C.c_double, C.c_void_p,
+    C.c_void_p, _P(S.BakeBetweenInfo))
 
 if lib.kf3ds_version() // 10000 != ABI_MAJOR:
     raise ImportError("kf3ds: %s is version %s; this binding needs %d.x" % (

@@ -156,7 +156,7 @@ def _decimal_text(num, scale):
 def cmd_bake(argv):
     verb = "bake"
     a = M._Args(verb, argv)
-    out, kw, quiet = None, {}, False
+    out, kw, quiet, between = None, {}, False, False
     while True:
         r = a.next_option()
         if r <= 0:
@@ -171,7 +171,11 @@ def cmd_bake(argv):
         if opt in ("-q", "--quiet"):
             quiet = M._Ctx.quiet = True
             continue
-        for name in ("-o", "--output", "--frames", "--step", "--frac-bits", "--nodes"):
+        if opt == "--between":
+            between = True
+            continue
+        for name in ("-o", "--output", "--frames", "--step", "--frac-bits", "--nodes",
+                     "--tolerance"):
             got, value = a.value(name)
             if got:
                 break
@@ -186,7 +190,9 @@ def cmd_bake(argv):
                                         "--step": "--step needs a number",
                                         "--frac-bits": "--frac-bits needs a number of bits or "
                                                        "auto",
-                                        "--nodes": "--nodes needs NAME,NAME,..."}[name])
+                                        "--nodes": "--nodes needs NAME,NAME,...",
+                                        "--tolerance": "--tolerance needs a fraction of the "
+                                                       "extent"}[name])
         if name in ("-o", "--output"):
             out = value
         elif name == "--frames":
@@ -196,6 +202,14 @@ def cmd_bake(argv):
             kw["frames"] = tuple(parts)
         elif name == "--step":
             kw["step"] = value
+        elif name == "--tolerance":
+            try:
+                kw["tolerance"] = float(value)
+            except ValueError:
+                kw["tolerance"] = -1.0  # refused below, as the command does
+            if not 1e-9 <= kw["tolerance"] <= 0.1:
+                return M.usage_error(verb, "--tolerance '%s': a fraction of the scene's extent "
+                                     "from 1e-9 to 0.1 (e.g. 1e-4)" % value)
         elif name == "--frac-bits":
             n = "auto" if value == "auto" else _parse_int(value, 0, 31)
             if n is None:
@@ -250,5 +264,16 @@ def cmd_bake(argv):
                     pl(i["num_materials"], "material", "materials"),
                     "%d.%d fixed point" % (32 - i["frac_bits"], i["frac_bits"]) if i["fixed"]
                     else "float"))
+        if between:
+            m = scene._bake_info["between"]
+            if m is None:
+                m = scene.bake_between(**{k: kw[k] for k in ("step", "frames") if k in kw})
+            to = sys.stderr if out == "-" else sys.stdout
+            if scene._bake_info["num_frames"] < 2:
+                to.write("between frames: one frame baked, nothing between\n")
+            else:
+                to.write("between frames: linear interpolation of the baked matrices strays up "
+                         "to %.3g of the scene's extent (node %d, frame %.6g)\n" % (
+                             m["worst"], m["node"], m["frame"]))
         sys.stdout.flush()
         return M.EXIT_OK

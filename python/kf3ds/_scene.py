@@ -711,7 +711,7 @@ class Scene:
                            linear=linear, images=images)
 
     def bake(self, path=None, *, fixed=False, frac_bits=None, meshes=True, step=1,
-             frames=None, nodes=None):
+             frames=None, nodes=None, tolerance=None):
         """The animation baked into a .kfb file (docs/kfb.md), as ``kf3ds bake``
         writes it: returns its bytes, or with ``path`` writes them and returns None.
 
@@ -719,13 +719,28 @@ class Scene:
         decimals (default: the segment at step 1); ``fixed=True`` 16.16 fixed
         point, ``frac_bits`` (0 to 28, or "auto") another split (implies fixed);
         ``meshes=False`` matrices and channels only; ``nodes`` a sequence of node
-        names (or instance names) to bake. Raises :class:`Error` when the scene
-        cannot be baked (no keyframer nodes, an unknown node, a value out of the
-        fixed-point range).
+        names (or instance names) to bake. ``tolerance`` (1e-9 to 0.1, as
+        ``kf3ds bake --tolerance``) halves ``step`` until an engine that blends
+        the baked matrices linearly stays within that fraction of the scene's
+        extent between frames (:meth:`bake_between`). Raises :class:`Error`
+        when the scene cannot be baked (no keyframer nodes, an unknown node, a
+        value out of the fixed-point range, no step of six decimals within
+        ``tolerance``).
         """
         from ._export import bake
         return bake(self, path, fixed=fixed, frac_bits=frac_bits, meshes=meshes, step=step,
-                    frames=frames, nodes=nodes)
+                    frames=frames, nodes=nodes, tolerance=tolerance)
+
+    def bake_between(self, *, step=1, frames=None):
+        """How far an engine that blends two baked frames' matrices linearly
+        strays from kf3ds between them (``kf3ds bake --between``; docs/kfb.md,
+        "Between baked frames"), for the frames :meth:`bake` would bake with
+        these arguments: a dict with ``worst`` (a fraction of the extent of the
+        baked frames' vertices, measured at quarter steps), and the ``frame``
+        and ``node`` where it is largest.
+        """
+        from ._export import bake_between
+        return bake_between(self, step=step, frames=frames)
 
 
 # ---------------------------------------------------------------------------

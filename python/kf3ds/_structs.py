@@ -451,6 +451,18 @@ class BakeInfo(C.Structure):
     ]
 
 
+BAKE_FIT_OK, BAKE_FIT_DECIMALS, BAKE_FIT_FRAMES, BAKE_FIT_RANGE = range(4)
+
+
+class BakeBetweenInfo(C.Structure):
+    _fields_ = [
+        ("worst", C.c_double),
+        ("frame", C.c_double),
+        ("node", C.c_uint32),
+        ("limit", c_enum),
+    ]
+
+
 # C name of each mirror, for the layout test.
 C_NAMES = {
     Diag: "kf3ds_diag", Mat4: "kf3ds_mat4", TextureMap: "kf3ds_texture_map",
@@ -462,5 +474,5 @@ C_NAMES = {
     GltfImage: "kf3ds_gltf_image", GltfWarning: "kf3ds_gltf_warning",
     GltfOptions: "kf3ds_gltf_options", GltfSummary: "kf3ds_gltf_summary",
     GltfOutput: "kf3ds_gltf_output", BakeOptions: "kf3ds_bake_options",
-    BakeInfo: "kf3ds_bake_info",
+    BakeInfo: "kf3ds_bake_info", BakeBetweenInfo: "kf3ds_bake_between_info",
 }

@@ -39,8 +39,7 @@ static kf3ds_status fail(kf3ds_bake_info *info, kf3ds_diag *error, kf3ds_bake_pr
 
 /* ---- frames and nodes ------------------------------------------------------------ */
 
-/* The options' frames, the defaults resolved; 0 when they are not sound. */
-static int plan_frames(const kf3ds_scene *s, const kf3ds_bake_options *o, bake_plan *plan)
+int kf3ds__bake_plan_frames(const kf3ds_scene *s, const kf3ds_bake_options *o, bake_plan *plan)
 {
     int64_t scale = o->frame_scale ? o->frame_scale : 1, step = o->frame_step ? o->frame_step : 1;
     int64_t first = o->frame_first, count = o->num_frames, p;
@@ -157,7 +156,7 @@ kf3ds_status kf3ds_bake(const kf3ds_scene *s, const kf3ds_bake_options *options,
     if (!s->num_nodes)
         return fail(info, error, KF3DS_BAKE_STATIC,
                     "no keyframer nodes: a static model, nothing to bake");
-    if (!plan_frames(s, o, &plan))
+    if (!kf3ds__bake_plan_frames(s, o, &plan))
         return fail(info, error, KF3DS_BAKE_BAD_OPTION,
                     "frames: a negative step, a scale not 10^0..10^6, or beyond 32 bits");
     info->frame_first = plan.frame_first;

@@ -6,6 +6,8 @@
  *                 normals
  *   bake_image.c  sampling the frames and laying the file out byte by byte
  *                 (docs/kfb.md)
+ *   bake_between.c  what an engine that lerps the baked matrices shows
+ *                 between frames, and the step that keeps it within a bound
  * Only the public API of the core (include/kf3ds.h) and include/kf3ds_kfb.h's
  * constants are used; every block comes from the caller's allocator. */
 #ifndef KF3DS_BAKE_INTERNAL_H
@@ -26,6 +28,10 @@ typedef struct bake_plan {
     uint32_t *nodes;       /* the scene's nodes to bake, ascending */
     uint32_t num_nodes;
 } bake_plan;
+
+/* The options' frames into the plan, the defaults resolved (bake.c); 0 when
+ * they are not sound. */
+int kf3ds__bake_plan_frames(const kf3ds_scene *s, const kf3ds_bake_options *o, bake_plan *plan);
 
 /* The allocator's hooks (bake_alloc.c); kf3ds__bake_calloc also zeroes (n·size must not
  * overflow: the callers' counts are 32-bit). */

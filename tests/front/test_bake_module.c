@@ -395,6 +395,88 @@ static void test_frames(void **state)
     kf3ds_scene_free(s);
 }
 
+/* ---- between baked frames ------------------------------------------------------ */
+
+typedef struct steps_seen {
+    int n;
+    double step[16], worst[16];
+    uint32_t frames[16];
+} steps_seen;
+
+static void seen(void *user, const kf3ds_bake_options *f, const kf3ds_bake_between_info *m)
+{
+    steps_seen *w = user;
+    assert_true(w->n < 16);
+    w->step[w->n] = (double)f->frame_step / f->frame_scale;
+    w->frames[w->n] = f->num_frames;
+    w->worst[w->n++] = m->worst;
+}
+
+/* kf3ds_bake_fit_step on data/arm.3ds (docs/kfb.md, "Between baked
+ * frames"): the measure 2.3e-3, 5.9e-4, 1.5e-4, 3.7e-5 at steps 1, 1/2,
+ * 1/4, 1/8, so 1e-4 stops at 1/8 with 481 frames over 0..60 (the first and
+ * last frame kept), each step reported once and the measure the same as
+ * kf3ds_bake_between's for those frames. Past 6 decimals: KF3DS_ERR_LIMIT
+ * at step 1/64. A failing allocator gives every block back. */
+static void test_fit_step(void **state)
+{
+    kf3ds_scene *s = kf3ds_load_file("data/arm.3ds", NULL, NULL);
+    kf3ds_bake_options o;
+    kf3ds_bake_between_info m, again;
+    steps_seen w;
+    counting c;
+    long fail_after;
+    int i;
+    (void)state;
+    assert_non_null(s);
+    memset(&o, 0, sizeof o);
+    memset(&w, 0, sizeof w);
+    assert_int_equal(kf3ds_bake_fit_step(s, &o, 1e-4, seen, &w, &m), KF3DS_OK);
+    assert_int_equal(w.n, 4);
+    for (i = 0; i < 4; i++)
+        assert_true(w.step[i] == 1.0 / (1 << i));
+    assert_true(w.worst[0] > 2e-3 && w.worst[0] < 2.5e-3);
+    assert_true(w.worst[1] > 5e-4 && w.worst[1] < 7e-4);
+    assert_true(w.worst[2] > 1e-4 && w.worst[2] < 2e-4);
+    assert_true(w.worst[3] < 1e-4 && m.worst == w.worst[3]);
+    assert_int_equal(o.frame_first, 0);
+    assert_int_equal(o.frame_step, 125);
+    assert_int_equal(o.frame_scale, 1000);
+    assert_int_equal(o.num_frames, 481);
+    assert_int_equal(m.limit, KF3DS_BAKE_FIT_OK);
+    assert_int_equal(kf3ds_bake_between(s, &o, &again), KF3DS_OK);
+    assert_true(again.worst == m.worst && again.frame == m.frame && again.node == m.node);
+
+    memset(&o, 0, sizeof o);
+    assert_int_equal(kf3ds_bake_fit_step(s, &o, 1e-9, NULL, NULL, &m), KF3DS_ERR_LIMIT);
+    assert_int_equal(m.limit, KF3DS_BAKE_FIT_DECIMALS);
+    assert_int_equal(o.frame_step, 15625);
+    assert_int_equal(o.frame_scale, 1000000);
+    assert_true(m.worst > 1e-9);
+
+    /* one frame: nothing between; bad arguments */
+    memset(&o, 0, sizeof o);
+    o.num_frames = 1;
+    assert_int_equal(kf3ds_bake_between(s, &o, &m), KF3DS_OK);
+    assert_true(m.worst == 0.0);
+    assert_int_equal(kf3ds_bake_fit_step(s, &o, 0.0, NULL, NULL, &m), KF3DS_ERR_ARGUMENT);
+    assert_int_equal(kf3ds_bake_fit_step(s, &o, 0.5, NULL, NULL, &m), KF3DS_ERR_ARGUMENT);
+    assert_int_equal(kf3ds_bake_fit_step(NULL, &o, 1e-4, NULL, NULL, &m), KF3DS_ERR_ARGUMENT);
+    assert_int_equal(kf3ds_bake_between(s, &o, NULL), KF3DS_ERR_ARGUMENT);
+    o.frame_scale = 7;
+    assert_int_equal(kf3ds_bake_between(s, &o, &m), KF3DS_ERR_ARGUMENT);
+
+    for (fail_after = 0; fail_after < 3; fail_after++) {
+        kf3ds_load_options lo = counting_options(&c);
+        memset(&o, 0, sizeof o);
+        o.allocator = lo.allocator;
+        counting_reset(&c, fail_after);
+        assert_int_equal(kf3ds_bake_fit_step(s, &o, 1e-3, NULL, NULL, &m), KF3DS_ERR_NOMEM);
+        assert_int_equal(c.live, 0);
+    }
+    kf3ds_scene_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +485,7 @@ int main(void)
         support_unit_test(test_failing_allocator),
         support_unit_test(test_bad_options),
         support_unit_test(test_frames),
+        support_unit_test(test_fit_step),
     };
     int r;
     if (support_tmpdir_make("kf3ds_test_bake_module_") != 0)

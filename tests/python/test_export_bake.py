@@ -232,3 +232,28 @@ def test_closed_scene_raises():
         scene.export_gltf()
     with pytest.raises(kf3ds.Error):
         scene.bake()
+
+
+def test_bake_tolerance_matches_the_command(tmp_path):
+    """tolerance= is kf3ds bake --tolerance: the same step chosen (data/arm.3ds: 1e-4 takes
+    step 0.125, docs/kfb.md), the same bytes; bake_between is --between's measure."""
+    path = next(p for p in DATA if p.endswith("arm.3ds"))
+    with kf3ds.load(path) as scene:
+        for tol in ("1e-4", "1e-3"):
+            want = _tool_output(tmp_path, "x.kfb", "bake", path, "-o", "x.kfb", "-q",
+                                "--tolerance", tol)
+            assert scene.bake(tolerance=float(tol)) == want, tol
+        m = scene._bake_info["between"]
+        assert 0 < m["worst"] <= 1e-3
+        assert scene._bake_info["frame_step"] / scene._bake_info["frame_scale"] == 0.5
+        assert scene.bake_between(step=0.5) == m
+        assert scene.bake_between(step=0.25)["worst"] > 1e-4 > scene.bake_between(
+            step=0.125)["worst"]
+        with pytest.raises(kf3ds.Error, match="more than 6 decimals"):
+            scene.bake(tolerance=1e-9)
+        for bad in (0, 1, -1e-4, float("nan")):
+            with pytest.raises(ValueError):
+                scene.bake(tolerance=bad)
+        for bad in ("1e-4", True, None.__class__):
+            with pytest.raises(TypeError):
+                scene.bake(tolerance=bad)

@@ -12,7 +12,8 @@ from conftest import ROOT, TOOL, data_params, corpus_params, embeddable_copy
 EXPORT_OPTIONS = [[], ["--cubic", "--rate", "2"], ["--static-frame", "12.5"],
                   ["--frames", "3:9", "--fps", "24", "--no-ease"], ["--visibility-ext"]]
 BAKE_OPTIONS = [[], ["--step", "0.5", "--fixed"], ["--frames", "10:20", "--no-meshes"],
-                ["--frac-bits", "auto"]]
+                ["--frac-bits", "auto"], ["--tolerance", "1e-3", "--between"],
+                ["--between", "--step", "0.5"]]
 
 
 def _run(cmd, cwd):

@@ -7,7 +7,6 @@
  * the library's (include/kf3ds_bake.h, src/bake/); this file is the verb: its
  * options, messages and files. */
 #include "cmd.h"
-#include "cmd_bake_between.h"
 #include "kf3ds_bake.h"
 #include "kf3ds_kfb.h"
 #include <ctype.h>
@@ -16,8 +15,6 @@
 
 #define VERB "bake"
 #define MAX_DECIMALS 6
-/* --tolerance halves the step no further than this many frames. */
-#define MAX_TOLERANCE_FRAMES 1000000u
 
 typedef struct bake_opts {
     const char *file, *out, *c_source, *frames, *step, *nodes;
@@ -111,71 +108,54 @@ static int plan_frames(const bake_opts *o, const kf3ds_scene *s, kf3ds_bake_opti
     return CLI_EXIT_OK;
 }
 
-/* The frames as the between measure reads them. */
-static kf3ds_bake_info frames_of(const kf3ds_bake_options *plan)
+/* --tolerance's progress: each step tried, on standard error. */
+static void step_tried(void *user, const kf3ds_bake_options *f,
+                       const kf3ds_bake_between_info *m)
 {
-    kf3ds_bake_info f;
-    memset(&f, 0, sizeof f);
-    f.frame_first = plan->frame_first;
-    f.frame_step = plan->frame_step;
-    f.frame_scale = plan->frame_scale;
-    f.num_frames = plan->num_frames;
-    return f;
+    const bake_opts *o = user;
+    if (o->quiet)
+        return;
+    fputs("bake: step ", stderr);
+    cli_print_decimal(stderr, f->frame_step, f->frame_scale);
+    fprintf(stderr, ": %lu %s, between them up to %.3g of the extent%s\n",
+            (unsigned long)f->num_frames, cli_plural(f->num_frames, "frame", "frames"), m->worst,
+            m->worst <= o->tolerance ? " (within --tolerance)" : "");
 }
 
-/* --tolerance T (docs/kfb.md, "Between baked frames"): halves the step,
- * keeping the first and the last frame, until an engine that lerps the
- * baked matrices stays within T of the extent at the quarter steps. *r is
- * the measure at the step chosen. */
+/* --tolerance T (docs/kfb.md, "Between baked frames"): the library halves
+ * the step until an engine that lerps the baked matrices stays within T. */
 static int choose_step(const bake_opts *o, const kf3ds_scene *s, kf3ds_bake_options *plan,
-                       bake_between *r)
+                       kf3ds_bake_between_info *m)
 {
-    for (;;) {
-        kf3ds_bake_info f = frames_of(plan);
-        int64_t first = plan->frame_first, step = plan->frame_step, scale = plan->frame_scale;
-        int64_t last = first + step * ((int64_t)plan->num_frames - 1);
-        const char *why = NULL;
-        if (bake_between_measure(s, &f, r) != 0) {
-            cli_print_error(o->file, "out of memory");
-            return CLI_EXIT_INPUT;
-        }
-        if (!o->quiet) {
-            fputs("bake: step ", stderr);
-            cli_print_decimal(stderr, plan->frame_step, plan->frame_scale);
-            fprintf(stderr, ": %lu %s, between them up to %.3g of the extent%s\n",
-                    (unsigned long)plan->num_frames, cli_plural(plan->num_frames, "frame", "frames"),
-                    r->worst, r->worst <= o->tolerance ? " (within --tolerance)" : "");
-        }
-        if (r->worst <= o->tolerance)
-            return CLI_EXIT_OK;
-        if (step % 2) {
-            first *= 10;
-            last *= 10;
-            step *= 10;
-            scale *= 10;
-        }
-        step /= 2;
-        if (scale > 1000000)
-            why = "would have more than 6 decimals";
-        else if (first < INT32_MIN || last > INT32_MAX)
-            why = "would not fit 32-bit frame numbers";
-        else if ((last - first) / step + 1 > MAX_TOLERANCE_FRAMES)
-            why = "would make over a million frames";
-        if (why) {
-            cli_print_error(o->file, "--tolerance %g: at step %.6g (%lu frames) an engine that lerps "
-                            "the baked matrices still strays %.3g of the extent (node %lu, frame "
-                            "%.6g), and half that step %s: bake fewer frames (--frames) or allow "
-                            "more (--tolerance)", o->tolerance,
-                            (double)plan->frame_step / plan->frame_scale,
-                            (unsigned long)plan->num_frames, r->worst, (unsigned long)r->node,
-                            r->frame, why);
-            return CLI_EXIT_INPUT;
-        }
-        plan->frame_first = (int32_t)first;
-        plan->frame_step = (int32_t)step;
-        plan->frame_scale = (uint32_t)scale;
-        plan->num_frames = (uint32_t)((last - first) / step + 1);
+    kf3ds_status st = kf3ds_bake_fit_step(s, plan, o->tolerance, step_tried, (void *)o, m);
+    if (st == KF3DS_ERR_LIMIT) {
+        cli_print_error(o->file, "--tolerance %g: at step %.6g (%lu frames) an engine that lerps "
+                        "the baked matrices still strays %.3g of the extent (node %lu, frame "
+                        "%.6g), and half that step %s: bake fewer frames (--frames) or allow "
+                        "more (--tolerance)", o->tolerance,
+                        (double)plan->frame_step / plan->frame_scale,
+                        (unsigned long)plan->num_frames, m->worst, (unsigned long)m->node, m->frame,
+                        m->limit == KF3DS_BAKE_FIT_DECIMALS ? "would have more than 6 decimals"
+                        : m->limit == KF3DS_BAKE_FIT_RANGE  ? "would not fit 32-bit frame numbers"
+                                                            : "would make over a million frames");
+        return CLI_EXIT_INPUT;
     }
+    if (st != KF3DS_OK) {
+        cli_print_error(o->file, "--tolerance: %s", kf3ds_status_string(st));
+        return CLI_EXIT_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* --between: the measure on one line. */
+static void print_between(FILE *out, uint32_t num_frames, const kf3ds_bake_between_info *m)
+{
+    if (num_frames < 2)
+        fprintf(out, "between frames: one frame baked, nothing between\n");
+    else
+        fprintf(out, "between frames: linear interpolation of the baked matrices strays up to "
+                     "%.3g of the scene's extent (node %lu, frame %.6g)\n",
+                m->worst, (unsigned long)m->node, m->frame);
 }
 
 /* ---- nodes ----------------------------------------------------------------- */
@@ -338,7 +318,7 @@ static int run_bake(const bake_opts *o)
     size_t size = 0;
     char *names = NULL;
     const char *id = NULL;
-    bake_between between;
+    kf3ds_bake_between_info between;
     int status, st;
 
     if (o->c_source && !(id = c_identifier(o->c_source)))
@@ -402,10 +382,9 @@ static int run_bake(const bake_opts *o)
             report(o, &info, size);
         if (!status && o->between) {
             FILE *to = cli_is_stdout(o->out) ? stderr : stdout;
-            if (o->tolerance > 0.0) { /* measured at this step already */
-                bake_between_print(to, &info, &between);
-            } else if (bake_between_measure(s, &info, &between) == 0) {
-                bake_between_print(to, &info, &between);
+            /* with --tolerance, measured at this step already */
+            if (o->tolerance > 0.0 || kf3ds_bake_between(s, &plan, &between) == KF3DS_OK) {
+                print_between(to, info.num_frames, &between);
             } else {
                 cli_print_error(o->file, "bake --between: out of memory");
                 status = CLI_EXIT_INPUT;
