@@ -18,14 +18,16 @@ WASM_DIR     := $(BUILD)/web
 WASM_CC      ?= clang
 WASM_TARGET  := --target=wasm32-wasi
 WASM_OPT     ?= -O2
-# The export, bake and static modules, the glue and the renderer's overlays
-# (a few lines and letters a frame) run once per call or per frame, not per
-# node or pixel: compiled for size, to keep the module within its budget
-# (docs/web.md, "Speed"). clang has no FMA or fast-math at either level for
-# wasm32, so their output stays byte for byte the command's (tests/web
-# compare them).
+# The export, bake and static modules, the writer (save, layout), the
+# messages, the glue and the renderer's overlays (a few lines and letters a
+# frame) run once per call or per frame, not per node or pixel: compiled
+# for size, to keep the module within its budget (docs/web.md, "Speed").
+# clang has no FMA or fast-math at either level for wasm32, so their output
+# stays byte for byte the command's (tests/web compare them).
 WASM_MODULE_OPT ?= -Os
 $(WASM_DIR)/obj/gltf/%.o $(WASM_DIR)/obj/bake/%.o $(WASM_DIR)/obj/static/%.o \
+  $(WASM_DIR)/obj/save.o $(WASM_DIR)/obj/layout.o $(WASM_DIR)/obj/write_chunk.o \
+  $(WASM_DIR)/obj/diag.o $(WASM_DIR)/obj/format.o \
   $(WASM_DIR)/obj/kf3ds_wasm.o $(WASM_DIR)/obj/render/overlays.o \
   $(WASM_DIR)/obj/render/motion_paths.o $(WASM_DIR)/obj/render/view_steer.o \
   $(WASM_DIR)/obj/render/raster_font.o: WASM_OPT = $(WASM_MODULE_OPT)

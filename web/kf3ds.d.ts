@@ -283,6 +283,10 @@ export interface BakeOptions {
   noMeshes?: boolean;
   /** Only the nodes with these names (or instance names). */
   nodes?: string[];
+  /** `kf3ds bake --tolerance`: the step halved until an engine that lerps
+   *  the baked matrices stays within this fraction of the scene's extent
+   *  between frames (1e-9 to 0.1). */
+  tolerance?: number;
 }
 
 /** RGBA bytes, as ImageData holds them. */

@@ -1078,16 +1078,51 @@ export class Scene {
     }
   }
 
+  // kf3ds_bake_fit_step (`kf3ds bake --tolerance T`): plan's step halved
+  // until an engine that lerps the baked matrices stays within T.
+  #fitStep(plan, tolerance) {
+    if (typeof tolerance !== 'number')
+      throw new TypeError(`kf3ds: bake: tolerance must be a number, not ${describe(tolerance)}`);
+    if (!(tolerance >= 1e-9 && tolerance <= 0.1))
+      throw new RangeError('kf3ds: bake: tolerance must be from 1e-9 to 0.1 of the extent');
+    const buf = copyIn(new Uint8Array(48));
+    try {
+      const frames = new Int32Array(mod.x.memory.buffer, buf, 4);
+      frames.set([plan.first, plan.step, plan.scale, plan.count]);
+      call(() => mod.x.kfw_bake_fit(this.#handle('bake'), tolerance, buf, buf + 16, buf + 32));
+      const [first, step, scale, count] = new Int32Array(mod.x.memory.buffer, buf, 4);
+      const [worst, frame] = new Float64Array(mod.x.memory.buffer, buf + 16, 2);
+      const [status, limit, node] = new Int32Array(mod.x.memory.buffer, buf + 32, 3);
+      Object.assign(plan, { first, step, scale: scale >>> 0, count: count >>> 0 });
+      if (status === 7) // KF3DS_ERR_LIMIT
+        throw fail(`bake: ${this.fileName || 'input'}: tolerance ${tolerance}: at step ` +
+          `${step / (scale >>> 0)} (${count >>> 0} frames) an engine that lerps the baked ` +
+          `matrices still strays ${worst.toPrecision(3)} of the extent (node ${node}, frame ` +
+          `${frame}), and half that step ${['', 'would have more than 6 decimals',
+            'would make over a million frames', 'would not fit 32-bit frame numbers'][limit]}: ` +
+          'bake fewer frames or allow more');
+      if (status !== 0)
+        throw fail(`bake: ${this.fileName || 'input'}: ` +
+          `${status === 3 ? 'out of memory' : 'bad options'}`);
+    } finally {
+      if (!broken)
+        mod.x.kfw_free(buf);
+    }
+  }
+
   /** The animation baked into a .kfb file (docs/kfb.md), the bytes of
    *  `kf3ds bake FILE -o OUT.kfb` with the same options: frames [A, B] and
    *  step (numbers or decimal strings, at most 6 decimals; default the
    *  file's segment, step 1), fixed (16.16 fixed point), fracBits (0 to 28
-   *  or 'auto'; implies fixed), noMeshes, nodes (names: only those). A
-   *  damaged file is refused, as the command refuses it. */
+   *  or 'auto'; implies fixed), noMeshes, nodes (names: only those),
+   *  tolerance (`--tolerance`: the step halved until an engine that lerps
+   *  the baked matrices stays within that fraction of the extent between
+   *  frames, docs/kfb.md). A damaged file is refused, as the command
+   *  refuses it. */
   bake(opts) {
     const h = this.#handle('bake');
     const o = options(opts, 'bake', ['frames', 'step', 'fixed', 'fracBits', 'noMeshes',
-      'nodes']);
+      'nodes', 'tolerance']);
     if (!this.ok)
       throw fail(`bake: ${this.fileName || 'input'}: ${this.error.message}; bake needs a ` +
         'file that loads without errors');
@@ -1115,6 +1150,8 @@ export class Scene {
       }
     }
     const plan = planFrames(o, this.segment);
+    if (o.tolerance !== undefined)
+      this.#fitStep(plan, o.tolerance);
     let names = [];
     if (o.nodes !== undefined) {
       if (!Array.isArray(o.nodes) || !o.nodes.length ||

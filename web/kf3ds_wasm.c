@@ -961,6 +961,33 @@ KFW_EXPORT(kfw_bake) void *kfw_bake(kfw_scene *h, unsigned flags, int frac_bits,
     return bytes;
 }
 
+/* kf3ds_bake_fit_step (`kf3ds bake --tolerance`) on the frames JS planned:
+ * frames[0..3] (first, step, scale, count) in, and out as the step chosen or
+ * the last tried; m[0] the measure, m[1] its frame; out[0] the status,
+ * out[1] the kf3ds_bake_fit_limit, out[2] the node. */
+KFW_EXPORT(kfw_bake_fit) void kfw_bake_fit(kfw_scene *h, double tolerance, int32_t *frames,
+                                           double *m, int32_t *out)
+{
+    kf3ds_bake_options o;
+    kf3ds_bake_between_info b;
+    if (!live(h) || !frames || !m || !out)
+        return;
+    memset(&o, 0, sizeof o);
+    o.frame_first = frames[0];
+    o.frame_step = frames[1];
+    o.frame_scale = (uint32_t)frames[2];
+    o.num_frames = (uint32_t)frames[3];
+    out[0] = kf3ds_bake_fit_step(h->scene, &o, tolerance, NULL, NULL, &b);
+    out[1] = b.limit;
+    out[2] = (int32_t)b.node;
+    m[0] = b.worst;
+    m[1] = b.frame;
+    frames[0] = o.frame_first;
+    frames[1] = o.frame_step;
+    frames[2] = (int32_t)o.frame_scale;
+    frames[3] = (int32_t)o.num_frames;
+}
+
 KFW_EXPORT(kfw_bake_free) void kfw_bake_free(unsigned char *bytes)
 {
     kf3ds_bake_free(bytes, NULL);

@@ -84,6 +84,7 @@ const BAKES = [
   [['--frac-bits', 'auto', '--no-meshes'], { fracBits: 'auto', noMeshes: true }],
   [['--frac-bits', '10'], { fracBits: 10 }],
   [['--frames', '1.5:6', '--step', '0.25'], { frames: ['1.5', 6], step: 0.25 }],
+  [['--tolerance', '1e-3'], { tolerance: 1e-3 }],
 ];
 
 function checkExport(t, scene, file, cmdArgs, opts) {

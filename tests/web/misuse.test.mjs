@@ -121,14 +121,16 @@ test('wrong arguments to exportGlb and bake throw; absurd sizes are refused', ()
     () => s.bake({ fracBits: 1.5 }), () => s.bake({ frames: '0:10' }),
     () => s.bake({ frames: ['a', 'b'] }), () => s.bake({ step: {} }),
     () => s.bake({ nodes: 'UpperArm' }), () => s.bake({ nodes: [] }),
-    () => s.bake({ nodes: [3] }), () => s.bake({ c_source: 'x' })], TypeError);
+    () => s.bake({ nodes: [3] }), () => s.bake({ c_source: 'x' }),
+    () => s.bake({ tolerance: '1e-4' })], TypeError);
   throwsAll([() => s.exportGlb({ fps: 0 }), () => s.exportGlb({ fps: 1e6 }),
     () => s.exportGlb({ rate: 0 }), () => s.exportGlb({ rate: 1001 }),
     () => s.exportGlb({ frames: [10, 5] }), () => s.exportGlb({ frames: [0, 3e9] }),
     () => s.bake({ fracBits: 29 }), () => s.bake({ fracBits: -1 }),
     () => s.bake({ frames: [10, 5] }), () => s.bake({ step: 0 }), () => s.bake({ step: -1 }),
     () => s.bake({ step: '0.0000001' }), () => s.bake({ frames: [0, 3e9] }),
-    () => s.bake({ frames: [0, 2e9], step: '0.000001' })], RangeError);
+    () => s.bake({ frames: [0, 2e9], step: '0.000001' }), () => s.bake({ tolerance: 0 }),
+    () => s.bake({ tolerance: 0.5 }), () => s.bake({ tolerance: NaN })], RangeError);
   // What the library refuses, in the command's words.
   assert.throws(() => s.exportGlb({ frames: [0, 2000000], rate: 1000 }),
     /exportGlb: frames 0\.\.2000000 at 1000 samples per frame are over 1000000 samples/);
@@ -136,6 +138,8 @@ test('wrong arguments to exportGlb and bake throw; absurd sizes are refused', ()
     /bake: arm\.3ds: nodes: no node is called 'Nope'/);
   assert.throws(() => s.bake({ fracBits: 28 }), /does not fit 4\.28 fixed point: use fracBits \d+ or less/);
   assert.throws(() => s.bake({ frames: [0, 2000000000] }), /would exceed 4 GiB/);
+  assert.throws(() => s.bake({ tolerance: 1e-9 }),
+    /bake: arm\.3ds: tolerance 1e-9: at step 0\.015625 .* would have more than 6 decimals/);
   // A static model has nothing to bake (the command says the same).
   const flat = kf3ds.load(s.save({ noKeyframer: true }), { fileName: 'flat.3ds' });
   assert.throws(() => flat.bake(), /bake: flat\.3ds: no keyframer nodes: a static model/);
