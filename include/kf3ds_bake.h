@@ -100,6 +100,9 @@ typedef enum kf3ds_bake_fit_limit {
     KF3DS_BAKE_FIT_RANGE     /* ... frame numbers beyond 32 bits */
 } kf3ds_bake_fit_limit;
 #define KF3DS_BAKE_FIT_MAX_FRAMES 1000000u
+/* kf3ds_bake_fit_step's tolerance, a fraction of the extent: from MIN to MAX. */
+#define KF3DS_BAKE_FIT_MIN_TOLERANCE 1e-9
+#define KF3DS_BAKE_FIT_MAX_TOLERANCE 0.1
 
 typedef struct kf3ds_bake_between_info {
     double worst;              /* the largest distance (0 with fewer than two frames) */
@@ -121,7 +124,7 @@ typedef void (*kf3ds_bake_fit_progress)(void *user, const kf3ds_bake_options *fr
 /* Chooses the step for a bound: writes the options' frames resolved (the
  * segment when num_frames is 0), then halves the step, keeping the first
  * and the last frame, until the measure is within `tolerance` (a fraction
- * of the extent, 1e-9 to 0.1). KF3DS_OK: *options holds those frames and
+ * of the extent, KF3DS_BAKE_FIT_MIN_TOLERANCE to _MAX_TOLERANCE). KF3DS_OK: *options holds those frames and
  * *out their measure. KF3DS_ERR_LIMIT: half the last step tried would not
  * fit (out->limit says why); *options and *out are that step's. Also
  * KF3DS_ERR_ARGUMENT, KF3DS_ERR_NOMEM. */

@@ -5,7 +5,8 @@
  * __cpu_model: the core asks nothing of its environment but string and
  * math functions (README, "What it needs"). Static: the core and the
  * renderer are separate shared libraries whose internal names do not cross,
- * so each includes this once and keeps its own answer, asked once. */
+ * so each includes this in the unit that picks its fast path (eval.c,
+ * render/raster_fill_pick.c) and keeps its own answer, asked once. */
 #ifndef KF3DS_CPU_AVX2_H
 #define KF3DS_CPU_AVX2_H
 
@@ -14,7 +15,7 @@
 #if defined(KF3DS__AVX2)
 #include <cpuid.h>
 
-static inline int kf3ds__cpu_avx2_test(void)
+static inline int kf3ds__cpu_avx2(void)
 {
     static int known; /* 0: not asked yet; 1: no; 2: yes */
     int v = __atomic_load_n(&known, __ATOMIC_RELAXED);

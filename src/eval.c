@@ -2,6 +2,7 @@
  * (docs/evaluation.md, "Transforms", "Mesh placement", "Cameras").
  * Nothing here allocates or writes to the scene. */
 #include "eval_loop.h"
+#include "cpu_avx2.h"
 #include "kmath.h"
 #include "scene_internal.h"
 #include "world_rows.h"

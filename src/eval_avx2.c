@@ -8,14 +8,7 @@
  * compares them). */
 #include "eval_loop.h"
 
-#include "cpu_avx2.h"
-
 #if defined(KF3DS__AVX2)
-int kf3ds__cpu_avx2(void)
-{
-    return kf3ds__cpu_avx2_test();
-}
-
 __attribute__((target("avx2"))) void kf3ds__eval_frame_avx2(const kf3ds_scene *scene,
                                                             const kf3ds__plan *plan,
                                                             double frame, unsigned flags,

@@ -252,11 +252,10 @@ static KF3DS__ALWAYS_INLINE void eval_frame(const kf3ds_scene *scene, const kf3d
 }
 
 /* eval_frame compiled for the build's target (eval.c) and, in eval_avx2.c,
- * for AVX2, with the test of whether the CPU and the OS run AVX2 code */
+ * for AVX2 (eval.c asks cpu_avx2.h whether the CPU runs it) */
 void kf3ds__eval_frame(const kf3ds_scene *scene, const kf3ds__plan *plan, double frame,
                        unsigned flags, kf3ds_pose *poses);
 #if defined(KF3DS__AVX2)
-int kf3ds__cpu_avx2(void);
 void kf3ds__eval_frame_avx2(const kf3ds_scene *scene, const kf3ds__plan *plan, double frame,
                             unsigned flags, kf3ds_pose *poses);
 #else

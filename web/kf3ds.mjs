@@ -1080,7 +1080,7 @@ export class Scene {
 
   // kf3ds_bake_fit_step (`kf3ds bake --tolerance T`): plan's step halved
   // until an engine that lerps the baked matrices stays within T.
-  #fitStep(plan, tolerance) {
+  #fitStep(h, plan, tolerance) {
     if (typeof tolerance !== 'number')
       throw new TypeError(`kf3ds: bake: tolerance must be a number, not ${describe(tolerance)}`);
     if (!(tolerance >= 1e-9 && tolerance <= 0.1))
@@ -1089,7 +1089,7 @@ export class Scene {
     try {
       const frames = new Int32Array(mod.x.memory.buffer, buf, 4);
       frames.set([plan.first, plan.step, plan.scale, plan.count]);
-      call(() => mod.x.kfw_bake_fit(this.#handle('bake'), tolerance, buf, buf + 16, buf + 32));
+      call(() => mod.x.kfw_bake_fit(h, tolerance, buf, buf + 16, buf + 32));
       const [first, step, scale, count] = new Int32Array(mod.x.memory.buffer, buf, 4);
       const [worst, frame] = new Float64Array(mod.x.memory.buffer, buf + 16, 2);
       const [status, limit, node] = new Int32Array(mod.x.memory.buffer, buf + 32, 3);
@@ -1151,7 +1151,7 @@ export class Scene {
     }
     const plan = planFrames(o, this.segment);
     if (o.tolerance !== undefined)
-      this.#fitStep(plan, o.tolerance);
+      this.#fitStep(h, plan, o.tolerance);
     let names = [];
     if (o.nodes !== undefined) {
       if (!Array.isArray(o.nodes) || !o.nodes.length ||

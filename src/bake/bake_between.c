@@ -151,7 +151,8 @@ kf3ds_status kf3ds_bake_fit_step(const kf3ds_scene *scene, kf3ds_bake_options *o
 {
     scratch w;
     kf3ds_status st;
-    if (!scene || !options || !out || !(tolerance >= 1e-9 && tolerance <= 0.1))
+    if (!scene || !options || !out ||
+        !(tolerance >= KF3DS_BAKE_FIT_MIN_TOLERANCE && tolerance <= KF3DS_BAKE_FIT_MAX_TOLERANCE))
         return KF3DS_ERR_ARGUMENT;
     memset(out, 0, sizeof *out);
     st = scratch_open(scene, options, &w);

@@ -108,6 +108,7 @@ int kf3ds__export_sample(export_ctx *c, const ex_prop *p, double frame, float ou
     struct ex_memo *m = c->memo;
     uint64_t key;
     uint32_t j;
+    unsigned flags;
     int w;
     if (!m)
         return export_prop_value(c, p, frame, out);
@@ -129,18 +130,15 @@ int kf3ds__export_sample(export_ctx *c, const ex_prop *p, double frame, float ou
                 return m->width;
             }
     }
-    if (p->kind != EX_AIM) {
-        /* kf3ds_node_eval multiplies each ancestor's matrix onto the node's
-         * world (a 2,000-deep chain evaluates 1,000 nodes per call on
-         * average), which only an aim rotation reads: the node's own values
-         * (its tracks, its hiding, its morph mesh) are the same bits without */
-        unsigned flags = c->flags;
+    /* kf3ds_node_eval multiplies each ancestor's matrix onto the node's
+     * world (a 2,000-deep chain evaluates 1,000 nodes per call on average),
+     * which only an aim rotation reads: the node's own values (its tracks,
+     * its hiding, its morph mesh) are the same bits without */
+    flags = c->flags;
+    if (p->kind != EX_AIM)
         c->flags |= KF3DS_EVAL_LOCAL;
-        w = export_prop_value(c, p, frame, out);
-        c->flags = flags;
-    } else {
-        w = export_prop_value(c, p, frame, out);
-    }
+    w = export_prop_value(c, p, frame, out);
+    c->flags = flags;
     m->width = w;
     if ((m->used + 1) * 2 > m->cap && !grow(c, m))
         return w; /* no room: this value is not kept */

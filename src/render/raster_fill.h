@@ -54,8 +54,6 @@ KF3DS__FILL_LOCAL
 int kf3ds__fill_avx2(kf3ds_framebuffer *fb, const kf3ds__fill_vertex *a,
                      const kf3ds__fill_vertex *b, const kf3ds__fill_vertex *c, int64_t area,
                      int flat, uint32_t flat_color);
-/* Whether the CPU has AVX2 and the OS saves the YMM registers, asked once. */
-int kf3ds__cpu_has_avx2(void);
 #endif
 
 /* A fill vertex from a projected vertex inside every plane and its colour:

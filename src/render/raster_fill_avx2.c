@@ -5,16 +5,9 @@
  * not fma, so that no product and sum is contracted into one rounding. */
 #include "raster_fill.h"
 
-#include "../cpu_avx2.h"
-
 #if defined(KF3DS__AVX2)
 #include <immintrin.h>
 #include "raster_span_sse2.h"
-
-int kf3ds__cpu_has_avx2(void)
-{
-    return kf3ds__cpu_avx2_test();
-}
 
 /* The SSE2 pieces in VEX code: legacy SSE code run while the upper halves of
  * the AVX registers are in use costs a transition each time (GCC adds no

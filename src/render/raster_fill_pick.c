@@ -4,11 +4,12 @@
  * raster_triangle.c, which sets projections up through raster.c (no unit
  * loops, docs/architecture.md "Rules"). */
 #include "raster_fill.h"
+#include "../cpu_avx2.h"
 
 kf3ds__fill_fn kf3ds__fill_pick(void)
 {
 #if defined(KF3DS__AVX2)
-    if (kf3ds__cpu_has_avx2())
+    if (kf3ds__cpu_avx2())
         return kf3ds__fill_avx2;
 #endif
 #if defined(KF3DS__SSE2)

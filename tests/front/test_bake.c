@@ -563,17 +563,24 @@ static void test_frames_and_step(void **state)
 /* --between: linear interpolation of the baked matrices strays from kf3ds
  * between frames, less at a finer step (about as its square for smooth
  * motion: halving the step quarters it in data/arm.3ds, up to rounding). */
+/* The measure in a --between line of `out`. */
+static double strays(const char *out)
+{
+    const char *p = strstr(out, "strays up to ");
+    double d = -1.0;
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, "strays up to %lf", &d), 1);
+    return d;
+}
+
 static double between(const char *step)
 {
     char kfb[600], args[200], *out = NULL;
-    const char *p;
-    double d = -1.0;
+    double d;
     support_tmp_path(kfb, sizeof kfb, "between.kfb");
     snprintf(args, sizeof args, "--between --step %s", step);
     assert_int_equal(bake("data/arm.3ds", kfb, args, &out), 0);
-    p = strstr(out, "strays up to ");
-    assert_non_null(p);
-    assert_int_equal(sscanf(p, "strays up to %lf", &d), 1);
+    d = strays(out);
     free(out);
     return d;
 }
@@ -598,19 +605,14 @@ static void test_between(void **state)
 static void test_tolerance(void **state)
 {
     char kfb[600], *out = NULL;
-    const char *p;
     kf3ds_kfb_file f;
     unsigned char *data;
     size_t size;
     uint32_t i;
-    double d = -1.0;
     (void)state;
     support_tmp_path(kfb, sizeof kfb, "tolerance.kfb");
     assert_int_equal(bake("data/arm.3ds", kfb, "--tolerance 1e-4 --between", &out), 0);
-    p = strstr(out, "strays up to ");
-    assert_non_null(p);
-    assert_int_equal(sscanf(p, "strays up to %lf", &d), 1);
-    assert_true(d <= 1e-4);
+    assert_true(strays(out) <= 1e-4);
     assert_non_null(strstr(out, "bake: step 0.25: 241 frames"));
     assert_non_null(strstr(out, "step 0.125: 481 frames"));
     free(out);

@@ -657,32 +657,37 @@ static void test_text(void **state)
     pic_free(&pic);
 }
 
+/* kf3ds_raster_label on a w×h picture draws what two kf3ds_raster_text
+ * calls at scale `scale` draw by hand: the shadow at (x + scale, y + scale),
+ * the text at (x, y). */
+static void expect_label(int w, int h, int x, int y, int scale)
+{
+    picture pic, q;
+    int box[4];
+    pic_init(&pic, w, h);
+    pic_init(&q, w, h);
+    kf3ds_raster_label(&pic.fb, "I");
+    kf3ds_raster_text(&q.fb, x + scale, y + scale, "I", 0xFF000000u, scale);
+    kf3ds_raster_text(&q.fb, x, y, "I", 0xFFF0F0F0u, scale);
+    assert_memory_equal(pic.fb.color, q.fb.color, (size_t)w * (size_t)h * 4);
+    assert_true(drawn_box(&pic, BG, box) > 0);
+    assert_true(box[0] >= x && box[1] >= y && box[2] <= x + 9 * scale &&
+                box[3] <= y + 9 * scale);
+    pic_free(&pic);
+    pic_free(&q);
+}
+
 /* The frame label: 4 pixels from the left and bottom edges (an 8-pixel
  * font: top row height − 12), its shadow one pixel right and down; both
  * doubled from 720 rows up; nothing on a picture under 10 rows. */
 static void test_label(void **state)
 {
-    picture pic, q;
+    picture pic;
     int box[4];
     (void)state;
-    pic_init(&pic, 64, 32);
-    pic_init(&q, 64, 32);
-    kf3ds_raster_label(&pic.fb, "I");
-    kf3ds_raster_text(&q.fb, 5, 21, "I", 0xFF000000u, 1);
-    kf3ds_raster_text(&q.fb, 4, 20, "I", 0xFFF0F0F0u, 1);
-    assert_memory_equal(pic.fb.color, q.fb.color, 64 * 32 * 4);
-    assert_true(drawn_box(&pic, BG, box) > 0);
-    assert_true(box[0] >= 4 && box[1] >= 20 && box[2] <= 4 + 8 && box[3] <= 20 + 8);
-    pic_free(&pic);
-    pic_free(&q);
-    pic_init(&pic, 32, 720);
-    pic_init(&q, 32, 720);
-    kf3ds_raster_label(&pic.fb, "I");
-    kf3ds_raster_text(&q.fb, 10, 698, "I", 0xFF000000u, 2);
-    kf3ds_raster_text(&q.fb, 8, 696, "I", 0xFFF0F0F0u, 2);
-    assert_memory_equal(pic.fb.color, q.fb.color, 32 * 720 * 4);
-    pic_free(&pic);
-    pic_free(&q);
+    expect_label(64, 32, 4, 20, 1);
+    expect_label(32, 719, 4, 707, 1);
+    expect_label(32, 720, 8, 696, 2);
     pic_init(&pic, 64, 9);
     kf3ds_raster_label(&pic.fb, "I");
     kf3ds_raster_label(NULL, "I");

@@ -428,11 +428,11 @@ static int cmd_bake(int argc, char **argv)
         } else if (strcmp(opt, "--between") == 0) {
             o.between = 1;
         } else if ((got = cli_option_value(&a, "--tolerance", &v)) != 0) {
-            char *end = NULL;
             if (got < 0)
                 return cli_usage_error(VERB, "--tolerance needs a fraction of the extent");
-            o.tolerance = strtod(v, &end);
-            if (!*v || *end || !(o.tolerance >= 1e-9 && o.tolerance <= 0.1))
+            if (!cli_parse_frame(v, &o.tolerance) ||
+                !(o.tolerance >= KF3DS_BAKE_FIT_MIN_TOLERANCE &&
+                  o.tolerance <= KF3DS_BAKE_FIT_MAX_TOLERANCE))
                 return cli_usage_error(VERB, "--tolerance '%s': a fraction of the scene's extent "
                                        "from 1e-9 to 0.1 (e.g. 1e-4)", v);
         } else if ((got = cli_option_value(&a, "--step", &v)) != 0) {
